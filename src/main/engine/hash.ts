@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * H(x) mod m, where H(x) is the SHA-256 digest of the UTF-8 string x read as a big-endian
+ * integer (ENGINE.md, notation). Every seeded convention of the engine (tie-breaks, folds,
+ * splits, spot-checks, bootstrap draws) goes through this one function so that two
+ * implementations agree bit for bit.
+ *
+ * Reduces byte by byte (r = (256·r + b) mod m), exact while 256·m < 2^53.
+ * @throws RangeError when m is not a positive safe integer below 2^45.
+ */
+export function hashMod(x: string, m: number): number {
+  if (!Number.isInteger(m) || m <= 0 || m >= 2 ** 45) throw new RangeError(`hashMod: bad modulus ${m}`)
+  const digest = createHash('sha256').update(x, 'utf8').digest()
+  let r = 0
+  for (let i = 0; i < digest.length; i++) r = (r * 256 + digest[i]) % m
+  return r
+}
+
+/** H(x) as a 64-hex-digit string; sorting these strings sorts by H(x) as an integer. */
+export function hashHex(x: string): string {
+  return createHash('sha256').update(x, 'utf8').digest('hex')
+}

@@ -1,0 +1,92 @@
+/**
+ * The one better-sqlite3 connection behind a store: pragmas, prepared-statement cache,
+ * transactions, and the mapping of driver errors onto StoreError. Everything here is
+ * synchronous; the async boundary is store.ts.
+ */
+import Database from 'better-sqlite3'
+import { StoreError } from '../types'
+
+export type Db = Database.Database
+export type Params = unknown[]
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+/**
+ * WAL lets readers (the UI) run while a worker writes; synchronous=FULL makes an acknowledged
+ * label survive power loss (DESIGN.md); foreign keys are per-connection in SQLite, so every
+ * connection must turn them on.
+ */
+export function applyPragmas(db: Db, opts: { readonly: boolean; busyTimeoutMs: number }): void {
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`)
+  db.pragma('foreign_keys = ON')
+  if (opts.readonly) return
+  const mode = String(db.pragma('journal_mode = WAL', { simple: true })).toLowerCase()
+  if (mode !== 'wal' && mode !== 'memory') {
+    throw new StoreError('internal', `could not switch the database to WAL (journal_mode is ${mode})`)
+  }
+  db.pragma('synchronous = FULL')
+}
+
+/**
+ * Statements are prepared on first use and kept, so each SQL text is compiled once per
+ * connection; lazily, so a store opened on a test-only schema does not fail on statements that
+ * target tables it lacks until they are used.
+ */
+export class Sql {
+  private readonly cache = new Map<string, Database.Statement>()
+
+  constructor(readonly db: Db) {}
+
+  stmt(sql: string): Database.Statement {
+    let s = this.cache.get(sql)
+    if (s === undefined) {
+      s = this.db.prepare(sql)
+      this.cache.set(sql, s)
+    }
+    return s
+  }
+
+  get<T>(sql: string, ...params: Params): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined
+  }
+
+  all<T>(sql: string, ...params: Params): T[] {
+    return this.stmt(sql).all(...params) as T[]
+  }
+
+  run(sql: string, ...params: Params): number {
+    return this.stmt(sql).run(...params).changes
+  }
+
+  /** A write transaction. IMMEDIATE takes the write lock up front, so a reader never has to
+   *  upgrade mid-transaction (the one case busy_timeout cannot resolve in WAL mode). */
+  write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate()
+  }
+
+  /** A read transaction: several SELECTs see one snapshot. */
+  read<T>(fn: () => T): T {
+    return this.db.transaction(fn).deferred()
+  }
+}
+
+/** Driver errors never leave the store as such: constraint failures are the caller's input. */
+export function toStoreError(e: unknown): StoreError {
+  if (e instanceof StoreError) return e
+  if (e instanceof Database.SqliteError) {
+    if (e.code.startsWith('SQLITE_CONSTRAINT')) {
+      return new StoreError('bad_input', e.message, { cause: e.code })
+    }
+    if (e.code.startsWith('SQLITE_BUSY')) {
+      return new StoreError('internal', `the database stayed locked by another writer: ${e.message}`, { cause: e.code })
+    }
+    if (e.code === 'SQLITE_CANTOPEN') {
+      return new StoreError('not_found', `cannot open the database file: ${e.message}`, { cause: e.code })
+    }
+    return new StoreError('internal', e.message, { cause: e.code })
+  }
+  if (e instanceof TypeError && /directory does not exist/i.test(e.message)) {
+    return new StoreError('not_found', e.message)
+  }
+  return new StoreError('internal', e instanceof Error ? e.message : String(e))
+}

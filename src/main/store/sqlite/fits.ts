@@ -1,0 +1,139 @@
+/**
+ * Fits and their decisions. A fit is written once; its decisions are written once, all together,
+ * which sets `decided_at` — so a reader never sees a half-decided fit as the current one.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  DECISION_KINDS,
+  StoreError,
+  type Actor,
+  type DecisionInput,
+  type FitInput,
+  type FitRecord,
+  type SaveDecisionsResult
+} from '../types'
+import {
+  checkId,
+  checkInt,
+  checkJson,
+  checkJsonObject,
+  checkNullableFinite,
+  checkNullableString,
+  checkOneOf
+} from '../validate'
+import { appendAudit } from './audit'
+import type { Sql } from './connection'
+import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from './rows'
+
+function getFit(q: Sql, id: string): FitRecord | null {
+  const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
+  return row === undefined ? null : toFit(row)
+}
+
+export function saveFit(q: Sql, now: string, input: FitInput, actor: Actor): FitRecord {
+  const method = checkId(input.method, 'method')
+  const hyper = checkJsonObject(input.hyperparameters, 'hyperparameters')
+  const rel = checkJsonObject(input.reliabilities, 'reliabilities')
+  const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
+  const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
+  const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
+  if (parent !== null && getFit(q, parent) === null) {
+    throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
+  }
+  const id = randomUUID()
+  q.run(
+    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
+    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent
+  )
+  appendAudit(q, now, actor, 'fit.save', id, { method, parentFitId: parent })
+  const fit = getFit(q, id)
+  if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
+  return fit
+}
+
+/** Newest first; `created_at` ties (same millisecond) fall back to insertion order. */
+export function latestFit(q: Sql): FitRecord | null {
+  const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+  return row === undefined ? null : toFit(row)
+}
+
+/** The fit whose decisions the console shows: the newest one that has them. */
+export function latestDecidedFitId(q: Sql): string | null {
+  const row = q.get<{ id: string }>(
+    'SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1'
+  )
+  return row === undefined ? null : row.id
+}
+
+function checkDecision(d: DecisionInput, i: number): void {
+  const where = `rows[${i}]`
+  checkId(d.taskId, `${where}.taskId`)
+  checkOneOf(d.decision, DECISION_KINDS, `${where}.decision`)
+  if (typeof d.spotCheck !== 'boolean') throw new StoreError('bad_input', `${where}.spotCheck must be a boolean`)
+  checkNullableString(d.answer, `${where}.answer`)
+  const post = checkJsonObject(d.posterior, `${where}.posterior`)
+  for (const [k, p] of Object.entries(post)) {
+    if (typeof p !== 'number') throw new StoreError('bad_input', `${where}.posterior.${k} must be a number`)
+  }
+  if (d.stopRound !== null) checkInt(d.stopRound, `${where}.stopRound`)
+  checkNullableFinite(d.gap, `${where}.gap`)
+  if (d.bound !== null && !(Array.isArray(d.bound) && d.bound.every((b) => typeof b === 'number'))) {
+    throw new StoreError('bad_input', `${where}.bound must be an array of numbers or null`)
+  }
+  if (d.bound !== null) checkJson(d.bound, `${where}.bound`)
+  checkNullableFinite(d.disagreement, `${where}.disagreement`)
+}
+
+type DecisionTask = { id: string; candidates: string; created_at: string; grp: string | null }
+
+export function saveDecisions(
+  q: Sql,
+  now: string,
+  fitId: string,
+  rows: DecisionInput[],
+  actor: Actor
+): SaveDecisionsResult {
+  checkId(fitId, 'fitId')
+  if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
+  const fit = getFit(q, fitId)
+  if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
+  if (fit.decidedAt !== null) {
+    throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
+  }
+  rows.forEach(checkDecision)
+  const seen = new Set<string>()
+  let acted = 0
+  let spot = 0
+  for (const d of rows) {
+    if (seen.has(d.taskId)) throw new StoreError('bad_input', `task ${d.taskId} appears twice in the decisions`)
+    seen.add(d.taskId)
+    const t = q.get<DecisionTask>(
+      `SELECT t.id, t.candidates, t.created_at, t.grp FROM tasks t JOIN imports i ON i.id = t.import_id
+       WHERE t.id = ? AND i.state = 'published'`,
+      d.taskId
+    )
+    if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
+    if (d.answer !== null && !parseStringArray(t.candidates).includes(d.answer)) {
+      throw new StoreError('bad_input', `answer "${d.answer}" is not a candidate of task ${d.taskId}`)
+    }
+    q.run(
+      `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+         disagreement, decided_at, task_created_at, task_group)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      fitId, t.id, d.decision, d.spotCheck ? 1 : 0, d.answer, JSON.stringify(d.posterior), d.stopRound,
+      d.gap, d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, now, t.created_at, t.grp
+    )
+    if (d.decision === 'act') acted++
+    if (d.spotCheck) spot++
+  }
+  q.run('UPDATE fits SET decided_at = ?, decision_count = ? WHERE id = ?', now, rows.length, fitId)
+  appendAudit(q, now, actor, 'decisions.save', fitId, {
+    count: rows.length,
+    acted,
+    deferred: rows.length - acted,
+    spotCheck: spot
+  })
+  return { fitId, count: rows.length, decidedAt: now }
+}

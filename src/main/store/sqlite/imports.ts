@@ -1,0 +1,238 @@
+/**
+ * Staged imports (DESIGN.md, "Imports"): rows are written in batches under an import id that
+ * stays invisible, then published by flipping that one import row. Abandoned (and stale staged)
+ * imports are swept when a store opens, never during a reviewer's write.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  IMPORT_KINDS,
+  StoreError,
+  type Actor,
+  type BeginImportInput,
+  type ImportBatch,
+  type ImportBatchResult,
+  type ImportCounts,
+  type ImportRecord,
+  type ImportState,
+  type SeatInput,
+  type TaskInput
+} from '../types'
+import { checkId, checkOneOf, checkSeat, checkSha256, checkTask } from '../validate'
+import { appendAudit } from './audit'
+import type { Sql } from './connection'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
+
+function getImport(q: Sql, id: string): ImportRecord | null {
+  const row = q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
+  return row === undefined ? null : toImport(row)
+}
+
+function requireImport(q: Sql, id: string): ImportRecord {
+  checkId(id, 'importId')
+  const imp = getImport(q, id)
+  if (imp === null) throw new StoreError('not_found', `no import ${id}`, { importId: id })
+  return imp
+}
+
+function requireStaged(q: Sql, id: string, verb: string): ImportRecord {
+  const imp = requireImport(q, id)
+  if (imp.state !== 'staged') {
+    throw new StoreError('conflict', `cannot ${verb} import ${id}: it is ${imp.state}`, { importId: id, state: imp.state })
+  }
+  return imp
+}
+
+export function beginImport(q: Sql, now: string, input: BeginImportInput, actor: Actor): ImportRecord {
+  checkId(input.fileName, 'fileName')
+  checkSha256(input.sha256, 'sha256')
+  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
+  const id = randomUUID()
+  q.run(
+    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
+     VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
+    id, input.fileName, input.sha256, input.kind, now, now,
+    JSON.stringify(EMPTY_IMPORT_COUNTS), actor.reviewer, actor.sessionId, actor.shell
+  )
+  return requireImport(q, id)
+}
+
+type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
+
+/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
+function admitTask(q: Sql, imp: ImportRecord, t: TaskInput): boolean {
+  const old = q.get<ExistingTask>(
+    `SELECT t.import_id, t.content_sha256, i.state, i.file_name
+     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ?`,
+    t.id
+  )
+  if (old === undefined) return true
+  if (old.state === 'abandoned') {
+    // Left over from an abandoned import not yet swept: it was never visible, replace it.
+    q.run('DELETE FROM tasks WHERE id = ?', t.id)
+    return true
+  }
+  if (old.content_sha256 === t.contentSha256 && (old.state === 'published' || old.import_id === imp.id)) return false
+  const details = {
+    taskId: t.id,
+    existingImportId: old.import_id,
+    existingFileName: old.file_name,
+    importId: imp.id,
+    fileName: imp.fileName
+  }
+  if (old.state === 'staged' && old.import_id !== imp.id) {
+    throw new StoreError(
+      'conflict',
+      `task "${t.id}" is being imported by import ${old.import_id} ("${old.file_name}"), not yet published; ` +
+        `import ${imp.id} ("${imp.fileName}") cannot write it now`,
+      details
+    )
+  }
+  throw new StoreError(
+    'bad_input',
+    `task "${t.id}" has different content in import ${imp.id} ("${imp.fileName}") than in import ` +
+      `${old.import_id} ("${old.file_name}"), which already holds it; a task cannot be changed by re-importing`,
+    details
+  )
+}
+
+/** Returns 1 when a seat row was added for this import. */
+function admitSeat(q: Sql, imp: ImportRecord, s: SeatInput): number {
+  if (s.model !== null) {
+    const clash = q.get<{ import_id: string; file_name: string; model: string }>(
+      `SELECT s.import_id, i.file_name, s.model FROM seats s JOIN imports i ON i.id = s.import_id
+       WHERE s.id = ? AND s.model IS NOT NULL AND s.model <> ? AND (i.state = 'published' OR i.id = ?) LIMIT 1`,
+      s.id, s.model, imp.id
+    )
+    if (clash !== undefined) {
+      throw new StoreError(
+        'bad_input',
+        `seat "${s.id}" is model "${s.model}" in import ${imp.id} ("${imp.fileName}") but "${clash.model}" in import ` +
+          `${clash.import_id} ("${clash.file_name}"); a seat id names one agent`,
+        { seatId: s.id, importId: imp.id, existingImportId: clash.import_id }
+      )
+    }
+  }
+  const own = q.get<{ model: string | null }>('SELECT model FROM seats WHERE id = ? AND import_id = ?', s.id, imp.id)
+  if (own === undefined) {
+    q.run('INSERT INTO seats (id, import_id, model) VALUES (?, ?, ?)', s.id, imp.id, s.model)
+    return 1
+  }
+  // Seats table is not append-only: a staged seat first seen in a move learns its model later.
+  if (own.model === null && s.model !== null) {
+    q.run('UPDATE seats SET model = ? WHERE id = ? AND import_id = ?', s.model, s.id, imp.id)
+  }
+  return 0
+}
+
+function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): void {
+  q.run(
+    `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    t.id, imp.id, t.question, JSON.stringify(t.candidates), t.gold, t.group,
+    JSON.stringify(t.raw), t.contentSha256, now
+  )
+  t.moves.forEach((m, idx) => {
+    q.run(
+      `INSERT INTO moves (task_id, idx, id, round, seat, force, answer, target, confidence, text, raw)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      t.id, idx, m.id, m.round, m.seat, m.force, m.answer ?? null, m.target ?? null,
+      m.confidence ?? null, m.text ?? null, m.raw === null || m.raw === undefined ? null : JSON.stringify(m.raw)
+    )
+  })
+}
+
+export function writeImportBatch(q: Sql, now: string, importId: string, batch: ImportBatch): ImportBatchResult {
+  const imp = requireStaged(q, importId, 'write to')
+  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
+    throw new StoreError('bad_input', 'an import batch needs a tasks array')
+  }
+  const extraSeats = batch.seats ?? []
+  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
+  batch.tasks.forEach(checkTask)
+
+  const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
+  for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null })
+  for (const t of batch.tasks) {
+    if (!admitTask(q, imp, t)) {
+      result.skipped++
+      continue
+    }
+    // Every seat the task mentions is registered, so counts and seat lists need no move scan.
+    const seats = new Map<string, string | null>()
+    for (const m of t.moves) if (!seats.has(m.seat)) seats.set(m.seat, null)
+    for (const s of t.seats) if (s.model !== null || !seats.has(s.id)) seats.set(s.id, s.model ?? null)
+    for (const [id, model] of seats) result.seats += admitSeat(q, imp, { id, model })
+    insertTask(q, imp, t, now)
+    result.written++
+    result.moves += t.moves.length
+  }
+  const c = imp.counts
+  const counts: ImportCounts = {
+    tasks: c.tasks + result.written,
+    skipped: c.skipped + result.skipped,
+    moves: c.moves + result.moves,
+    seats: c.seats + result.seats
+  }
+  q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  return result
+}
+
+export function publishImport(q: Sql, now: string, importId: string, actor: Actor): ImportRecord {
+  const imp = requireStaged(q, importId, 'publish')
+  q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ? WHERE id = ?`, now, now, imp.id)
+  appendAudit(q, now, actor, 'import.publish', imp.id, {
+    fileName: imp.fileName,
+    sha256: imp.sha256,
+    kind: imp.kind,
+    counts: imp.counts,
+    begunBy: imp.createdBy
+  })
+  return requireImport(q, imp.id)
+}
+
+export function abandonImport(q: Sql, now: string, importId: string): ImportRecord {
+  const imp = requireImport(q, importId)
+  if (imp.state === 'abandoned') return imp
+  if (imp.state === 'published') {
+    throw new StoreError('conflict', `import ${imp.id} is published and cannot be abandoned`, { importId: imp.id })
+  }
+  q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
+  return requireImport(q, imp.id)
+}
+
+export function findImportBySha(q: Sql, sha256: string): ImportRecord | null {
+  checkSha256(sha256, 'sha256')
+  const row = q.get<ImportRow>(
+    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE sha256 = ? AND state <> 'abandoned'
+     ORDER BY state = 'published' DESC, created_at DESC LIMIT 1`,
+    sha256
+  )
+  return row === undefined ? null : toImport(row)
+}
+
+/**
+ * At open: a staged import untouched for `staleMs` belongs to a process that died mid-import,
+ * so it is abandoned; then every abandoned import's rows, and the import row itself, are deleted
+ * (a failed import leaves nothing behind). Returns how many imports were swept.
+ */
+export function sweepImports(q: Sql, now: Date, staleMs: number): number {
+  // A test-only schema history may not have the table (yet).
+  if (q.get(`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'imports'`) === undefined) return 0
+  const cutoff = new Date(now.getTime() - staleMs).toISOString()
+  const anything = q.get<{ one: number }>(
+    `SELECT 1 AS one FROM imports WHERE state = 'abandoned' OR (state = 'staged' AND updated_at <= ?) LIMIT 1`,
+    cutoff
+  )
+  if (anything === undefined) return 0 // the common case takes no write lock
+  return q.write(() => {
+    q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE state = 'staged' AND updated_at <= ?`,
+      now.toISOString(), cutoff)
+    const ids = q.all<{ id: string }>(`SELECT id FROM imports WHERE state = 'abandoned'`).map((r) => r.id)
+    for (const id of ids) {
+      q.run('DELETE FROM seats WHERE import_id = ?', id)
+      q.run('DELETE FROM tasks WHERE import_id = ?', id) // moves follow by ON DELETE CASCADE
+      q.run('DELETE FROM imports WHERE id = ?', id)
+    }
+    return ids.length
+  })
+}

@@ -1,0 +1,119 @@
+/**
+ * Applies the SQLite migrations at open. Order: check the list, read what the file recorded,
+ * plan (refusing edited / unknown / newer-than-code schemas), back up an existing database with
+ * `VACUUM INTO`, then apply every pending migration in ONE immediate transaction. A failure
+ * rolls the whole transaction back, so the file is left exactly as it was.
+ */
+import { existsSync } from 'node:fs'
+import {
+  checkMigrationList,
+  migrationLabel,
+  migrationSha256,
+  planMigrations,
+  type AppliedMigration,
+  type Migration
+} from '../migrations'
+import { StoreError, type MigrationReport } from '../types'
+import type { Sql } from './connection'
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL,
+  sha256     TEXT NOT NULL,
+  applied_at TEXT NOT NULL
+)`
+
+type MigrateOptions = { path: string; readonly: boolean; now: () => Date }
+
+function hasTable(q: Sql, name: string): boolean {
+  return q.get(`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`, name) !== undefined
+}
+
+function readApplied(q: Sql): AppliedMigration[] {
+  if (!hasTable(q, 'schema_migrations')) return []
+  return q.all<AppliedMigration>(
+    'SELECT version, name, sha256, applied_at AS appliedAt FROM schema_migrations ORDER BY version'
+  )
+}
+
+/** `<path>.bak-v<from>-<UTC stamp>`; the stamp has no ':' so the name is valid on Windows too. */
+export function backupPathFor(path: string, from: number, at: Date): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace('.', '')
+  let candidate = `${path}.bak-v${from}-${stamp}`
+  for (let n = 2; existsSync(candidate); n++) candidate = `${path}.bak-v${from}-${stamp}-${n}`
+  return candidate
+}
+
+/** Returns the schema version the database is at after opening, and what was done to it. */
+export function migrateSqlite(
+  q: Sql,
+  migrations: readonly Migration[],
+  opts: MigrateOptions
+): { version: number; report: MigrationReport | null } {
+  checkMigrationList(migrations)
+  if (!hasTable(q, 'schema_migrations')) {
+    const other = q.get<{ n: number }>(
+      `SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`
+    )
+    if (other !== undefined && other.n > 0) {
+      throw new StoreError('bad_input', `${opts.path} is not an Arbiter database (it has tables but no schema_migrations)`)
+    }
+  }
+  const plan = planMigrations(readApplied(q), migrations)
+  if (plan.pending.length === 0) return { version: plan.from, report: null }
+  if (opts.readonly) {
+    throw new StoreError(
+      'conflict',
+      `the database is at schema version ${plan.from} and needs migrating to ${plan.to}; open it read-write first`,
+      { databaseVersion: plan.from, codeVersion: plan.to }
+    )
+  }
+
+  // Existing data is copied before anything is changed (DESIGN.md: migrations take a backup).
+  let backupPath: string | null = null
+  if (plan.from > 0) {
+    backupPath = backupPathFor(opts.path, plan.from, opts.now())
+    try {
+      q.db.prepare('VACUUM INTO ?').run(backupPath)
+    } catch (e) {
+      throw new StoreError('internal', `could not back up the database to ${backupPath} before migrating: ${String(e)}`)
+    }
+  }
+
+  // An object, not a `let`: TypeScript does not see assignments made inside the callback.
+  const progress: { current: Migration | null } = { current: null }
+  try {
+    const applied = q.write(() => {
+      // Re-plan inside the lock: another process may have migrated since we looked.
+      const inside = planMigrations(readApplied(q), migrations)
+      // Table rebuilds in later migrations may break references transiently; checked at commit.
+      q.db.pragma('defer_foreign_keys = ON')
+      q.db.exec(CREATE_TABLE)
+      const at = opts.now().toISOString()
+      for (const m of inside.pending) {
+        progress.current = m
+        q.db.exec(m.sql)
+        q.run(
+          'INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)',
+          m.version,
+          m.name,
+          migrationSha256(m),
+          at
+        )
+      }
+      progress.current = null
+      return inside.pending.map((m) => m.version)
+    })
+    return { version: plan.to, report: { from: plan.from, to: plan.to, applied, backupPath } }
+  } catch (e) {
+    if (e instanceof StoreError) throw e
+    const failed = progress.current
+    const what = failed === null ? 'the migration transaction' : `migration ${migrationLabel(failed)}`
+    throw new StoreError(
+      'internal',
+      `${what} failed and was rolled back; the database is unchanged at version ${plan.from}` +
+        `${backupPath === null ? '' : ` (backup: ${backupPath})`}: ${e instanceof Error ? e.message : String(e)}`,
+      { version: failed === null ? null : failed.version, databaseVersion: plan.from, backupPath }
+    )
+  }
+}

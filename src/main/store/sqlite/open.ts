@@ -1,0 +1,73 @@
+/**
+ * Opening the embedded store: connect, set pragmas, migrate (with a backup of existing data),
+ * sweep abandoned imports, and hand back the async `Store`. Any failure closes the connection
+ * before it is reported, so a refused open leaves the file as it found it.
+ */
+import Database from 'better-sqlite3'
+import { existsSync, statSync } from 'node:fs'
+import { checkMigrationList, type Migration } from '../migrations'
+import { StoreError, type Store } from '../types'
+import { applyPragmas, DEFAULT_BUSY_TIMEOUT_MS, Sql, toStoreError, type Db } from './connection'
+import { sweepImports } from './imports'
+import { migrateSqlite } from './migrate'
+import { SQLITE_MIGRATIONS } from './migrations'
+import { createSqliteStore } from './store'
+
+export type SqliteOpenOptions = {
+  /** Test-only: a schema history other than the shipped one. */
+  migrations?: readonly Migration[]
+  /** No writes at all: no migration, no sweep; write operations are refused. */
+  readonly?: boolean
+  busyTimeoutMs?: number
+  /**
+   * Path of a better-sqlite3 `.node` binary built for another ABI (the Electron build ships
+   * one); default: the binary next to the package, built for this Node.
+   */
+  nativeBinding?: string
+  /**
+   * A staged import whose last batch is older than this is taken to belong to a dead process
+   * and is swept at open. Keep it well above the time between two batches. Default one hour.
+   */
+  staleImportMs?: number
+  /** Test seam for the clock. */
+  now?: () => Date
+}
+
+export const DEFAULT_STALE_IMPORT_MS = 60 * 60 * 1000
+
+export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}): Promise<Store> {
+  const readonly = opts.readonly === true
+  const now = opts.now ?? (() => new Date())
+  if (typeof path !== 'string' || path.trim() === '') throw new StoreError('bad_input', 'a database path is required')
+  const isFile = path !== ':memory:' && !path.startsWith('file:')
+  if (readonly && isFile && !existsSync(path)) {
+    throw new StoreError('not_found', `no database at ${path}`, { path })
+  }
+  if (isFile && existsSync(path) && statSync(path).isDirectory()) {
+    throw new StoreError('bad_input', `${path} is a directory, not a database file`, { path })
+  }
+
+  const migrations = opts.migrations ?? SQLITE_MIGRATIONS
+  checkMigrationList(migrations) // before touching the file: a broken build must not create one
+
+  let db: Db | null = null
+  try {
+    db = new Database(path, {
+      readonly,
+      fileMustExist: readonly,
+      ...(opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding })
+    })
+    applyPragmas(db, { readonly, busyTimeoutMs: opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
+    const q = new Sql(db)
+    const { report } = migrateSqlite(q, migrations, { path, readonly, now })
+    if (!readonly) sweepImports(q, now(), opts.staleImportMs ?? DEFAULT_STALE_IMPORT_MS)
+    return createSqliteStore(q, { path, readonly, migration: report, now })
+  } catch (e) {
+    try {
+      db?.close()
+    } catch {
+      // the original error is the one worth reporting
+    }
+    throw toStoreError(e)
+  }
+}

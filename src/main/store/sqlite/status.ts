@@ -1,0 +1,47 @@
+/**
+ * Read-only status: counts over visible data, integrity checks, and the data version a watcher
+ * polls to notice other processes' commits.
+ */
+import type { IntegrityReport, StoreCounts } from '../types'
+import type { Sql } from './connection'
+import { latestDecidedFitId } from './fits'
+
+const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
+
+export function counts(q: Sql): StoreCounts {
+  const n = (sql: string, ...params: unknown[]): number => q.get<{ n: number }>(sql, ...params)?.n ?? 0
+  const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
+  const fitId = latestDecidedFitId(q)
+  const decisions = (where: string): number =>
+    fitId === null ? 0 : n(`SELECT count(*) AS n FROM decisions WHERE fit_id = ? AND ${where}`, fitId)
+  return {
+    tasks: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED}`),
+    seats: n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),
+    moves: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED} JOIN moves m ON m.task_id = x.id`),
+    // Labels can only be written on visible tasks, and a published import stays published.
+    labels: n(`SELECT count(*) AS n FROM labels l WHERE ${live}`),
+    labeledTasks: n(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE ${live}`),
+    deferred: decisions(`decision = 'defer'`),
+    acted: decisions(`decision = 'act'`),
+    spotCheck: decisions('spot_check = 1'),
+    fits: n('SELECT count(*) AS n FROM fits')
+  }
+}
+
+export function integrityCheck(q: Sql): IntegrityReport {
+  const messages: string[] = []
+  for (const r of q.db.pragma('integrity_check') as { integrity_check: string }[]) {
+    if (r.integrity_check !== 'ok') messages.push(r.integrity_check)
+  }
+  const fk = q.db.pragma('foreign_key_check') as { table: string; rowid: number | null; parent: string }[]
+  for (const r of fk) messages.push(`foreign key violation: a row of ${r.table} references a missing ${r.parent} row`)
+  return { ok: messages.length === 0, messages }
+}
+
+export function dataVersion(q: Sql): number {
+  return Number(q.db.pragma('data_version', { simple: true }))
+}
+
+export function schemaVersion(q: Sql): number {
+  return q.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')?.v ?? 0
+}

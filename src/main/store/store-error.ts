@@ -1,0 +1,23 @@
+/**
+ * The only error the store throws. `code` maps onto the API envelope (DESIGN.md: 409/404/400/500);
+ * `details` is plain JSON so it survives IPC and HTTP unchanged.
+ */
+import type { JsonObject } from './json'
+
+export type StoreErrorCode = 'conflict' | 'not_found' | 'bad_input' | 'internal'
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode
+  readonly details: JsonObject
+
+  constructor(code: StoreErrorCode, message: string, details: JsonObject = {}) {
+    super(message)
+    this.name = 'StoreError'
+    this.code = code
+    this.details = details
+  }
+}
+
+export function isStoreError(e: unknown): e is StoreError {
+  return e instanceof StoreError
+}

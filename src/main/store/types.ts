@@ -1,0 +1,289 @@
+/**
+ * The store contract (DESIGN.md, "store" and "Store neutrality"): ONE async interface of atomic
+ * operations. Each operation is one transaction inside the backend, so callers never hold a
+ * transaction open across an `await`. Nothing here names SQLite: ids are TEXT, times are ISO-8601
+ * UTC strings, absent values are `null` (never `undefined`), and a PostgreSQL backend can
+ * implement the same interface.
+ */
+import type { Force } from '../../shared/trace'
+import type { JsonObject, JsonValue } from './json'
+
+export type { JsonObject, JsonPrimitive, JsonValue } from './json'
+
+/** What a write changed; the service turns these into `changed{topics}` events. */
+export const TOPICS = ['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit'] as const
+export type Topic = (typeof TOPICS)[number]
+
+export const SHELLS = ['electron', 'web', 'cli'] as const
+export type Shell = (typeof SHELLS)[number]
+
+/** Who performs a write; recorded in the audit row written by the same transaction. */
+export type Actor = { reviewer: string; sessionId: string; shell: Shell }
+
+export type WriteResult<T> = { value: T; topics: Topic[] }
+
+export { StoreError, isStoreError, type StoreErrorCode } from './store-error'
+
+// ── status ──────────────────────────────────────────────────────────────────────────────────
+
+/** What opening the store did to the schema (null when nothing was pending). */
+export type MigrationReport = {
+  from: number
+  to: number
+  applied: number[]
+  /** The pre-migration copy of an existing database; null for a new one. */
+  backupPath: string | null
+}
+
+export type StoreInfo = {
+  backend: 'sqlite' | 'postgres'
+  /** File path (sqlite) or a password-free connection URL (postgres). */
+  path: string
+  schemaVersion: number
+  readonly: boolean
+  migration: MigrationReport | null
+}
+
+/**
+ * Visible data only (rows of published imports). Decision counts are over the newest fit whose
+ * decisions have been saved; all 0 when there is none.
+ */
+export type StoreCounts = {
+  tasks: number
+  seats: number
+  moves: number
+  /** Live labels (not superseded, not undo markers). */
+  labels: number
+  labeledTasks: number
+  deferred: number
+  acted: number
+  spotCheck: number
+  fits: number
+}
+
+export type IntegrityReport = { ok: boolean; messages: string[] }
+
+/** Merge-patch semantics (RFC 7396, one level): a `null` value removes the key. */
+export type SettingsPatch = Record<string, JsonValue>
+export type Settings = Record<string, JsonValue>
+
+// ── imports ─────────────────────────────────────────────────────────────────────────────────
+
+export const IMPORT_KINDS = ['traces', 'crowd-csv', 'labels', 'demo'] as const
+export type ImportKind = (typeof IMPORT_KINDS)[number]
+export type ImportState = 'staged' | 'published' | 'abandoned'
+
+/** Running totals of what an import wrote (kept per batch, so publishing stays one small write). */
+export type ImportCounts = { tasks: number; skipped: number; moves: number; seats: number }
+
+export type ImportRecord = {
+  id: string
+  fileName: string
+  sha256: string
+  kind: ImportKind
+  state: ImportState
+  createdAt: string
+  publishedAt: string | null
+  counts: ImportCounts
+  /** The reviewer who began it (beginImport's actor). */
+  createdBy: string
+}
+
+export type BeginImportInput = { fileName: string; sha256: string; kind: ImportKind }
+
+export type SeatInput = { id: string; model: string | null }
+
+export type MoveInput = {
+  id: string
+  round: number
+  seat: string
+  force: Force
+  answer: string | null
+  target: string | null
+  confidence: number | null
+  text: string | null
+  /** Unknown fields of the move, kept for round-tripping. */
+  raw: JsonObject | null
+}
+
+export type TaskInput = {
+  id: string
+  question: string | null
+  candidates: string[]
+  /** Hidden truth (ENGINE.md §10): stored, never returned as a label. */
+  gold: string | null
+  group: string | null
+  /** The task's payload as read (unknown fields included), kept for round-tripping. */
+  raw: JsonObject
+  /** Hash of the task's content computed by io; decides skip (same) vs. error (changed). */
+  contentSha256: string
+  /** In file order; a move's position is its index here. */
+  moves: MoveInput[]
+  seats: SeatInput[]
+}
+
+export type ImportBatch = {
+  tasks: TaskInput[]
+  /** Seats declared outside any task (e.g. a file header); seats of tasks and moves are implied. */
+  seats?: SeatInput[]
+}
+
+export type ImportBatchResult = { written: number; skipped: number; moves: number; seats: number }
+
+// ── labels ──────────────────────────────────────────────────────────────────────────────────
+
+export const LABEL_SOURCES = ['random', 'escalation'] as const
+export type LabelSource = (typeof LABEL_SOURCES)[number]
+
+/**
+ * One row of the append-only label log. An undo is a row with `label: null` whose `supersedes`
+ * names the undone label (an "undo marker"); a replacement is a row with a label AND `supersedes`.
+ * A label is live when it has a label and no row supersedes it.
+ */
+export type LabelRecord = {
+  id: string
+  taskId: string
+  label: string | null
+  source: LabelSource
+  reviewer: string
+  at: string
+  note: string | null
+  supersedes: string | null
+  adjudicated: boolean
+  sessionId: string
+}
+
+export type RecordLabelInput = {
+  taskId: string
+  label: string
+  source: LabelSource
+  reviewer: string
+  note?: string | null
+  /** The task version the reviewer saw; a mismatch is a `conflict`. */
+  expectedVersion: number
+  adjudicated?: boolean
+  /** A live label of the same task that this one replaces (atomic undo + record). */
+  supersedes?: string | null
+  /** When the label was given (label files carry it); default now. */
+  at?: string | null
+}
+
+export type UndoLabelInput = { labelId: string; expectedVersion: number }
+
+/** `labelId` is the row written (the new label, or the undo marker). */
+export type LabelWriteResult = { labelId: string; taskId: string; version: number }
+
+/** `details` of the `conflict` thrown on a stale `expectedVersion`. */
+export type VersionConflictDetails = {
+  taskId: string
+  expectedVersion: number
+  currentVersion: number
+  latestLiveLabel: LabelRecord | null
+}
+
+export type TaskSummary = {
+  id: string
+  question: string | null
+  candidates: string[]
+  group: string | null
+  version: number
+  liveLabels: LabelRecord[]
+}
+
+// ── fits and decisions ──────────────────────────────────────────────────────────────────────
+
+export type FitInput = {
+  method: string
+  hyperparameters: JsonObject
+  /** Seat id → reliability (and whatever per-seat figures the engine reports). */
+  reliabilities: JsonObject
+  certificate: JsonObject | null
+  metrics: JsonObject | null
+  /** The fit this one derives from (e.g. a decide run under a fitted model); null for a root. */
+  parentFitId: string | null
+}
+
+export type FitRecord = FitInput & {
+  id: string
+  createdAt: string
+  /** Set once, when the fit's decisions are saved. */
+  decidedAt: string | null
+  decisionCount: number
+}
+
+export const DECISION_KINDS = ['act', 'defer'] as const
+export type DecisionKind = (typeof DECISION_KINDS)[number]
+
+export type DecisionInput = {
+  taskId: string
+  decision: DecisionKind
+  spotCheck: boolean
+  /** The acted answer, or the engine's best guess while deferred; a candidate or null. */
+  answer: string | null
+  posterior: Record<string, number>
+  stopRound: number | null
+  gap: number | null
+  bound: number[] | null
+  disagreement: number | null
+}
+
+export type SaveDecisionsResult = { fitId: string; count: number; decidedAt: string }
+
+// ── audit ───────────────────────────────────────────────────────────────────────────────────
+
+export type AuditEntry = {
+  /** Position in the log (strictly increasing). */
+  seq: number
+  at: string
+  reviewer: string
+  sessionId: string
+  shell: Shell
+  action: string
+  target: string | null
+  details: JsonObject
+}
+
+// ── the interface ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Every write that changes visible state appends exactly one audit row in its own transaction.
+ * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no
+ * audit row, so a failed import leaves no trace (FORMATS.md, `import`); its publish is audited.
+ */
+export interface Store {
+  info(): Promise<StoreInfo>
+  counts(): Promise<StoreCounts>
+  /** Changes whenever ANOTHER connection commits; a watcher polls it to emit `changed` events. */
+  dataVersion(): Promise<number>
+  integrityCheck(): Promise<IntegrityReport>
+
+  getSettings(): Promise<Settings>
+  setSettings(patch: SettingsPatch, actor: Actor): Promise<WriteResult<Settings>>
+
+  /** Opens a staged (invisible) import. */
+  beginImport(input: BeginImportInput, actor: Actor): Promise<WriteResult<ImportRecord>>
+  /** One transaction per batch; a task already present with the same content is skipped. */
+  writeImportBatch(importId: string, batch: ImportBatch): Promise<WriteResult<ImportBatchResult>>
+  /** Makes every row of the import visible by flipping one row. */
+  publishImport(importId: string, actor: Actor): Promise<WriteResult<ImportRecord>>
+  /** Marks a staged import abandoned; its rows stay invisible and are swept at the next open. */
+  abandonImport(importId: string): Promise<WriteResult<ImportRecord>>
+  /** The published (else staged) import of a file with this sha256; abandoned ones are ignored. */
+  findImportBySha(sha256: string): Promise<ImportRecord | null>
+
+  recordLabel(input: RecordLabelInput, actor: Actor): Promise<WriteResult<LabelWriteResult>>
+  undoLabel(input: UndoLabelInput, actor: Actor): Promise<WriteResult<LabelWriteResult>>
+  /** In recording order. */
+  liveLabels(taskId: string): Promise<LabelRecord[]>
+  getTaskSummary(taskId: string): Promise<TaskSummary>
+
+  saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
+  /** All decisions of one fit, once (a re-decide is a new fit with `parentFitId`). */
+  saveDecisions(fitId: string, rows: DecisionInput[], actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
+  /** The newest fit, decided or not. */
+  latestFit(): Promise<FitRecord | null>
+
+  /** The last `limit` audit rows, oldest first. */
+  auditTail(limit: number): Promise<AuditEntry[]>
+  close(): Promise<void>
+}

@@ -1,0 +1,176 @@
+import Database from 'better-sqlite3'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openSqliteStore, SQLITE_MIGRATIONS, StoreError, type Migration } from '../../../src/main/store'
+import { migrationSha256 } from '../../../src/main/store/migrations'
+import { applyPragmas } from '../../../src/main/store/sqlite/connection'
+import { ANA, importTasks, makeTask, rejection } from './fixtures'
+import { fileSha256, rawDb, useTempDir } from './sqlite-helpers'
+
+const M1 = SQLITE_MIGRATIONS[0]
+const M2: Migration = {
+  version: 2,
+  name: 'add-notes',
+  sql: 'CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL);\nALTER TABLE settings ADD COLUMN origin TEXT;'
+}
+const M3_BAD: Migration = { version: 3, name: 'broken', sql: 'CREATE TABLE extra (x INTEGER);\nSELECT no_such_column FROM no_such_table;' }
+const CLOCK = () => new Date('2026-11-30T12:34:56.789Z')
+
+/** Creates a database at [M1] holding one published task with one label. */
+async function seeded(path: string): Promise<void> {
+  const store = await openSqliteStore(path, { migrations: [M1] })
+  await importTasks(store, [makeTask('t1')])
+  await store.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
+  await store.close()
+}
+
+function tableNames(path: string): string[] {
+  const db = rawDb(path, true)
+  try {
+    return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
+  } finally {
+    db.close()
+  }
+}
+
+function appliedVersions(path: string): { version: number; name: string; sha256: string }[] {
+  const db = rawDb(path, true)
+  try {
+    return db.prepare('SELECT version, name, sha256 FROM schema_migrations ORDER BY version').all() as {
+      version: number; name: string; sha256: string
+    }[]
+  } finally {
+    db.close()
+  }
+}
+
+describe('sqlite migrations', () => {
+  const tmp = useTempDir()
+
+  it('creates a new database at the latest version, records each sha256, takes no backup', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    const info = await store.info()
+    expect(info).toMatchObject({ backend: 'sqlite', path, schemaVersion: SQLITE_MIGRATIONS.length, readonly: false })
+    expect(info.migration).toEqual({ from: 0, to: 1, applied: [1], backupPath: null })
+    await store.close()
+    expect(appliedVersions(path)).toEqual([{ version: 1, name: 'initial', sha256: migrationSha256(M1) }])
+    expect(readdirSync(dirname(path)).filter((f) => f.includes('.bak-'))).toEqual([])
+    const db = rawDb(path, true)
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    db.close()
+
+    const again = await openSqliteStore(path)
+    expect((await again.info()).migration).toBeNull() // nothing pending
+    await again.close()
+  })
+
+  it('sets WAL, synchronous=FULL, foreign keys and a busy timeout on every connection', () => {
+    const db = new Database(tmp.dbPath())
+    applyPragmas(db, { readonly: false, busyTimeoutMs: 1234 })
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('synchronous', { simple: true })).toBe(2) // FULL
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(1234)
+    db.close()
+  })
+
+  it('upgrades an earlier version, keeping the data and a VACUUM INTO backup of the old file', async () => {
+    const path = tmp.dbPath()
+    await seeded(path)
+    const store = await openSqliteStore(path, { migrations: [M1, M2], now: CLOCK })
+    const info = await store.info()
+    expect(info.schemaVersion).toBe(2)
+    const backup = `${path}.bak-v1-20261130T123456789Z`
+    expect(info.migration).toEqual({ from: 1, to: 2, applied: [2], backupPath: backup })
+    expect(await store.counts()).toMatchObject({ tasks: 1, labels: 1 })
+    expect((await store.getTaskSummary('t1')).liveLabels[0].label).toBe('true')
+    await store.close()
+
+    expect(tableNames(path)).toContain('notes')
+    expect(existsSync(backup)).toBe(true)
+    expect(basename(backup)).toMatch(/^arbiter\.db\.bak-v1-/)
+    expect(appliedVersions(backup).map((r) => r.version)).toEqual([1])
+    expect(tableNames(backup)).not.toContain('notes')
+    const old = rawDb(backup, true)
+    expect(old.prepare('SELECT count(*) AS n FROM labels').get()).toEqual({ n: 1 })
+    old.close()
+  })
+
+  it('refuses a database newer than the code, naming both versions, and leaves it untouched', async () => {
+    const path = tmp.dbPath()
+    await (await openSqliteStore(path, { migrations: [M1, M2] })).close()
+    const before = fileSha256(path)
+    const e = await rejection(openSqliteStore(path, { migrations: [M1] }))
+    expect(e).toBeInstanceOf(StoreError)
+    expect(e.code).toBe('conflict')
+    expect(e.message).toMatch(/version 2, newer than this build of Arbiter knows \(latest 1\)/)
+    expect(fileSha256(path)).toBe(before)
+  })
+
+  it('refuses an applied migration whose SQL was edited, naming it', async () => {
+    const path = tmp.dbPath()
+    await (await openSqliteStore(path, { migrations: [M1, M2] })).close()
+    const edited: Migration = { ...M2, sql: M2.sql.replace('NOT NULL', '') }
+    const e = await rejection(openSqliteStore(path, { migrations: [M1, edited] }))
+    expect(e.code).toBe('conflict')
+    expect(e.message).toContain('0002 "add-notes" was edited after it was applied')
+    expect(e.details).toMatchObject({ version: 2, recorded: migrationSha256(M2), code: migrationSha256(edited) })
+  })
+
+  it('rolls a failed migration back, leaving the file byte-for-byte as it was', async () => {
+    const path = tmp.dbPath()
+    await seeded(path)
+    const before = fileSha256(path)
+    const e = await rejection(openSqliteStore(path, { migrations: [M1, M2, M3_BAD], now: CLOCK }))
+    expect(e.code).toBe('internal')
+    expect(e.message).toContain('0003 "broken" failed and was rolled back')
+    expect(e.message).toContain('unchanged at version 1')
+    expect(e.details).toMatchObject({ version: 3, databaseVersion: 1 })
+    expect(fileSha256(path)).toBe(before) // the store closed its connection before rejecting
+    expect(appliedVersions(path).map((r) => r.version)).toEqual([1])
+    expect(tableNames(path)).not.toContain('notes') // M2 went with M3: one transaction
+    expect(existsSync(`${path}.bak-v1-20261130T123456789Z`)).toBe(true)
+
+    const store = await openSqliteStore(path, { migrations: [M1] }) // still opens as before
+    expect(await store.counts()).toMatchObject({ tasks: 1, labels: 1 })
+    await store.close()
+  })
+
+  it('refuses a migration list whose versions do not strictly increase, before creating a file', async () => {
+    const path = tmp.dbPath()
+    const e = await rejection(openSqliteStore(path, { migrations: [M2, { ...M1, version: 2 }] }))
+    expect(e.code).toBe('internal')
+    expect(e.message).toMatch(/strictly increase/)
+    expect(existsSync(path)).toBe(false)
+  })
+
+  it('refuses a file that is not an Arbiter database', async () => {
+    const path = tmp.dbPath('other.db')
+    const db = new Database(path)
+    db.exec('CREATE TABLE something (x)')
+    db.close()
+    const e = await rejection(openSqliteStore(path))
+    expect(e.code).toBe('bad_input')
+    expect(e.message).toMatch(/not an Arbiter database/)
+  })
+
+  it('opens read-only without migrating or writing', async () => {
+    const path = tmp.dbPath()
+    expect((await rejection(openSqliteStore(path, { readonly: true }))).code).toBe('not_found')
+    await seeded(path)
+    const pending = await rejection(openSqliteStore(path, { readonly: true, migrations: [M1, M2] }))
+    expect(pending.code).toBe('conflict')
+    expect(pending.message).toMatch(/needs migrating to 2/)
+
+    const ro = await openSqliteStore(path, { readonly: true, migrations: [M1] })
+    expect(await ro.counts()).toMatchObject({ tasks: 1 })
+    expect((await ro.info()).readonly).toBe(true)
+    expect(await ro.integrityCheck()).toEqual({ ok: true, messages: [] })
+    const e = await rejection(ro.setSettings({ a: 1 }, ANA))
+    expect(e.code).toBe('internal')
+    expect(e.message).toMatch(/read-only/)
+    await ro.close()
+  })
+})

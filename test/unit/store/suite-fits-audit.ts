@@ -1,0 +1,134 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { FitInput, Store } from '../../../src/main/store'
+import { ANA, BO, decision, hasUndefined, importTasks, makeTask, rejection, sha } from './fixtures'
+import { useStore, type MakeStore } from './store-suite'
+
+const FIT: FitInput = {
+  method: 'per-agent',
+  hyperparameters: { b: 1, kappa: 2, s: 0.5 },
+  reliabilities: { A1: 0.8, A2: 0.3, A3: 0.6 },
+  certificate: { alpha: 0.05, beta: 0.1 },
+  metrics: { act: 0.5 },
+  parentFitId: null
+}
+
+export function defineFitAndAuditTests(makeStore: MakeStore): void {
+  describe('fits and decisions', () => {
+    const store = useStore(makeStore)
+    beforeEach(async () => {
+      await importTasks(store(), [makeTask('t1'), makeTask('t2'), makeTask('t3', { group: 'G2' })])
+    })
+
+    it('saves a fit, then its decisions once, and counts the newest decided fit', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      expect(fit.value).toMatchObject({ ...FIT, decidedAt: null, decisionCount: 0 })
+      expect(fit.topics).toEqual(expect.arrayContaining(['fits', 'audit']))
+      expect(await store().latestFit()).toEqual(fit.value)
+      expect((await store().counts()).fits).toBe(1)
+      expect((await store().counts()).deferred).toBe(0) // not decided yet
+
+      const rows = [
+        decision('t1', 'act', -0.1),
+        decision('t2', 'defer', 0.2, { spotCheck: true, stopRound: null, bound: null }),
+        decision('t3', 'defer', 0.3, { answer: null, gap: null, disagreement: null })
+      ]
+      const saved = await store().saveDecisions(fit.value.id, rows, ANA)
+      expect(saved.value).toMatchObject({ fitId: fit.value.id, count: 3 })
+      expect(saved.topics).toEqual(expect.arrayContaining(['decisions', 'audit']))
+      expect(await store().counts()).toMatchObject({ acted: 1, deferred: 2, spotCheck: 1, fits: 1 })
+      const latest = await store().latestFit()
+      expect(latest?.decidedAt).toBe(saved.value.decidedAt)
+      expect(latest?.decisionCount).toBe(3)
+      expect(hasUndefined(latest)).toBe(false)
+
+      expect((await rejection(store().saveDecisions(fit.value.id, rows, ANA))).code).toBe('conflict')
+
+      // A child fit is the latest fit at once, but counts keep showing the decided parent.
+      const child = await store().saveFit({ ...FIT, parentFitId: fit.value.id }, ANA)
+      expect((await store().latestFit())?.id).toBe(child.value.id)
+      expect(await store().counts()).toMatchObject({ acted: 1, deferred: 2, fits: 2 })
+      await store().saveDecisions(child.value.id, [decision('t1', 'defer', 0.1)], ANA)
+      expect(await store().counts()).toMatchObject({ acted: 0, deferred: 1, spotCheck: 0 })
+    })
+
+    it('writes no decision when one row is bad', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      const missing = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1), decision('ghost', 'defer', 1)], ANA))
+      expect(missing.code).toBe('not_found')
+      const badAnswer = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1, { answer: 'maybe' })], ANA))
+      expect(badAnswer.code).toBe('bad_input')
+      const dup = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1), decision('t1', 'act', -1)], ANA))
+      expect(dup.code).toBe('bad_input')
+      expect((await store().latestFit())?.decidedAt).toBeNull()
+      expect((await rejection(store().saveDecisions('no-such-fit', [], ANA))).code).toBe('not_found')
+      expect((await rejection(store().saveFit({ ...FIT, parentFitId: 'no-such-fit' }, ANA))).code).toBe('not_found')
+    })
+  })
+
+  describe('audit log', () => {
+    const store = useStore(makeStore)
+
+    /** Runs `op` and returns the audit rows it appended. */
+    async function audited(s: Store, op: () => Promise<unknown>) {
+      const before = await s.auditTail(1000)
+      await op()
+      const after = await s.auditTail(1000)
+      return after.slice(before.length)
+    }
+
+    it('gets exactly one row, with the actor, from every write op', async () => {
+      const s = store()
+      const begun = await s.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
+      await s.writeImportBatch(begun.value.id, { tasks: [makeTask('t1')] })
+      let fitId = ''
+      let labelId = ''
+      const ops: [string, () => Promise<unknown>][] = [
+        ['import.publish', () => s.publishImport(begun.value.id, BO)],
+        ['settings.set', () => s.setSettings({ reviewer: 'bo' }, BO)],
+        ['label.record', async () => {
+          labelId = (await s.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'bo', expectedVersion: 0 }, BO)).value.labelId
+        }],
+        ['label.undo', () => s.undoLabel({ labelId, expectedVersion: 1 }, BO)],
+        ['fit.save', async () => {
+          fitId = (await s.saveFit(FIT, BO)).value.id
+        }],
+        ['decisions.save', () => s.saveDecisions(fitId, [decision('t1', 'defer', 0.2)], BO)]
+      ]
+      let lastSeq = 0
+      for (const [action, op] of ops) {
+        const rows = await audited(s, op)
+        expect(rows, action).toHaveLength(1)
+        expect(rows[0]).toMatchObject({ action, reviewer: 'bo', sessionId: BO.sessionId, shell: 'web' })
+        expect(rows[0].seq).toBeGreaterThan(lastSeq)
+        expect(rows[0].at).toMatch(/Z$/)
+        expect(hasUndefined(rows[0])).toBe(false)
+        lastSeq = rows[0].seq
+      }
+      const publish = (await s.auditTail(10)).find((a) => a.action === 'import.publish')
+      expect(publish?.target).toBe(begun.value.id)
+      expect(publish?.details).toMatchObject({ fileName: 'a.jsonl', begunBy: 'ana' })
+    })
+
+    it('gets no row from the staging steps of an import, so a failed import leaves no trace', async () => {
+      const s = store()
+      const rows = await audited(s, async () => {
+        const begun = await s.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
+        await s.writeImportBatch(begun.value.id, { tasks: [makeTask('t1')] })
+        await s.abandonImport(begun.value.id)
+      })
+      expect(rows).toEqual([])
+    })
+
+    it('returns the tail oldest first, limited', async () => {
+      const s = store()
+      for (let i = 0; i < 5; i++) await s.setSettings({ k: i }, ANA)
+      const tail = await s.auditTail(3)
+      expect(tail.map((a) => a.details)).toEqual([
+        { set: { k: 2 }, removed: [] },
+        { set: { k: 3 }, removed: [] },
+        { set: { k: 4 }, removed: [] }
+      ])
+      expect((await rejection(s.auditTail(0))).code).toBe('bad_input')
+    })
+  })
+}
