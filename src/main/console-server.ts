@@ -1,0 +1,52 @@
+import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { openStore } from './store'
+import { createService, type Service } from './service'
+import { startWebHost, type WebHost } from './host/web'
+
+/** The built renderer the web host serves (`npm run build` writes it). */
+export const DEFAULT_RENDERER_DIR = resolve(__dirname, '../../out/renderer')
+
+export interface ConsoleServerOptions {
+  dbPath: string
+  port?: number
+  token?: string
+  rendererDir?: string
+}
+
+export interface ConsoleServer {
+  host: WebHost
+  service: Service
+  close(): Promise<void>
+}
+
+/** `arbiter serve` and the e2e tests: store → service → web host, on 127.0.0.1. */
+export async function startConsoleServer(opts: ConsoleServerOptions): Promise<ConsoleServer> {
+  const rendererDir = opts.rendererDir ?? DEFAULT_RENDERER_DIR
+  if (!existsSync(resolve(rendererDir, 'index.html'))) {
+    throw Object.assign(new Error(`no renderer build in ${rendererDir}: run \`npm run build\` first`), { code: 'internal' })
+  }
+  const store = await openStore(opts.dbPath)
+  const service = await createService({ store, dbPath: opts.dbPath, nativeBinding: null, shell: 'web' })
+  try {
+    const host = await startWebHost({
+      handlers: service.handlers,
+      subscribe: service.subscribe,
+      context: service.context,
+      rendererDir,
+      port: opts.port,
+      token: opts.token
+    })
+    return {
+      host,
+      service,
+      async close() {
+        await host.close()
+        await service.close()
+      }
+    }
+  } catch (error) {
+    await service.close()
+    throw error
+  }
+}

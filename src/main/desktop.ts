@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { electronNativeBinding, type BindingLocation } from './native-binding'
+import { createService, type Service } from './service'
+import { openStore } from './store'
+
+export interface DesktopCore {
+  service: Service
+  dbPath: string
+  nativeBinding: string
+}
+
+/**
+ * Everything the desktop app does before it opens a window, kept free of `electron` so a test
+ * can check it under Node: the database in the data folder, opened through the Electron-ABI
+ * better-sqlite3 binary (its `nativeBinding` option), and the service over it.
+ */
+export async function startDesktopCore(
+  opts: { dataDir: string } & BindingLocation,
+  resolveBinding: (loc: BindingLocation) => string = electronNativeBinding
+): Promise<DesktopCore> {
+  mkdirSync(opts.dataDir, { recursive: true })
+  const dbPath = join(opts.dataDir, 'arbiter.db')
+  const nativeBinding = resolveBinding(opts)
+  const store = await openStore(dbPath, { nativeBinding })
+  const service = await createService({ store, dbPath, nativeBinding, shell: 'electron' })
+  return { service, dbPath, nativeBinding }
+}

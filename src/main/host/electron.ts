@@ -1,0 +1,71 @@
+/**
+ * The desktop shell: a hardened BrowserWindow and the contract over IPC. One of the three
+ * places allowed to import `electron`; everything it decides lives in electron-free modules
+ * (hardening.ts, dispatch.ts) that tests exercise under Node.
+ */
+import { BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { pathToFileURL } from 'node:url'
+import type { CallContext, ServerHandlers } from '../../shared/api'
+import { API_METHODS, IPC_EVENT_CHANNEL, ipcChannel } from '../../shared/api-methods'
+import type { ApiEvent } from '../../shared/events'
+import { dispatch } from './dispatch'
+import { CONTENT_SECURITY_POLICY, isAllowedNavigation, mainWindowOptions } from './hardening'
+
+export interface DesktopShellOptions {
+  handlers: ServerHandlers
+  subscribe: (listener: (event: ApiEvent) => void) => () => void
+  context: () => CallContext
+  preloadPath: string
+  rendererIndex: string
+}
+
+export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
+  const indexUrl = pathToFileURL(opts.rendererIndex).toString()
+  lockDownSession()
+
+  const win = new BrowserWindow(mainWindowOptions(opts.preloadPath))
+  const contents = win.webContents
+  contents.setWindowOpenHandler(({ url }) => {
+    // Links in transcripts never open inside the app; http(s) goes to the system browser.
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  contents.on('will-navigate', (event, url) => {
+    if (!isAllowedNavigation(url, indexUrl)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+
+  registerIpc(opts, contents, indexUrl)
+  const unsubscribe = opts.subscribe((event) => {
+    if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, event)
+  })
+  win.on('closed', () => {
+    unsubscribe()
+    for (const m of API_METHODS) ipcMain.removeHandler(ipcChannel(m))
+  })
+  win.once('ready-to-show', () => win.show())
+  void win.loadURL(indexUrl)
+  return win
+}
+
+/** Only our own window's main frame, showing our own index.html, may call the contract. */
+function registerIpc(opts: DesktopShellOptions, contents: WebContents, indexUrl: string): void {
+  for (const method of API_METHODS) {
+    ipcMain.handle(ipcChannel(method), async (event: IpcMainInvokeEvent, args: unknown) => {
+      const frame = event.senderFrame
+      if (event.sender !== contents || !frame || frame !== contents.mainFrame || !isAllowedNavigation(frame.url, indexUrl)) {
+        return { ok: false, error: { code: 'unauthorized', message: 'call from an unknown frame', details: null } }
+      }
+      return dispatch(opts.handlers, method, args, opts.context())
+    })
+  }
+}
+
+function lockDownSession(): void {
+  const ses = session.defaultSession
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  ses.setPermissionCheckHandler(() => false)
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
+  })
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { CallContext, ServerHandlers } from '../../shared/api'
+import { HTTP_STATUS } from '../../shared/errors'
+import type { ApiEvent } from '../../shared/events'
+import { dispatch } from './dispatch'
+import { SECURITY_HEADERS } from './hardening'
+import { readStatic } from './static-files'
+import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie, tokensEqual } from './web-auth'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export interface WebHostOptions {
+  handlers: ServerHandlers
+  subscribe: (listener: (event: ApiEvent) => void) => () => void
+  /** The built renderer (out/renderer); nothing outside it is ever served. */
+  rendererDir: string
+  context: () => CallContext
+  port?: number
+  token?: string
+}
+
+export interface WebHost {
+  url: string
+  /** The URL to open: it carries the token once, then the cookie takes over. */
+  loginUrl: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+/**
+ * The browser shell (DESIGN.md): the built renderer and the contract over HTTP, on 127.0.0.1
+ * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
+ * non-GET (403) → path (404).
+ */
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const token = opts.token ?? randomBytes(24).toString('base64url')
+  const streams = new Set<ServerResponse>()
+  let port = 0
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error('[arbiter] web host error:', error)
+      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'internal', message: 'internal error', details: null } })
+      else res.end()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v)
+    if (!hostOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden host'))
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+
+    const queryToken = url.searchParams.get('token')
+    if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
+      if (!tokensEqual(queryToken, token)) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      res.writeHead(302, { 'Set-Cookie': sessionCookie(port, token), Location: '/', 'Cache-Control': 'no-store' })
+      return void res.end()
+    }
+    const given = readCookie(req, cookieName(port)) ?? bearer(req)
+    if (!tokensEqual(given, token)) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
+
+    if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res)
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') return send(res, 405, errorBody('bad_input', 'use POST'))
+      return callApi(req, res, url.pathname.slice('/api/'.length))
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, errorBody('bad_input', 'method not allowed'))
+    const file = await readStatic(opts.rendererDir, url.pathname)
+    if (!file) return send(res, 404, errorBody('not_found', 'not found'))
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-store'
+    })
+    res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  async function callApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    const body = await readBody(req)
+    if (body === 'too-large') return send(res, 413, errorBody('bad_input', `request body over ${MAX_BODY_BYTES} bytes`))
+    let args: unknown
+    try {
+      args = body.length === 0 ? {} : JSON.parse(body.toString('utf8'))
+    } catch {
+      return send(res, 400, errorBody('bad_input', 'request body is not JSON'))
+    }
+    const envelope = await dispatch(opts.handlers, method, args, opts.context())
+    send(res, envelope.ok ? 200 : HTTP_STATUS[envelope.error.code], envelope)
+  }
+
+  function openEventStream(res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' })
+    res.write(': connected\n\n')
+    streams.add(res)
+    res.on('close', () => streams.delete(res))
+  }
+
+  const unsubscribe = opts.subscribe((event) => {
+    const frame = `data: ${JSON.stringify(event)}\n\n`
+    for (const s of streams) s.write(frame)
+  })
+  // Proxies drop idle streams; a comment line every 15 s keeps the channel open.
+  const keepAlive = setInterval(() => {
+    for (const s of streams) s.write(': ping\n\n')
+  }, 15_000)
+  keepAlive.unref()
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+  const url = `http://127.0.0.1:${port}/`
+
+  return {
+    url,
+    loginUrl: `${url}?token=${encodeURIComponent(token)}`,
+    port,
+    token,
+    async close() {
+      clearInterval(keepAlive)
+      unsubscribe()
+      for (const s of streams) s.end()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+    }
+  }
+}
+
+function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: string) {
+  return { ok: false, error: { code, message, details: null } }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify(body))
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let over = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) over = true
+      else chunks.push(chunk)
+    })
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}

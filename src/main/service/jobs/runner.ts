@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { JobRequest, JobResults, WorkerMessage } from './protocol'
+
+export interface JobProgress {
+  done: number
+  total: number
+  message: string | null
+}
+
+/**
+ * Where the worker entry lives: next to the bundle in a build (`out/main/jobs-worker.js`),
+ * else the TypeScript source, loaded through tsx (tests, CLI, `serve`).
+ */
+function workerEntry(): { file: string; execArgv: string[] } {
+  const built = join(__dirname, 'jobs-worker.js')
+  if (existsSync(built)) return { file: built, execArgv: [] }
+  // `--import tsx` is ignored by worker threads on Node 20; tsx's require hook is honoured.
+  const tsxHook = createRequire(join(__dirname, 'runner.ts')).resolve('tsx/cjs')
+  return { file: join(__dirname, 'worker.ts'), execArgv: ['--require', tsxHook] }
+}
+
+/** Runs one job in a fresh worker thread, reporting progress; rejects with the worker's error. */
+export function runJob<K extends JobRequest['kind']>(
+  request: Extract<JobRequest, { kind: K }>,
+  onProgress: (p: JobProgress) => void
+): Promise<JobResults[K]> {
+  const { file, execArgv } = workerEntry()
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(file, { workerData: request, execArgv })
+    let settled = false
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'progress') onProgress({ done: m.done, total: m.total, message: m.message })
+      else if (m.type === 'result') {
+        settled = true
+        resolve(m.value as JobResults[K])
+      } else {
+        settled = true
+        reject(Object.assign(new Error(m.message), { code: m.code ?? 'internal' }))
+      }
+    })
+    worker.on('error', (e) => {
+      if (!settled) reject(e)
+      settled = true
+    })
+    worker.on('exit', (code) => {
+      if (!settled) reject(new Error(`job ${request.kind} exited with code ${code}`))
+    })
+  })
+}

@@ -1,0 +1,69 @@
+import { useEffect } from 'react'
+import { useAppInfo, useSettings } from './api/queries'
+import { hrefFor, useRoute, type Screen } from './router'
+import { AuditScreen } from './screens/AuditScreen'
+import { CalibrateScreen } from './screens/CalibrateScreen'
+import { ImportScreen } from './screens/ImportScreen'
+import { QueueScreen } from './screens/QueueScreen'
+import { ReviewScreen } from './screens/ReviewScreen'
+import { SettingsScreen } from './screens/SettingsScreen'
+
+const NAV: { screen: Screen; label: string }[] = [
+  { screen: 'queue', label: 'Queue' },
+  { screen: 'review', label: 'Review' },
+  { screen: 'calibrate', label: 'Calibrate' },
+  { screen: 'audit', label: 'Audit' },
+  { screen: 'import', label: 'Import' },
+  { screen: 'settings', label: 'Settings' }
+]
+
+export function App() {
+  const route = useRoute()
+  const settings = useSettings()
+  const info = useAppInfo()
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = settings.data?.theme ?? 'system'
+  }, [settings.data?.theme])
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Screens">
+        <div className="brand">Arbiter</div>
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.screen}>
+              <a href={hrefFor(n.screen)} data-testid={`nav-${n.screen}`} aria-current={route.screen === n.screen ? 'page' : undefined}>
+                {n.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-foot">
+          {settings.data && <span title="Reviewer">{settings.data.reviewer}</span>}
+          {info.data && <span className="muted">{info.data.shell === 'web' ? 'browser console' : 'desktop'}</span>}
+        </div>
+      </nav>
+      <main className="content" id="main">
+        <Current screen={route.screen} param={route.param} />
+      </main>
+    </div>
+  )
+}
+
+function Current({ screen, param }: { screen: Screen; param: string | null }) {
+  switch (screen) {
+    case 'queue':
+      return <QueueScreen />
+    case 'review':
+      return <ReviewScreen taskId={param} />
+    case 'calibrate':
+      return <CalibrateScreen />
+    case 'audit':
+      return <AuditScreen />
+    case 'import':
+      return <ImportScreen />
+    case 'settings':
+      return <SettingsScreen />
+  }
+}

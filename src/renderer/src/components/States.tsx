@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react'
+
+/** What a screen shows when there is nothing yet: what is missing, and what to do about it. */
+export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="empty-state" role="status">
+      <h2>{title}</h2>
+      <div className="empty-body">{children}</div>
+    </section>
+  )
+}
+
+export function ErrorState({ error }: { error: unknown }) {
+  const message = error instanceof Error ? error.message : String(error)
+  return (
+    <section className="error-state" role="alert">
+      <h2>Something went wrong</h2>
+      <p>{message}</p>
+      <p>Reload the window; if it persists, run the database integrity check in Settings.</p>
+    </section>
+  )
+}
+
+export function Loading() {
+  return (
+    <p className="loading" role="status" aria-live="polite">
+      Loading…
+    </p>
+  )
+}

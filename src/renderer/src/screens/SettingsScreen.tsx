@@ -1,0 +1,130 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { THEMES, type IntegrityReport, type Settings } from '@shared/api'
+import type { ApiEvent } from '@shared/events'
+import { useApi, useApiEvents } from '../api/context'
+import { useAppInfo, useSettings, useUpdateSettings } from '../api/queries'
+import { ErrorState, Loading } from '../components/States'
+
+export function SettingsScreen() {
+  const settings = useSettings()
+  const info = useAppInfo()
+  if (settings.isPending || info.isPending) return <Loading />
+  if (settings.isError) return <ErrorState error={settings.error} />
+  if (info.isError) return <ErrorState error={info.error} />
+  return (
+    <div className="screen">
+      <header className="screen-header">
+        <h1>Settings</h1>
+      </header>
+      <SettingsForm settings={settings.data} />
+      <section className="panel" aria-labelledby="db-heading">
+        <h2 id="db-heading">Database</h2>
+        <dl className="facts">
+          <dt>Location</dt>
+          <dd data-testid="db-location">{info.data.location}</dd>
+          <dt>Backend</dt>
+          <dd>{info.data.backend}</dd>
+          <dt>Schema version</dt>
+          <dd>{info.data.schemaVersion}</dd>
+          <dt>Arbiter</dt>
+          <dd>
+            {info.data.version} ({info.data.shell})
+          </dd>
+        </dl>
+        <IntegrityCheck />
+      </section>
+    </div>
+  )
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const update = useUpdateSettings()
+  const [reviewer, setReviewer] = useState(settings.reviewer)
+  useEffect(() => setReviewer(settings.reviewer), [settings.reviewer])
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    update.mutate({ reviewer })
+  }
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="you-heading">
+      <h2 id="you-heading">You</h2>
+      <label className="field">
+        <span>Reviewer name (recorded with every label you give)</span>
+        <input data-testid="settings-reviewer" value={reviewer} maxLength={80} onChange={(e) => setReviewer(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>Theme</span>
+        <select value={settings.theme} onChange={(e) => update.mutate({ theme: e.target.value as Settings['theme'] })}>
+          {THEMES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="actions">
+        <button type="submit" disabled={update.isPending || reviewer.trim() === '' || reviewer === settings.reviewer}>
+          Save
+        </button>
+        {update.isError && (
+          <span role="alert" className="error-text">
+            {update.error instanceof Error ? update.error.message : 'not saved'}
+          </span>
+        )}
+        {update.isSuccess && <span role="status">Saved.</span>}
+      </div>
+    </form>
+  )
+}
+
+function IntegrityCheck() {
+  const api = useApi()
+  const [running, setRunning] = useState(false)
+  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  const [report, setReport] = useState<IntegrityReport | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  useApiEvents(
+    useCallback((e: ApiEvent) => {
+      if (e.type === 'job' && e.kind === 'integrity-check') setProgress({ done: e.done, total: e.total, message: e.message })
+    }, [])
+  )
+
+  const run = async () => {
+    setRunning(true)
+    setError(null)
+    setReport(null)
+    try {
+      setReport(await api['db.checkIntegrity']({}))
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setRunning(false)
+    }
+  }
+
+  return (
+    <div className="integrity">
+      <button type="button" onClick={run} disabled={running} data-testid="integrity-run">
+        Check database integrity
+      </button>
+      {running && (
+        <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
+          <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
+          <span>{progress?.message ?? 'starting'}</span>
+        </div>
+      )}
+      {report && (
+        <p role="status" data-testid="integrity-result" data-ok={String(report.ok)}>
+          {report.ok ? 'The database is intact.' : `Problems found: ${report.messages.join('; ')}`}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

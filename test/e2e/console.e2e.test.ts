@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import { openStore } from '../../src/main/store'
+import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
+import { launchChromium } from './browser'
+
+const SHOTS = join(__dirname, '../../test-results/screenshots')
+const SCREENS = ['queue', 'review', 'calibrate', 'audit', 'import', 'settings'] as const
+
+let dir: string
+let dbPath: string
+let server: ConsoleServer
+let browser: Browser
+let page: Page
+const consoleErrors: string[] = []
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'))
+  dbPath = join(dir, 'arbiter.db')
+  // Real data through the store's own operations, before the server opens the file.
+  const store = await openStore(dbPath)
+  await seedTraces(store, exampleTraces())
+  const summary = await store.getTaskSummary('medclaim-0001')
+  await store.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: summary.version }, TEST_ACTOR)
+  await store.close()
+
+  server = await startConsoleServer({ dbPath })
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text())
+  })
+  page.on('pageerror', (e) => consoleErrors.push(String(e)))
+  mkdirSync(SHOTS, { recursive: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the console in Chromium over the web host', () => {
+  it('logs in with the printed URL and shows counts that came from the store', async () => {
+    await page.goto(server.host.loginUrl)
+    expect(new URL(page.url()).search).toBe('') // the token is gone from the address bar
+    await page.getByTestId('count-tasks').waitFor()
+    const counts = await server.service.handlers['app.counts']({}, server.service.context())
+    expect(counts).toMatchObject({ tasks: 3, labeledTasks: 1, labels: 1, seats: 3 })
+    expect(await page.getByTestId('count-tasks').textContent()).toBe(String(counts.tasks))
+    expect(await page.getByTestId('count-labeled').textContent()).toBe(String(counts.labeledTasks))
+    expect(await page.getByTestId('count-deferred').textContent()).toBe('0')
+  })
+
+  it('navigates every screen, in light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      for (const screen of SCREENS) {
+        await page.getByTestId(`nav-${screen}`).click()
+        await page.waitForURL((u) => u.hash === `#/${screen}`)
+        await expect.poll(() => page.getByTestId(`nav-${screen}`).getAttribute('aria-current')).toBe('page')
+        await page.locator('main h1').waitFor()
+        await page.screenshot({ path: join(SHOTS, `${screen}-${scheme}.png`) })
+      }
+    }
+  })
+
+  it('saves the reviewer name to the store', async () => {
+    await page.getByTestId('nav-settings').click()
+    const field = page.getByTestId('settings-reviewer')
+    await field.fill('ana')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Saved.').waitFor()
+    const store = await openStore(dbPath)
+    try {
+      expect((await store.getSettings()).reviewer).toBe('ana')
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('runs the integrity check in a worker and reports the result', async () => {
+    await page.getByTestId('integrity-run').click()
+    const result = page.getByTestId('integrity-result')
+    await result.waitFor({ timeout: 30_000 })
+    expect(await result.getAttribute('data-ok')).toBe('true')
+  })
+
+  it('updates live when another process writes (no reload)', async () => {
+    await page.getByTestId('nav-queue').click()
+    await page.getByTestId('count-labeled').waitFor()
+    const store = await openStore(dbPath)
+    try {
+      const s = await store.getTaskSummary('medclaim-0002')
+      await store.recordLabel({ taskId: 'medclaim-0002', label: 'false', source: 'escalation', reviewer: 'bo', expectedVersion: s.version }, TEST_ACTOR)
+    } finally {
+      await store.close()
+    }
+    await expect.poll(() => page.getByTestId('count-labeled').textContent(), { timeout: 10_000 }).toBe('2')
+  })
+
+  it('raised no console errors (CSP violations included)', () => {
+    expect(consoleErrors).toEqual([])
+  })
+})

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Trace } from '../../src/shared/trace'
+import type { Actor, Store, TaskInput } from '../../src/main/store'
+
+export const EXAMPLE_TRACES = join(__dirname, '../../resources/examples/council.trace.jsonl')
+
+export const TEST_ACTOR: Actor = { reviewer: 'test', sessionId: 'test-session', shell: 'cli' }
+
+/** The example traces as parsed objects (the file is valid by construction; the io tests check it). */
+export function exampleTraces(): Trace[] {
+  return readFileSync(EXAMPLE_TRACES, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Trace)
+}
+
+export function taskInput(trace: Trace): TaskInput {
+  const raw = JSON.parse(JSON.stringify(trace)) as Record<string, never>
+  return {
+    id: trace.task,
+    question: trace.question ?? null,
+    candidates: trace.candidates,
+    gold: trace.gold ?? null,
+    group: trace.group ?? null,
+    raw,
+    contentSha256: createHash('sha256').update(JSON.stringify(trace)).digest('hex'),
+    seats: (trace.seats ?? []).map((s) => ({ id: s.id, model: s.model ?? null })),
+    moves: trace.moves.map((m) => ({
+      id: m.id,
+      round: m.round,
+      seat: m.seat,
+      force: m.force,
+      answer: m.answer ?? null,
+      target: m.target ?? null,
+      confidence: m.confidence ?? null,
+      text: m.text ?? null,
+      raw: null
+    }))
+  }
+}
+
+/** Publishes the traces as one import, through the store's real staged-import operations. */
+export async function seedTraces(store: Store, traces: Trace[], fileName = 'example.trace.jsonl'): Promise<void> {
+  const sha = createHash('sha256').update(traces.map((t) => JSON.stringify(t)).join('\n')).digest('hex')
+  const begun = await store.beginImport({ fileName, sha256: sha, kind: 'traces' }, TEST_ACTOR)
+  await store.writeImportBatch(begun.value.id, { tasks: traces.map(taskInput) })
+  await store.publishImport(begun.value.id, TEST_ACTOR)
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ApiEvent } from '../../src/shared/events'
+import { dispatch, toErrorBody } from '../../src/main/host/dispatch'
+import { createService, type Service } from '../../src/main/service'
+import { openStore, StoreError } from '../../src/main/store'
+import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
+
+let dir: string
+let dbPath: string
+let service: Service
+let events: ApiEvent[]
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-svc-'))
+  dbPath = join(dir, 'arbiter.db')
+  const store = await openStore(dbPath)
+  await seedTraces(store, exampleTraces())
+  service = await createService({ store, dbPath, nativeBinding: null, shell: 'web' })
+  events = []
+  service.subscribe((e) => events.push(e))
+})
+
+afterEach(async () => {
+  await service.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const call = (method: string, args: unknown = {}) => dispatch(service.handlers, method, args, service.context())
+
+describe('service over a real SQLite file', () => {
+  it('reports counts from the store', async () => {
+    expect(await call('app.counts')).toEqual({
+      ok: true,
+      value: { tasks: 3, seats: 3, moves: 15, labels: 0, labeledTasks: 0, deferred: 0, acted: 0, spotCheck: 0, fits: 0 }
+    })
+    const info = await call('app.info')
+    expect(info).toMatchObject({ ok: true, value: { backend: 'sqlite', location: dbPath, shell: 'web' } })
+  })
+
+  it('validates arguments and emits the topics a write changed', async () => {
+    expect(await call('settings.get')).toEqual({ ok: true, value: { reviewer: 'reviewer', theme: 'system' } })
+    const bad = await call('settings.update', { patch: { theme: 'neon' } })
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+    expect(await call('settings.update', { patch: { reviewer: 'ana', theme: 'dark' } })).toEqual({ ok: true, value: { reviewer: 'ana', theme: 'dark' } })
+    expect(service.context().reviewer).toBe('ana')
+    expect(events).toContainEqual(expect.objectContaining({ type: 'changed', topics: expect.arrayContaining(['settings']) }))
+  })
+
+  it('runs the integrity check in a worker thread with progress events', async () => {
+    const res = await call('db.checkIntegrity')
+    expect(res).toMatchObject({ ok: true, value: { ok: true, messages: [] } })
+    const phases = events.filter((e) => e.type === 'job').map((e) => (e.type === 'job' ? e.phase : ''))
+    expect(phases[0]).toBe('started')
+    expect(phases).toContain('running')
+    expect(phases.at(-1)).toBe('done')
+  })
+
+  it('turns another connection’s commit into a changed event', async () => {
+    const other = await openStore(dbPath)
+    try {
+      const s = await other.getTaskSummary('medclaim-0001')
+      await other.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'bo', expectedVersion: s.version }, TEST_ACTOR)
+    } finally {
+      await other.close()
+    }
+    await expect.poll(() => events.some((e) => e.type === 'changed' && e.topics.includes('labels')), { timeout: 5000 }).toBe(true)
+    expect(await call('app.counts')).toMatchObject({ value: { labels: 1, labeledTasks: 1 } })
+  })
+
+  it('keeps store error codes across the envelope and hides internal errors', () => {
+    expect(toErrorBody(new StoreError('conflict', 'stale', { taskId: 't' }))).toEqual({ code: 'conflict', message: 'stale', details: { taskId: 't' } })
+    const original = console.error
+    console.error = () => {}
+    try {
+      expect(toErrorBody(new Error('secret path /home/x'))).toEqual({ code: 'internal', message: 'internal error (see the main process log)', details: null })
+    } finally {
+      console.error = original
+    }
+  })
+})

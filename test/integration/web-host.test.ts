@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import { CONTENT_SECURITY_POLICY } from '../../src/main/host/hardening'
+import { MAX_BODY_BYTES } from '../../src/main/host/web'
+import { rawRequest } from '../helpers/http'
+
+let dir: string
+let server: ConsoleServer
+let port: number
+let token: string
+const auth = () => ({ authorization: `Bearer ${token}` })
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-web-'))
+  server = await startConsoleServer({ dbPath: join(dir, 'arbiter.db') })
+  port = server.host.port
+  token = server.host.token
+})
+
+afterAll(async () => {
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('web host: where it listens', () => {
+  it('binds 127.0.0.1 only', () => {
+    expect(server.host.url).toBe(`http://127.0.0.1:${port}/`)
+    // The login URL carries the token once.
+    expect(server.host.loginUrl).toBe(`http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`)
+  })
+})
+
+describe('web host: token and cookie', () => {
+  it('refuses every route without the token or cookie (401)', async () => {
+    for (const path of ['/', '/index.html', '/assets/x.js', '/api/events']) {
+      expect((await rawRequest(port, { path })).status).toBe(401)
+    }
+    expect((await rawRequest(port, { method: 'POST', path: '/api/app.counts', body: '{}' })).status).toBe(401)
+    expect((await rawRequest(port, { path: '/', headers: { authorization: 'Bearer wrong' } })).status).toBe(401)
+    expect((await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=wrong` } })).status).toBe(401)
+  })
+
+  it('turns /?token=T into an HttpOnly SameSite=Strict cookie named for the port, then redirects to /', async () => {
+    const res = await rawRequest(port, { path: `/?token=${encodeURIComponent(token)}` })
+    expect(res.status).toBe(302)
+    expect(res.headers.location).toBe('/')
+    const cookie = String(res.headers['set-cookie'])
+    expect(cookie).toContain(`arbiter_${port}=${encodeURIComponent(token)}`)
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Strict/)
+    expect((await rawRequest(port, { path: '/?token=nope' })).status).toBe(401)
+
+    const page = await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=${encodeURIComponent(token)}` } })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<div id="root">')
+  })
+
+  it('accepts a Bearer token on the API', async () => {
+    const res = await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: auth(), body: '{}' })
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ ok: true, value: expect.objectContaining({ tasks: 0, labels: 0 }) })
+  })
+})
+
+describe('web host: Host, Origin, paths', () => {
+  it('refuses a foreign Host header (DNS rebinding) with 403, even with the token', async () => {
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `[::1]:${port}`]) {
+      expect((await rawRequest(port, { path: '/', headers: { ...auth(), host } })).status, host).toBe(403)
+    }
+    // No Host at all: Node's HTTP/1.1 server refuses it before our handler runs.
+    expect((await rawRequest(port, { path: '/', headers: { ...auth(), host: '' } })).status).toBe(400)
+    expect((await rawRequest(port, { path: '/', headers: { ...auth(), host: `localhost:${port}` } })).status).toBe(200)
+  })
+
+  it('refuses a foreign Origin on writes with 403', async () => {
+    const res = await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: { ...auth(), origin: 'http://evil.example' }, body: '{}' })
+    expect(res.status).toBe(403)
+    const same = await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: { ...auth(), origin: `http://127.0.0.1:${port}` }, body: '{}' })
+    expect(same.status).toBe(200)
+  })
+
+  it('serves no file outside the renderer build (404)', async () => {
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/assets/../../package.json', '/..%2f..%2fpackage.json', '/%00', '/nope.html', '/..\\package.json']) {
+      expect((await rawRequest(port, { path, headers: auth() })).status, path).toBe(404)
+    }
+  })
+
+  it('sends the one CSP and hardening headers on every response', async () => {
+    for (const req of [{ path: '/', headers: auth() }, { path: '/' }, { path: '/missing', headers: auth() }]) {
+      const res = await rawRequest(port, req)
+      expect(res.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['x-frame-options']).toBe('DENY')
+    }
+  })
+})
+
+describe('web host: the API envelope', () => {
+  it('maps bad input to 400, unknown calls to 404 and oversized bodies to 413', async () => {
+    const bad = await rawRequest(port, { method: 'POST', path: '/api/settings.update', headers: auth(), body: '{"patch":{"reviewer":""}}' })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body).error.code).toBe('bad_input')
+    const extra = await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: auth(), body: '{"x":1}' })
+    expect(extra.status).toBe(400)
+    expect((await rawRequest(port, { method: 'POST', path: '/api/nope', headers: auth(), body: '{}' })).status).toBe(404)
+    expect((await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: auth(), body: 'not json' })).status).toBe(400)
+    expect((await rawRequest(port, { method: 'GET', path: '/api/app.counts', headers: auth() })).status).toBe(405)
+    const big = await rawRequest(port, { method: 'POST', path: '/api/app.counts', headers: auth(), body: Buffer.alloc(MAX_BODY_BYTES + 1, 32) })
+    expect(big.status).toBe(413)
+  })
+
+  it('streams events: a settings write reaches an SSE client', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/events`, { headers: auth() })
+    expect(res.headers.get('content-type')).toBe('text/event-stream')
+    const reader = res.body!.getReader()
+    const update = rawRequest(port, { method: 'POST', path: '/api/settings.update', headers: auth(), body: '{"patch":{"reviewer":"ana"}}' })
+    let text = ''
+    while (!text.includes('"changed"')) {
+      const { value, done } = await reader.read()
+      if (done) break
+      text += new TextDecoder().decode(value)
+    }
+    await reader.cancel()
+    expect((await update).status).toBe(200)
+    expect(text).toContain('"topics":["settings"')
+  })
+})

@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { COMMANDS } from '../../../src/main/cli/commands'
+import { helpText } from '../../../src/main/cli/run'
+
+const root = join(__dirname, '../../..')
+const tsx = join(root, 'node_modules/.bin/tsx')
+const cli = (...args: string[]) => spawnSync(tsx, [join(root, 'src/main/cli/index.ts'), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+
+describe('arbiter CLI dispatch', () => {
+  it('--help lists exactly the registered commands and exits 0', () => {
+    const r = cli('--help')
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe(`${helpText()}\n`)
+    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c.name}\\s`, 'm'))
+    const listed = [...r.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1])
+    expect(listed).toEqual(COMMANDS.map((c) => c.name))
+  })
+
+  it('exits 2 for an unknown command or a bad option, with the reason on stderr', () => {
+    const unknown = cli('frobnicate')
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain('unknown command "frobnicate"')
+    const badPort = cli('serve', '--port', 'abc')
+    expect(badPort.status).toBe(2)
+    expect(badPort.stderr).toContain('--port must be an integer')
+    const badFlag = cli('serve', '--nope')
+    expect(badFlag.status).toBe(2)
+  })
+
+  it('serve prints the URL with its token and answers on 127.0.0.1, then stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'))
+    const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db')], { cwd: root })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
+          if (m) resolve(m[1])
+        })
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)))
+      })
+      const token = decodeURIComponent(new URL(url).searchParams.get('token')!)
+      const res = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
+      const body = (await res.json()) as { ok: boolean; value: { shell: string; location: string } }
+      expect(body.ok).toBe(true)
+      expect(body.value.shell).toBe('web')
+      expect(body.value.location).toBe(join(dir, 'a.db'))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
