@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises'
+import { TRACE_FORMAT, type Move, type Trace } from '../../shared/trace'
+import { delimiterFor, type CsvDialect } from './csv-dialect'
+import { parseGold } from './csv-gold'
+import { parseRecords } from './csv-records'
+import { checkRow } from './csv-row'
+import type { ReadError } from './read-error'
+import type { TraceReadResult } from './trace-reader'
+
+export interface CsvReadResult extends TraceReadResult {
+  /**
+   * Gold rows whose task has no answer in the file. They are skipped, not errors: real gold files
+   * cover more tasks than their label files (gal-adultcontent: 1,517 gold tasks, 333 labeled).
+   */
+  goldIgnored: number
+}
+
+export interface TextSource {
+  text: string
+  /** The name used in errors. */
+  file: string
+}
+
+/**
+ * Label-aggregation CSV → traces (FORMATS.md): each valid row is a round-0 `propose` by seat
+ * `worker` of `label`, with move id `r<line>` (its physical line: unique and stable). Tasks come in
+ * order of first appearance; candidates are the labels of the whole file in order of first appearance,
+ * the same list for every task so a label keeps its identity across tasks. Exact duplicate rows are
+ * kept, each one propose. Gold labels come from the optional gold source.
+ */
+export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?: TextSource): CsvReadResult {
+  const { records, errors } = parseRecords(answers.text, delimiterFor(dialect, answers.file), answers.file)
+  const at = (c: 'task' | 'worker' | 'label'): number => dialect.columns.indexOf(c)
+  const byTask = new Map<string, Move[]>()
+  const labels: string[] = []
+  const labelSet = new Set<string>()
+  let firstRow: number | null = null
+
+  for (const rec of dialect.header ? records.slice(1) : records) {
+    const id = `r${rec.line}`
+    if (!checkRow(rec, dialect.columns, answers.file, errors, id)) continue
+    const [task, seat, label] = [rec.fields[at('task')], rec.fields[at('worker')], rec.fields[at('label')]]
+    firstRow ??= rec.line
+    if (!labelSet.has(label)) {
+      labelSet.add(label)
+      labels.push(label)
+    }
+    let moves = byTask.get(task)
+    if (moves === undefined) byTask.set(task, (moves = []))
+    moves.push({ id, round: 0, seat, force: 'propose', answer: label })
+  }
+  if (firstRow !== null && labels.length < 2)
+    errors.push({ file: answers.file, line: firstRow, task: null, move: null, rule: 'too-few-candidates', message: `the file uses ${labels.length} distinct label; a task needs at least 2 candidates` })
+
+  const golds = new Map<string, string>()
+  let goldIgnored = 0
+  if (gold !== undefined) {
+    const parsed = parseGold(gold.text, gold.file, dialect, delimiterFor(dialect, gold.file))
+    errors.push(...parsed.errors)
+    for (const [task, entry] of parsed.gold) {
+      if (!byTask.has(task)) goldIgnored++
+      else if (!labelSet.has(entry.label))
+        errors.push({ file: gold.file, line: entry.line, task, move: null, rule: 'gold-not-candidate', message: `gold "${entry.label}" is no label of ${answers.file}` })
+      else golds.set(task, entry.label)
+    }
+  }
+
+  const traces: Trace[] = []
+  const raws: object[] = []
+  for (const [task, moves] of byTask) {
+    const trace: Trace = { task, candidates: [...labels], gold: golds.get(task) ?? null, moves }
+    traces.push(trace)
+    raws.push({ format: TRACE_FORMAT, ...trace })
+  }
+  return { traces, raws, errors: errors.sort(byFileThenLine(answers.file)), goldIgnored }
+}
+
+/** Reads the answers file and the dialect's gold file from disk. */
+export async function readLabelCsvFile(path: string, dialect: CsvDialect): Promise<CsvReadResult> {
+  const text = await readFile(path, 'utf8')
+  const gold = dialect.gold === undefined ? undefined : { text: await readFile(dialect.gold, 'utf8'), file: dialect.gold }
+  return readLabelCsvText({ text, file: path }, dialect, gold)
+}
+
+/** Answers-file errors first, then gold-file errors, each by line (stable). */
+function byFileThenLine(answersFile: string): (a: ReadError, b: ReadError) => number {
+  return (a, b) => Number(a.file !== answersFile) - Number(b.file !== answersFile) || a.line - b.line
+}

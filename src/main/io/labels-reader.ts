@@ -1,0 +1,101 @@
+import { LABELS_FORMAT } from '../../shared/trace'
+import { kindOf, isRecord, LineErrors, stringField } from './json-fields'
+import { fileLines, isBlank, splitLines } from './lines'
+import type { ReadError } from './read-error'
+
+export const LABEL_SOURCES = ['random', 'escalation'] as const
+export type LabelSource = (typeof LABEL_SOURCES)[number]
+
+/** One human label (FORMATS.md `arbiter.labels/1`; ENGINE.md §10 for `source`). */
+export interface Label {
+  task: string
+  label: string
+  source: LabelSource
+  reviewer: string
+  /** ISO 8601 date-time with a zone, as written. */
+  at: string
+  note?: string
+}
+
+export interface LabelReadResult {
+  labels: Label[]
+  /** The parsed object of each valid line (same index), unknown fields included. */
+  raws: object[]
+  errors: ReadError[]
+}
+
+// A zone is required: label time orders drift windows (ENGINE.md §9), and a zoneless time would be
+// read in whatever zone the machine is in.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * Line-by-line core of the label JSONL reader, as TraceLineReader. Whether a label's task exists and
+ * its label is a candidate is checked where the traces are (the import), not here. Repeated labels
+ * of a task are kept: a relabel is history, and the store decides which one counts.
+ */
+export class LabelLineReader {
+  private lineNo = 0
+  private readonly out: LabelReadResult = { labels: [], raws: [], errors: [] }
+
+  constructor(private readonly file: string) {}
+
+  push(line: string): void {
+    this.lineNo++
+    if (isBlank(line)) return
+    const errs = new LineErrors(this.file, this.lineNo)
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (e) {
+      errs.add('malformed-json', (e as Error).message)
+      this.out.errors.push(...errs.list)
+      return
+    }
+    const label = validateLabel(value, errs)
+    if (label !== null) {
+      this.out.labels.push(label)
+      this.out.raws.push(value as object)
+    }
+    this.out.errors.push(...errs.list)
+  }
+
+  result(): LabelReadResult {
+    return this.out
+  }
+}
+
+function validateLabel(value: unknown, errs: LineErrors): Label | null {
+  if (!isRecord(value)) {
+    errs.add('not-an-object', `a label line must be a JSON object, got ${kindOf(value)}`)
+    return null
+  }
+  const task = stringField(value, 'task', true, errs, 'the label')
+  if (task !== undefined) errs.task = task
+  if (value.format !== undefined && value.format !== LABELS_FORMAT)
+    errs.add('bad-format', `"format" is ${JSON.stringify(value.format)}; expected "${LABELS_FORMAT}"`)
+  const label = stringField(value, 'label', true, errs, 'the label')
+  const source = stringField(value, 'source', true, errs, 'the label')
+  if (source !== undefined && !(LABEL_SOURCES as readonly string[]).includes(source))
+    errs.add('bad-source', `"source" is "${source}"; expected random or escalation`)
+  const reviewer = stringField(value, 'reviewer', true, errs, 'the label')
+  const at = stringField(value, 'at', true, errs, 'the label')
+  if (at !== undefined && (!ISO_TIME.test(at) || Number.isNaN(Date.parse(at))))
+    errs.add('bad-time', `"at" is "${at}"; expected an ISO 8601 date-time with a zone, e.g. 2026-11-30T12:00:00Z`)
+  const note = stringField(value, 'note', false, errs, 'the label')
+  if (!errs.empty || task === undefined || label === undefined || reviewer === undefined || at === undefined) return null
+  const out: Label = { task, label, source: source as LabelSource, reviewer, at }
+  if (note !== undefined) out.note = note
+  return out
+}
+
+export function readLabelsText(text: string, file: string): LabelReadResult {
+  const reader = new LabelLineReader(file)
+  for (const line of splitLines(text)) reader.push(line)
+  return reader.result()
+}
+
+export async function readLabelsFile(path: string): Promise<LabelReadResult> {
+  const reader = new LabelLineReader(path)
+  for await (const line of fileLines(path)) reader.push(line)
+  return reader.result()
+}

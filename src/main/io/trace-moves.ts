@@ -1,0 +1,154 @@
+import { FORCES, type Force, type Move } from '../../shared/trace'
+import { EndorsementTracker } from './endorsement-tracker'
+import { kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+
+const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
+
+/**
+ * Validates the `moves` of one task against ENGINE.md §1 and returns them typed. `candidates` is
+ * null when the task's own candidate list was invalid: answer checks are then skipped (already
+ * reported once at task level). Every move error is reported; the list is usable only if none was.
+ */
+export function validateMoves(raw: unknown[], candidates: readonly string[] | null, errs: LineErrors): Move[] {
+  const allIds = new Set<string>()
+  for (const m of raw) if (isRecord(m) && typeof m.id === 'string') allIds.add(m.id)
+
+  const candSet = candidates === null ? null : new Set(candidates)
+  const seen = new Map<string, string | null>() // move id → seat of its first occurrence (null if invalid)
+  const tracker = new EndorsementTracker()
+  const moves: Move[] = []
+  let lastRound: number | null = null
+
+  raw.forEach((m, index) => {
+    const before = errs.list.length
+    const where = `move #${index + 1}`
+    if (!isRecord(m)) {
+      errs.add('wrong-type', `${where} must be an object, got ${kindOf(m)}`)
+      return
+    }
+    const id = stringField(m, 'id', true, errs, where)
+    const moveId = id ?? null
+    const label = id === undefined ? where : `move ${id}`
+    const seat = stringField(m, 'seat', true, errs, label, moveId)
+    const round = roundField(m, errs, label, moveId)
+    const force = forceField(m, errs, label, moveId)
+
+    if (id !== undefined && seen.has(id)) errs.add('duplicate-move', `move id ${id} appears earlier in this task`, moveId)
+
+    if (m.confidence !== undefined && typeof m.confidence !== 'number')
+      errs.add('wrong-type', `${label} "confidence" must be a number, got ${kindOf(m.confidence)}`, moveId)
+    const text = stringField(m, 'text', false, errs, label, moveId)
+
+    let answer: string | undefined
+    if (force === 'propose' || force === 'vote') {
+      answer = answerField(m, force, candSet, errs, label, moveId)
+    }
+    // An answer on any other force is ignored (ENGINE.md §1); it stays only in the raw object.
+
+    let target: string | undefined
+    let targetSeat: string | null = null
+    if (force === 'challenge' || force === 'concede') {
+      target = targetField(m, force, allIds, seen, errs, label, moveId)
+      if (target !== undefined) {
+        targetSeat = seen.get(target) ?? null
+        const carried = tracker.of(target)
+        if (carried === null)
+          errs.add('target-no-endorsement', `${force} targets ${target}, which carries no endorsement (ENGINE.md §2)`, moveId)
+      }
+    }
+
+    if (round !== undefined) {
+      if (lastRound !== null && round < lastRound)
+        errs.add('round-decreasing', `round ${round} comes after round ${lastRound}`, moveId)
+      lastRound = round
+    }
+
+    if (id !== undefined && !seen.has(id)) seen.set(id, seat ?? null)
+    if (errs.list.length > before || id === undefined || seat === undefined || round === undefined || force === undefined) {
+      tracker.recordInvalid(moveId, seat ?? null)
+      return
+    }
+    const move: Move = { id, round, seat, force }
+    if (answer !== undefined) move.answer = answer
+    if (target !== undefined) move.target = target
+    if (typeof m.confidence === 'number') move.confidence = m.confidence
+    if (text !== undefined) move.text = text
+    tracker.recordValid(move, targetSeat)
+    moves.push(move)
+  })
+  return moves
+}
+
+function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
+  const r = m.round
+  if (r === undefined) {
+    errs.add('missing-field', `${label} has no "round"`, moveId)
+    return undefined
+  }
+  if (typeof r !== 'number') {
+    errs.add('wrong-type', `${label} "round" must be a number, got ${kindOf(r)}`, moveId)
+    return undefined
+  }
+  // JSON `1.0` parses to 1 and is accepted: the rule is "no fractional part", not a lexical form.
+  if (!Number.isInteger(r) || r < 0) {
+    errs.add('bad-round', `${label} "round" must be an integer ≥ 0, got ${r}`, moveId)
+    return undefined
+  }
+  return r
+}
+
+function forceField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): Force | undefined {
+  const f = stringField(m, 'force', true, errs, label, moveId)
+  if (f === undefined) return undefined
+  if (!FORCE_SET.has(f)) {
+    errs.add('unknown-force', `${label} has force "${f}"; expected one of ${FORCES.join(', ')}`, moveId)
+    return undefined
+  }
+  return f as Force
+}
+
+function answerField(
+  m: Record<string, unknown>,
+  force: Force,
+  candSet: ReadonlySet<string> | null,
+  errs: LineErrors,
+  label: string,
+  moveId: string | null
+): string | undefined {
+  if (m.answer === undefined || m.answer === null) {
+    errs.add('missing-answer', `${label} is a ${force} without an answer`, moveId)
+    return undefined
+  }
+  const a = stringField(m, 'answer', true, errs, label, moveId)
+  if (a !== undefined && candSet !== null && !candSet.has(a)) {
+    errs.add('answer-not-candidate', `${label} answers "${a}", which is not a candidate`, moveId)
+    return undefined
+  }
+  return a
+}
+
+function targetField(
+  m: Record<string, unknown>,
+  force: Force,
+  allIds: ReadonlySet<string>,
+  earlier: ReadonlyMap<string, string | null>,
+  errs: LineErrors,
+  label: string,
+  moveId: string | null
+): string | undefined {
+  if (m.target === undefined || m.target === null) {
+    errs.add('missing-target', `${label} is a ${force} without a target`, moveId)
+    return undefined
+  }
+  const t = stringField(m, 'target', true, errs, label, moveId)
+  if (t === undefined) return undefined
+  if (!allIds.has(t)) {
+    errs.add('unknown-target', `${label} targets "${t}", which is no move of this task`, moveId)
+    return undefined
+  }
+  if (!earlier.has(t)) {
+    errs.add('target-not-earlier', `${label} targets "${t}", which is not strictly earlier in the list`, moveId)
+    return undefined
+  }
+  return t
+}

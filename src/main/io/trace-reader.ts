@@ -1,0 +1,71 @@
+import type { Trace } from '../../shared/trace'
+import { LineErrors } from './json-fields'
+import { fileLines, isBlank, splitLines } from './lines'
+import type { TraceError } from './read-error'
+import { validateTraceObject } from './trace-object'
+
+export interface TraceReadResult {
+  /** The valid traces, in file order. */
+  traces: Trace[]
+  /** The parsed JSON object of each valid trace (same index), unknown fields included, for round-trip. */
+  raws: object[]
+  /** Every error of the file; the caller decides (FORMATS.md: nothing is written unless it is empty or the user skips invalid lines). */
+  errors: TraceError[]
+}
+
+/**
+ * The line-by-line core of the trace JSONL reader: feed it every physical line in order (blank ones
+ * too, so line numbers stay physical), then take `result()`. One instance per file; it remembers the
+ * task ids already seen, so a second line with the same id is a `duplicate-task` error (the first
+ * one stays valid).
+ */
+export class TraceLineReader {
+  private lineNo = 0
+  private readonly tasks = new Set<string>()
+  private readonly out: TraceReadResult = { traces: [], raws: [], errors: [] }
+
+  constructor(private readonly file: string) {}
+
+  push(line: string): void {
+    this.lineNo++
+    if (isBlank(line)) return
+    const errs = new LineErrors(this.file, this.lineNo)
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (e) {
+      errs.add('malformed-json', (e as Error).message)
+      this.out.errors.push(...errs.list)
+      return
+    }
+    const trace = validateTraceObject(value, errs)
+    const task = errs.task
+    if (task !== null) {
+      if (this.tasks.has(task)) errs.add('duplicate-task', `task id ${task} appears on an earlier line`)
+      this.tasks.add(task)
+    }
+    if (trace !== null && errs.empty) {
+      this.out.traces.push(trace)
+      this.out.raws.push(value as object)
+    }
+    this.out.errors.push(...errs.list)
+  }
+
+  result(): TraceReadResult {
+    return this.out
+  }
+}
+
+/** Reads trace JSONL held in memory; `file` is the name used in errors. */
+export function readTraceText(text: string, file: string): TraceReadResult {
+  const reader = new TraceLineReader(file)
+  for (const line of splitLines(text)) reader.push(line)
+  return reader.result()
+}
+
+/** Streams a trace JSONL file from disk, validating line by line. */
+export async function readTraceFile(path: string): Promise<TraceReadResult> {
+  const reader = new TraceLineReader(path)
+  for await (const line of fileLines(path)) reader.push(line)
+  return reader.result()
+}
