@@ -1,0 +1,131 @@
+import { concentrations, usableKs, type Certificate } from './build'
+import type { StateTask } from './types'
+
+/**
+ * Per-task, per-round lower bounds (ENGINE.md §8.7; AoD §3 "Adaptive lower bound"):
+ *
+ *     L_{t,k} = q̂_{t,k} − ω̂_t(h_{t,k}) − c_k,    L_t = max_{k ∈ 𝒦_used} L_{t,k}
+ *
+ * with q̂ the mean Z over the (tie-complete) neighbourhood, h the k-th smallest distance in the
+ * normalised space and c_k = sqrt(ln(T·|𝒦_used|/δ)/(2k)). The k behind each L_t is the smallest
+ * on ties. The table does not depend on β, so λ sweeps and frontiers reuse it.
+ *
+ * A scored task that is also in D_loc is left out of D_loc for its own query: its 𝒦_used is
+ * {k ≤ |D_loc| − 1} (and c_k uses that count). Queries without a self-exclusion depend only on
+ * the normalised state, so they are cached per round — with the discrete states of §8.2 there
+ * are only a few hundred distinct queries however many tasks are scored.
+ */
+export interface BoundTable {
+  readonly T: number
+  /** Tasks, in input order. */
+  readonly n: number
+  /** L_t at [task·T + t]; NaN when the task's 𝒦_used is empty. */
+  readonly L: Float64Array
+  /** k behind L_t (0 when none). */
+  readonly k: Int32Array
+  /** q̂, b and c_k of that k. */
+  readonly qhat: Float64Array
+  readonly bias: Float64Array
+  readonly conc: Float64Array
+  /** 1 when the task's 𝒦_used is non-empty. */
+  readonly usable: Uint8Array
+}
+
+interface QueryResult {
+  L: number
+  k: number
+  qhat: number
+  bias: number
+  conc: number
+}
+
+/** Validate a scored task's shape against T. */
+function checkStates(task: StateTask, T: number): void {
+  if (task.states.length !== T) {
+    throw new RangeError(`certificate: scored task ${task.id} has ${task.states.length} states, expected T = ${T} (cut or pad to T)`)
+  }
+  for (let t = 0; t < T; t++) {
+    const s = task.states[t]
+    if (!Number.isFinite(s.p1) || !Number.isFinite(s.delta)) {
+      throw new RangeError(`certificate: scored task ${task.id} round ${t} has a non-finite state`)
+    }
+  }
+}
+
+export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): BoundTable {
+  const { T, size } = cert
+  const n = tasks.length
+  const L = new Float64Array(n * T).fill(Number.NaN)
+  const kOut = new Int32Array(n * T)
+  const qhat = new Float64Array(n * T).fill(Number.NaN)
+  const bias = new Float64Array(n * T).fill(Number.NaN)
+  const conc = new Float64Array(n * T).fill(Number.NaN)
+  const usable = new Uint8Array(n)
+
+  const delta = cert.options.delta
+  const nLoc = cert.locIds.length
+  const kFull = cert.kUsed
+  const cFull = concentrations(kFull, T, delta)
+  // 𝒦_used and c_k when the querying task is itself in D_loc (§8.7: "computed without it").
+  const kSelf = usableKs(cert.options.ks, nLoc - 1)
+  const cSelf = concentrations(kSelf, T, delta)
+
+  const rows = new Int32Array(n)
+  for (let i = 0; i < n; i++) {
+    checkStates(tasks[i], T)
+    rows[i] = cert.locRow.get(tasks[i].id) ?? -1
+    usable[i] = (rows[i] >= 0 ? kSelf.length : kFull.length) > 0 ? 1 : 0
+  }
+
+  for (let t = 0; t < T; t++) {
+    const round = cert.rounds[t]
+    const cache = new Map<number, QueryResult>()
+    const selfCache = new Map<string, QueryResult>()
+    const evaluate = (cx: number, cy: number, row: number): QueryResult => {
+      const ks = row >= 0 ? kSelf : kFull
+      const cs = row >= 0 ? cSelf : cFull
+      const nb = round.local.query(cx / size, cy / size, ks, row)
+      let best: QueryResult = { L: -Infinity, k: 0, qhat: Number.NaN, bias: Number.NaN, conc: Number.NaN }
+      for (let a = 0; a < ks.length; a++) {
+        const q = nb.sumZ[a] / nb.count[a]
+        const b = round.modulus.at(Math.sqrt(nb.h2[a]))
+        const Lk = q - b - cs[a]
+        // Ascending k and a strict '>' keep the smallest k on ties.
+        if (Lk > best.L) best = { L: Lk, k: ks[a], qhat: q, bias: b, conc: cs[a] }
+      }
+      return best
+    }
+    for (let i = 0; i < n; i++) {
+      if (usable[i] === 0) continue
+      const s = tasks[i].states[t]
+      const cx = round.cdfP1.count(s.p1)
+      const cy = round.cdfDelta.count(s.delta)
+      const row = rows[i]
+      let res: QueryResult | undefined
+      if (row < 0) {
+        const key = cx * (size + 1) + cy
+        res = cache.get(key)
+        if (res === undefined) {
+          res = evaluate(cx, cy, -1)
+          cache.set(key, res)
+        }
+      } else {
+        // Leaving the task out only changes its own site's weight and ΣZ, so the result is shared
+        // by every query with the same state, excluded site and excluded Z.
+        const key = `${cx},${cy},${round.local.siteOfRow(row)},${round.local.zOfRow(row)}`
+        res = selfCache.get(key)
+        if (res === undefined) {
+          res = evaluate(cx, cy, row)
+          selfCache.set(key, res)
+        }
+      }
+      const o = i * T + t
+      L[o] = res.L
+      kOut[o] = res.k
+      qhat[o] = res.qhat
+      bias[o] = res.bias
+      conc[o] = res.conc
+    }
+  }
+  return { T, n, L, k: kOut, qhat, bias, conc, usable }
+}

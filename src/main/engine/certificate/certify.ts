@@ -1,0 +1,115 @@
+import { computeBounds } from './bounds'
+import { actionAlpha } from './budget'
+import { buildCertificate, calibrationRounds, type Certificate } from './build'
+import { decideTasks } from './decide'
+import { selectLambda, type LambdaSelection } from './lambda'
+import { resolveOptions } from './options'
+import type { SmootherKind } from './smoother'
+import type { Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTask, TaskDecision } from './types'
+
+/**
+ * Act-or-defer certification end to end (ENGINE.md §8; AoD §3, Alg. 1):
+ * 1. build the β-independent certificate on C (ECDF, split, smoother, modulus, k-NN indices);
+ * 2. resolve the budget: absolute β; relative β = λ·ê_T; or λ = auto (`selectLambda`), then
+ *    β = λ*·ê_T on all of C;
+ * 3. α = β − (δ + ε_act); α ≤ 0 or empty 𝒦_used ⇒ defer everything with that reason (checked in
+ *    that order); otherwise the stopping rule per task.
+ */
+export interface CertifyResult<A = string> {
+  readonly T: number
+  /** The budget in force; null when λ = auto found nothing feasible. */
+  readonly beta: number | null
+  readonly alpha: number | null
+  /** λ used (relative or auto), else null. */
+  readonly lambda: number | null
+  /** ê_T on C. */
+  readonly finalRoundError: number
+  /** Set when every task is deferred for one reason. */
+  readonly reason: DeferReason | null
+  readonly kUsed: readonly number[]
+  readonly sizeMod: number
+  readonly sizeLoc: number
+  /** Smoother used per round. */
+  readonly smoothers: readonly SmootherKind[]
+  /** The λ = auto search, when it ran. */
+  readonly lambdaSearch: LambdaSelection | null
+  readonly tasks: readonly TaskDecision<A>[]
+}
+
+/**
+ * The reason that defers every task, if any: a forced one (λ = auto found nothing), else α ≤ 0
+ * (or β unknown), else an empty 𝒦_used; null to apply the stopping rule.
+ */
+export function deferAllReason(alpha: number | null, kUsedCount: number, forced: DeferReason | null = null): DeferReason | null {
+  if (forced !== null) return forced
+  if (alpha === null || !(alpha > 0)) return 'alpha-nonpositive'
+  if (kUsedCount === 0) return 'no-usable-k'
+  return null
+}
+
+/** Decide scored tasks against an already built certificate at budget β (null = unknown). */
+export function certifyWith<A>(
+  cert: Certificate,
+  scored: readonly ScoredTask<A>[],
+  beta: number | null,
+  forcedReason: DeferReason | null = null
+): TaskDecision<A>[] {
+  const table = computeBounds(cert, scored)
+  const alpha = beta === null ? null : actionAlpha(beta, cert.options.delta, cert.options.epsAct)
+  return decideTasks(table, scored, alpha, deferAllReason(alpha, cert.kUsed.length, forcedReason))
+}
+
+export function certify<A = string>(
+  calibration: readonly CalibrationTask[],
+  scored: readonly ScoredTask<A>[],
+  budget: Budget = { kind: 'auto' },
+  options: CertificateOptions = {}
+): CertifyResult<A> {
+  const opts = resolveOptions(options)
+  const T = calibrationRounds(calibration)
+  const cert = buildCertificate(calibration, opts, T)
+  const eT = cert.finalRoundError
+
+  let beta: number | null
+  let lambda: number | null = null
+  let lambdaSearch: LambdaSelection | null = null
+  let forced: DeferReason | null = null
+  switch (budget.kind) {
+    case 'absolute':
+      if (!Number.isFinite(budget.beta) || budget.beta < 0) throw new RangeError(`certify: bad β ${budget.beta}`)
+      beta = budget.beta
+      break
+    case 'relative':
+      if (!Number.isFinite(budget.lambda) || budget.lambda < 0) throw new RangeError(`certify: bad λ ${budget.lambda}`)
+      lambda = budget.lambda
+      beta = budget.lambda * eT
+      break
+    case 'auto':
+      lambdaSearch = selectLambda(calibration, opts, T)
+      lambda = lambdaSearch.lambda
+      if (lambda === null) {
+        beta = null
+        forced = 'insufficient evidence'
+      } else {
+        beta = lambda * eT
+      }
+      break
+  }
+  const tasks = certifyWith(cert, scored, beta, forced)
+  const alpha = beta === null ? null : actionAlpha(beta, opts.delta, opts.epsAct)
+  const reason = deferAllReason(alpha, cert.kUsed.length, forced)
+  return {
+    T,
+    beta,
+    alpha,
+    lambda,
+    finalRoundError: eT,
+    reason,
+    kUsed: cert.kUsed,
+    sizeMod: cert.modIds.length,
+    sizeLoc: cert.locIds.length,
+    smoothers: cert.rounds.map((r) => r.smoother),
+    lambdaSearch,
+    tasks
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Act-or-defer certificate core (ENGINE.md §8 certificate, §9 drift, §10 spot-check routing;
+ * AoD §3, App. B–C). Pure TypeScript on already-computed per-round states — no I/O and no
+ * dependency on the aggregator. Typical wiring:
+ *
+ *     const result = certify(calibration, scored, { kind: 'auto' }, { seed })
+ *
+ * where `calibration[j] = { id, states (out-of-fold), z }` and
+ * `scored[i] = { id, states, answers }` (see `types.ts`). For λ sweeps or frontiers build once
+ * (`buildCertificate`), bound once (`computeBounds`), then decide at as many β as needed.
+ */
+export type {
+  Budget,
+  BoundWhy,
+  CalibrationTask,
+  CertificateOptions,
+  DeferReason,
+  ResolvedOptions,
+  RoundState,
+  ScoredTask,
+  StateTask,
+  TaskDecision
+} from './types'
+export { DEFAULT_KS, resolveOptions } from './options'
+export { actionAlpha, finalRoundError, LAMBDA_GRID } from './budget'
+export { concentration } from './concentration'
+export { posteriorState, roundToGrid, socialShares, socialState, stateOf } from './states'
+export { EmpiricalCdf } from './ecdf'
+export { hashOrder, lambdaHalves, splitModLoc } from './split'
+export { SplineBasis, quantileKnots, sortedQuantile, SPLINE_DEGREE } from './bspline'
+export { choleskySolve } from './cholesky'
+export { fitLogisticSpline, type LogisticSplineFit, type LogisticSplineOptions } from './logisticSpline'
+export { isotonicFit } from './isotonic'
+export { fitSmoother, type SmootherFit, type SmootherKind } from './smoother'
+export { EmpiricalModulus } from './modulus'
+export { LocalIndex, type NeighbourhoodResult } from './localIndex'
+export {
+  buildCertificate,
+  calibrationRounds,
+  concentrations,
+  usableKs,
+  type Certificate,
+  type RoundModel
+} from './build'
+export { computeBounds, type BoundTable } from './bounds'
+export { bestRound, decideTasks, firstCrossing } from './decide'
+export { MAX_BUDGET_USAGE, selectLambda, type LambdaCandidate, type LambdaSelection } from './lambda'
+export { certify, certifyWith, deferAllReason, type CertifyResult } from './certify'
+export {
+  certificateMetrics,
+  metricsFromStops,
+  riskAutomationFrontier,
+  type CertificateMetrics,
+  type FrontierPoint
+} from './metrics'
+export { DEFAULT_SPOT_RATE, isSpotChecked } from './spotCheck'
+export { bootstrapDraws, seatDrift, type DriftOptions, type DriftSeatCounts, type DriftTask, type SeatDrift } from './drift'
