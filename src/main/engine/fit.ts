@@ -1,0 +1,53 @@
+import type { Aggregator } from './aggregator'
+import { ConfusionAggregator, confusionCounts } from './confusion'
+import { cvSelect } from './cv-select'
+import { DsAggregator } from './ds-aggregator'
+import { GatedAggregator } from './gated'
+import { MajorityAggregator } from './majority'
+import { isOneCoin, MethodRefused, validateHyper, type Hyper, type Method } from './methods'
+import { OneCoinAggregator } from './one-coin'
+import { fitReliabilities } from './reliability'
+import type { TaskTallies } from './tallies'
+
+export interface FitOptions {
+  /** ds-em / ds-em-full: the unlabeled pool EM runs on (default: the labeled tasks, gold unused). */
+  pool?: readonly TaskTallies[]
+  /** Confusion: the reference label order (default: the first labeled task's candidates). */
+  labels?: readonly string[]
+  /** CV folds when hyper is null (default 5). */
+  folds?: number
+}
+
+/**
+ * The deployed fit (ENGINE.md §7): with `hyper` null, F-fold CV on the labeled tasks (gold ≥ 0)
+ * picks the hyperparameters (seeded folds, Brier, first-in-grid ties), then the model is refit
+ * on all of them. Methods without hyperparameters ignore `hyper` (it must then be {} or null).
+ * The returned aggregator evaluates any task at any round cut.
+ * @throws MethodRefused (no labeled task to select from; confusion / ds-em on mixed candidate sets)
+ * @throws RangeError for a malformed `hyper`.
+ */
+export function fitAggregator(
+  method: Method, labeled: readonly TaskTallies[], hyper: Hyper | null, seed: number, opts: FitOptions = {}
+): Aggregator {
+  const L = labeled.filter((t) => t.gold >= 0)
+  switch (method) {
+    case 'majority':
+      if (hyper !== null) validateHyper(method, hyper)
+      return new MajorityAggregator()
+    case 'gated':
+      if (hyper !== null) validateHyper(method, hyper)
+      return new GatedAggregator(L)
+    case 'ds-em':
+    case 'ds-em-full':
+      if (hyper !== null) validateHyper(method, hyper)
+      return new DsAggregator(method, opts.pool ?? labeled)
+    default:
+      break
+  }
+  const labels = opts.labels ?? L[0]?.candidates
+  const h = hyper ?? cvSelect(method, L, seed, opts.folds ?? 5, labels).hyper
+  validateHyper(method, h)
+  if (isOneCoin(method)) return new OneCoinAggregator(method, h, fitReliabilities(L))
+  if (labels === undefined) throw new MethodRefused('confusion needs a candidate set: no labeled task and no labels given')
+  return new ConfusionAggregator(h, confusionCounts(L, labels))
+}

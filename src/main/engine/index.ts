@@ -1,0 +1,54 @@
+/**
+ * Arbiter's aggregation engine (ENGINE.md §1–§7): pure functions over typed-array tallies.
+ * The CLI and service code against this file only.
+ */
+export { METHODS, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isOneCoin, isTuned } from './methods'
+export type { Method, Hyper, HyperName, OneCoinMethod } from './methods'
+export { runPosterior } from './run-posterior'
+export type { TaskPosterior } from './run-posterior'
+export { runEvaluate } from './run-evaluate'
+export type { EvaluateResult } from './run-evaluate'
+
+// Tallies (§2)
+export { endorsementsOf, endorsementCodes, candidateIndex, candidateMap } from './endorsements'
+export type { Endorsement } from './endorsements'
+export { SeatIndex } from './seat-index'
+export { buildTallies, cutAt, withGold, recordWidth, finalRecord, N_AT, CURRENT_AT, C_AT } from './tallies'
+export type { TaskTallies } from './tallies'
+export { socialAt, currentAnswer } from './social'
+
+// Models (§3–§6)
+export type { Aggregator, SeatReport } from './aggregator'
+export { fitAggregator } from './fit'
+export type { FitOptions } from './fit'
+export { lnF, normalizeLog } from './ln-f'
+export { oneCoinLogLik, temperAndNormalize, OneCoinAggregator } from './one-coin'
+export { SeatTables } from './lgamma-tables'
+export { fitReliabilities, reliabilityOf } from './reliability'
+export type { Reliabilities } from './reliability'
+export { betaPriors, priorMean, seatWeight } from './prior-means'
+export type { BetaPriors } from './prior-means'
+export { ConfusionAggregator, confusionCounts, lnConfusion } from './confusion'
+export type { ConfusionCounts } from './confusion'
+export { MajorityAggregator, majorityShares } from './majority'
+export { GatedAggregator, passesGate } from './gated'
+export { dawidSkene } from './dawid-skene'
+export type { DsData, DsModel, DsResult } from './dawid-skene'
+export { DsAggregator } from './ds-aggregator'
+export { firstDifferingTask, requireOneCandidateSet } from './candidate-set'
+export { tieBreak, answerAt, TIE_EPS } from './tie-break'
+export { looInfluence } from './influence'
+export type { SeatInfluence } from './influence'
+
+// Scores and selection (§7)
+export { accuracy, brier, brierOne, nll, topConfidence, NLL_CLIP } from './scores'
+export type { Prediction } from './scores'
+export { eceEw, eceEm, eceOf, equalWidthBins, equalMassBins, equalWidthBinsOf, equalMassBinsOf, confAndCorrect } from './ece'
+export type { ReliabilityBin } from './ece'
+export { isotonicFit, isotonicPredict, cvIsotonicRecalibrate } from './isotonic'
+export type { IsotonicModel } from './isotonic'
+export { stratifiedFolds } from './folds'
+export { cvSelect, foldsOf, selectIndex, CV_TIE } from './cv-select'
+export type { CvResult } from './cv-select'
+export { nestedCv, outOfFoldFits } from './nested-cv'
+export type { NestedCvResult, OutOfFoldFits } from './nested-cv'

@@ -1,0 +1,71 @@
+import type { Aggregator } from './aggregator'
+import { cvSelect, foldsOf } from './cv-select'
+import { fitAggregator, type FitOptions } from './fit'
+import { isTuned, MethodRefused, type Hyper, type Method } from './methods'
+import type { Prediction } from './scores'
+import type { TaskTallies } from './tallies'
+import { tieBreak } from './tie-break'
+
+export interface OutOfFoldFits {
+  /** The labeled tasks (gold ≥ 0) in input order, and the outer fold of each. */
+  readonly labeled: readonly TaskTallies[]
+  readonly fold: Int32Array
+  /** aggregators[j]: fitted without fold j (null when fold j is empty). */
+  readonly aggregators: (Aggregator | null)[]
+}
+
+/**
+ * Out-of-fold fits (ENGINE.md §7, §8.2): outer F folds seeded by `seed`; for fold j the model is
+ * fitted on the other folds, its hyperparameters re-selected there by an inner F-fold CV seeded
+ * `seed + 1 + j` — unless `hyper` fixes them. ds-em runs once on `opts.pool` (no label is used,
+ * so nothing leaks) and majority needs no fit: one aggregator serves every fold.
+ * Cost ≈ F × cvSelect on (F−1)/F of the data.
+ * @throws MethodRefused for a tuned method whose outer training part is empty (< 2 labels).
+ */
+export function outOfFoldFits(
+  method: Method, labeled: readonly TaskTallies[], F: number, seed: number, hyper: Hyper | null = null, opts: FitOptions = {}
+): OutOfFoldFits {
+  const L = labeled.filter((t) => t.gold >= 0)
+  const fold = foldsOf(L, F, seed)
+  const shared = method === 'majority' || method === 'ds-em' || method === 'ds-em-full' ? fitAggregator(method, L, hyper, seed, opts) : null
+  const aggregators: (Aggregator | null)[] = []
+  for (let j = 0; j < F; j++) {
+    const train = L.filter((_, i) => fold[i] !== j)
+    if (train.length === L.length) {
+      aggregators.push(null) // empty fold: skipped
+      continue
+    }
+    if (shared !== null) {
+      aggregators.push(shared)
+      continue
+    }
+    if (isTuned(method) && hyper === null && train.length === 0) throw new MethodRefused(`${method}: too few labeled tasks for nested CV`)
+    const h = !isTuned(method) ? {} : (hyper ?? cvSelect(method, train, seed + 1 + j, F, opts.labels).hyper)
+    aggregators.push(fitAggregator(method, train, h, seed, opts))
+  }
+  return { labeled: L, fold, aggregators }
+}
+
+export interface NestedCvResult {
+  /** One out-of-fold prediction per labeled task, in input order. */
+  readonly predictions: Prediction[]
+  /** Outer fold of each labeled task. */
+  readonly fold: Int32Array
+  /** Hyperparameters used in each non-empty outer fold, in fold order ({} when none). */
+  readonly selected: Hyper[]
+}
+
+/**
+ * Honest evaluation (ENGINE.md §7, BDA D.1): out-of-fold fits as above, each predicting its
+ * held-out fold on the full trace; answers by the tie rule with `seed`.
+ */
+export function nestedCv(method: Method, labeled: readonly TaskTallies[], F: number, seed: number, opts: FitOptions = {}): NestedCvResult {
+  const { labeled: L, fold, aggregators } = outOfFoldFits(method, labeled, F, seed, null, opts)
+  const predictions: Prediction[] = new Array(L.length)
+  L.forEach((t, i) => {
+    const p = aggregators[fold[i]]!.posteriorAt(t)
+    predictions[i] = { p, gold: t.gold, answer: tieBreak(p, t.K, t.task, seed) }
+  })
+  const selected = aggregators.filter((a): a is Aggregator => a !== null).map((a) => ({ ...a.hyper }))
+  return { predictions, fold, selected }
+}
