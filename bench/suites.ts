@@ -1,4 +1,5 @@
 import type { BenchSuite } from './figure'
+import { engine } from './engine'
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const SUITES: BenchSuite[] = []
+export const SUITES: BenchSuite[] = [engine]

@@ -1,0 +1,7 @@
+import type { EvalSection } from '../section'
+import { aggregation } from './aggregation'
+
+/** Every section of `npm run eval`, in the order it runs them (one import and one entry each). */
+export const SECTIONS: EvalSection[] = [
+  aggregation
+]
