@@ -52,3 +52,15 @@ export { cvSelect, foldsOf, selectIndex, CV_TIE } from './cv-select'
 export type { CvResult } from './cv-select'
 export { nestedCv, outOfFoldFits } from './nested-cv'
 export type { NestedCvResult, OutOfFoldFits } from './nested-cv'
+
+// Act-or-defer certificate over a fitted council (§8–§10; act-or-defer/index.ts explains the two levels)
+export {
+  ActOrDefer, buildActOrDefer, calibrationTasks, certifySplits, certifyTallies, driftOfTallies, evaluationSplit, fitCouncil,
+  roundsOf, splitsReport, STATE_SOURCES, summarize, taskRounds
+} from './act-or-defer'
+export type {
+  ActOrDeferConfig, CertificateInfo, CertifySplitsConfig, CertifySummary, CertifyTalliesConfig, CertifyTalliesResult, CouncilFitConfig,
+  CouncilFits, Decisions, PreparedBatch, SplitsReport, SplitStats, StateSource, TaskRounds, TaskVerdict, TimedLabel
+} from './act-or-defer'
+export { DEFAULT_SPOT_RATE, isSpotChecked, LAMBDA_GRID } from './certificate'
+export type { BoundWhy, Budget, DeferReason, ResolvedBudget, RoundState, SeatDrift } from './certificate'

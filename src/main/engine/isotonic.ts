@@ -1,8 +1,13 @@
 /**
  * Isotonic regression by pool-adjacent-violators (PAVA): the non-decreasing step fit minimising
- * Σ w·(y − f(x))² (ENGINE.md §7, isotonic recalibration for audits). Equal x are pooled first;
- * prediction interpolates linearly between the fitted points and clips outside their range
- * (scikit-learn's IsotonicRegression convention). O(n log n).
+ * Σ w·(y − f(x))². Serves both the audits' recalibration (ENGINE.md §7) and the certificate
+ * smoother's fallback on p1 (§8.5, AoD C.2). Equal x are pooled first, so the fit is a function of
+ * x — required for ω̂(0) = 0 on coinciding certificate states. Prediction interpolates linearly
+ * between the fitted points and clips outside their range (scikit-learn's IsotonicRegression
+ * convention). O(n log n).
+ *
+ * Blocks keep Σw·y and Σw and compare the quotients, so a pooled value is exactly Σw·y / Σw (with
+ * integer data, e.g. the certificate's counts of correct tasks, no rounding accumulates).
  */
 export interface IsotonicModel {
   /** Distinct x, ascending, and the fitted value at each. */
@@ -13,38 +18,38 @@ export interface IsotonicModel {
 export function isotonicFit(x: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLike<number>): IsotonicModel {
   const n = x.length
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || a - b)
-  // Blocks as a stack: value (weighted mean), weight, and the range of distinct-x slots covered.
+  // Blocks as a stack: Σw·y, Σw, and the first distinct-x slot covered.
   const xs: number[] = []
-  const val: number[] = []
+  const sum: number[] = []
   const wt: number[] = []
   const first: number[] = []
+  const mean = (b: number): number => (wt[b] > 0 ? sum[b] / wt[b] : 0)
   for (const i of order) {
     const wi = w === undefined ? 1 : w[i]
     if (xs.length > 0 && xs[xs.length - 1] === x[i]) {
       // Same x as the previous slot: pool into the top block.
-      const k = val.length - 1
-      val[k] = (val[k] * wt[k] + y[i] * wi) / (wt[k] + wi)
-      wt[k] += wi
+      sum[sum.length - 1] += y[i] * wi
+      wt[wt.length - 1] += wi
     } else {
       xs.push(x[i])
-      val.push(y[i])
+      sum.push(y[i] * wi)
       wt.push(wi)
       first.push(xs.length - 1)
     }
-    while (val.length > 1 && val[val.length - 2] > val[val.length - 1]) {
-      const b = val.length - 1
-      val[b - 1] = (val[b - 1] * wt[b - 1] + val[b] * wt[b]) / (wt[b - 1] + wt[b])
+    while (sum.length > 1 && mean(sum.length - 2) > mean(sum.length - 1)) {
+      const b = sum.length - 1
+      sum[b - 1] += sum[b]
       wt[b - 1] += wt[b]
-      val.pop()
+      sum.pop()
       wt.pop()
       first.pop()
     }
   }
   const fx = Float64Array.from(xs)
   const fy = new Float64Array(xs.length)
-  for (let b = 0; b < val.length; b++) {
+  for (let b = 0; b < sum.length; b++) {
     const end = b + 1 < first.length ? first[b + 1] : xs.length
-    fy.fill(val[b], first[b], end)
+    fy.fill(mean(b), first[b], end)
   }
   return { x: fx, y: fy }
 }

@@ -1,10 +1,25 @@
 import { cutAt, CURRENT_AT, recordWidth, type TaskTallies } from './tallies'
 
 /**
- * The `social` distribution at round cut t (ENGINE.md §8 state, AoD B.1): P(y) = share of seats
- * whose current answer (latest +1 candidate up to round t, cleared by a retract) is y; seats
- * without one are left out of the denominator; uniform over 𝒦 when no seat has one.
- * Writes and returns `out`. O(S + K).
+ * The `social` distribution (ENGINE.md §8.2 state, AoD B.1): P(y) = share of seats whose current
+ * answer (latest +1 candidate up to round t, cleared by a retract) is y; seats without one are
+ * left out of the denominator; uniform over 𝒦 when no seat has one.
+ *
+ * One rule, two entry points: `socialAt` reads the current answers from tallies (the engine's hot
+ * path), `socialShares` takes them as candidate names (the certificate's plain-data helpers and
+ * tests). Both count into `out` and finish with `finishShares`, so they cannot drift apart.
+ */
+
+/** Turns per-candidate counts of n answering seats into shares in place; uniform when n = 0. O(K). */
+function finishShares(out: Float64Array, K: number, n: number): Float64Array {
+  if (n === 0) out.fill(1 / K, 0, K)
+  else for (let g = 0; g < K; g++) out[g] /= n
+  return out
+}
+
+/**
+ * P at round cut t of a task's tallies. Writes and returns `out` (length ≥ K; only the first K
+ * entries are written). O(S + K).
  */
 export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new Float64Array(t.K)): Float64Array {
   const K = t.K
@@ -21,9 +36,27 @@ export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new
       }
     }
   }
-  if (n === 0) out.fill(1 / K, 0, K)
-  else for (let g = 0; g < K; g++) out[g] /= n
-  return out
+  return finishShares(out, K, n)
+}
+
+/**
+ * P from the seats' current answers given as candidate names (`null` / `undefined` = the seat has
+ * none), in candidate order.
+ * @throws RangeError for fewer than 2 candidates or an answer that is not a candidate (a caller bug).
+ */
+export function socialShares(candidates: readonly string[], currentAnswers: readonly (string | null | undefined)[]): Float64Array {
+  const K = candidates.length
+  if (K < 2) throw new RangeError('socialShares: need at least 2 candidates')
+  const out = new Float64Array(K)
+  let n = 0
+  for (const a of currentAnswers) {
+    if (a === null || a === undefined) continue
+    const c = candidates.indexOf(a)
+    if (c < 0) throw new RangeError(`socialShares: answer ${JSON.stringify(a)} is not a candidate`)
+    out[c]++
+    n++
+  }
+  return finishShares(out, K, n)
 }
 
 /** Local seat s's current answer at round cut t (−1: none). */

@@ -3,7 +3,7 @@ import {
   choleskySolve,
   fitLogisticSpline,
   fitSmoother,
-  isotonicFit,
+  isotonicOnSites,
   quantileKnots,
   sortedQuantile,
   SplineBasis
@@ -56,13 +56,13 @@ describe('Cholesky solve', () => {
 describe('isotonic fallback (PAVA, ENGINE.md §8.5)', () => {
   it('pools violators with weights and pools equal x first', () => {
     // x: 0.1 (2 tasks, 2 right), 0.2 (1, 0), 0.3 (1, 1), 0.2 again (1, 1) → equal x pooled to 0.2: (2, 1)
-    const fit = isotonicFit(Float64Array.from([0.1, 0.2, 0.3, 0.2]), Float64Array.from([2, 1, 1, 1]), Float64Array.from([2, 0, 1, 1]))
+    const fit = isotonicOnSites(Float64Array.from([0.1, 0.2, 0.3, 0.2]), Float64Array.from([2, 1, 1, 1]), Float64Array.from([2, 0, 1, 1]))
     // Groups: 0.1 → 1.0 (w 2), 0.2 → 0.5 (w 2), 0.3 → 1 (w 1); violation 1.0 > 0.5 → pool (3/4, w 4)
     expect(Array.from(fit)).toEqual([0.75, 0.75, 1, 0.75])
   })
 
   it('is non-decreasing and keeps an already monotone sequence', () => {
-    expect(Array.from(isotonicFit(Float64Array.from([1, 2, 3]), Float64Array.from([1, 1, 1]), Float64Array.from([0, 0.5, 1])))).toEqual([0, 0.5, 1])
+    expect(Array.from(isotonicOnSites(Float64Array.from([1, 2, 3]), Float64Array.from([1, 1, 1]), Float64Array.from([0, 0.5, 1])))).toEqual([0, 0.5, 1])
   })
 })
 

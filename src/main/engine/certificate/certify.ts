@@ -2,8 +2,9 @@ import { computeBounds } from './bounds'
 import { actionAlpha } from './budget'
 import { buildCertificate, calibrationRounds, type Certificate } from './build'
 import { decideTasks } from './decide'
-import { selectLambda, type LambdaSelection } from './lambda'
+import type { LambdaSelection } from './lambda'
 import { resolveOptions } from './options'
+import { deferAllReason, resolveBudget } from './resolveBudget'
 import type { SmootherKind } from './smoother'
 import type { Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTask, TaskDecision } from './types'
 
@@ -36,17 +37,6 @@ export interface CertifyResult<A = string> {
   readonly tasks: readonly TaskDecision<A>[]
 }
 
-/**
- * The reason that defers every task, if any: a forced one (λ = auto found nothing), else α ≤ 0
- * (or β unknown), else an empty 𝒦_used; null to apply the stopping rule.
- */
-export function deferAllReason(alpha: number | null, kUsedCount: number, forced: DeferReason | null = null): DeferReason | null {
-  if (forced !== null) return forced
-  if (alpha === null || !(alpha > 0)) return 'alpha-nonpositive'
-  if (kUsedCount === 0) return 'no-usable-k'
-  return null
-}
-
 /** Decide scored tasks against an already built certificate at budget β (null = unknown). */
 export function certifyWith<A>(
   cert: Certificate,
@@ -68,42 +58,14 @@ export function certify<A = string>(
   const opts = resolveOptions(options)
   const T = calibrationRounds(calibration)
   const cert = buildCertificate(calibration, opts, T)
-  const eT = cert.finalRoundError
-
-  let beta: number | null
-  let lambda: number | null = null
-  let lambdaSearch: LambdaSelection | null = null
-  let forced: DeferReason | null = null
-  switch (budget.kind) {
-    case 'absolute':
-      if (!Number.isFinite(budget.beta) || budget.beta < 0) throw new RangeError(`certify: bad β ${budget.beta}`)
-      beta = budget.beta
-      break
-    case 'relative':
-      if (!Number.isFinite(budget.lambda) || budget.lambda < 0) throw new RangeError(`certify: bad λ ${budget.lambda}`)
-      lambda = budget.lambda
-      beta = budget.lambda * eT
-      break
-    case 'auto':
-      lambdaSearch = selectLambda(calibration, opts, T)
-      lambda = lambdaSearch.lambda
-      if (lambda === null) {
-        beta = null
-        forced = 'insufficient evidence'
-      } else {
-        beta = lambda * eT
-      }
-      break
-  }
+  const { beta, alpha, lambda, forced, reason, lambdaSearch } = resolveBudget(cert, calibration, budget)
   const tasks = certifyWith(cert, scored, beta, forced)
-  const alpha = beta === null ? null : actionAlpha(beta, opts.delta, opts.epsAct)
-  const reason = deferAllReason(alpha, cert.kUsed.length, forced)
   return {
     T,
     beta,
     alpha,
     lambda,
-    finalRoundError: eT,
+    finalRoundError: cert.finalRoundError,
     reason,
     kUsed: cert.kUsed,
     sizeMod: cert.modIds.length,

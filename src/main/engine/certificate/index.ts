@@ -7,7 +7,9 @@
  *
  * where `calibration[j] = { id, states (out-of-fold), z }` and
  * `scored[i] = { id, states, answers }` (see `types.ts`). For λ sweeps or frontiers build once
- * (`buildCertificate`), bound once (`computeBounds`), then decide at as many β as needed.
+ * (`buildCertificate`), bound once (`computeBounds`), then decide at as many β as needed
+ * (`resolveBudget` + `decideTasks`). `../act-or-defer` computes those states from an aggregator
+ * over tallies (out-of-fold for C) — the engine's entry point for the CLI and the service.
  */
 export type {
   Budget,
@@ -30,8 +32,7 @@ export { hashOrder, lambdaHalves, splitModLoc } from './split'
 export { SplineBasis, quantileKnots, sortedQuantile, SPLINE_DEGREE } from './bspline'
 export { choleskySolve } from './cholesky'
 export { fitLogisticSpline, type LogisticSplineFit, type LogisticSplineOptions } from './logisticSpline'
-export { isotonicFit } from './isotonic'
-export { fitSmoother, type SmootherFit, type SmootherKind } from './smoother'
+export { fitSmoother, isotonicOnSites, type SmootherFit, type SmootherKind } from './smoother'
 export { EmpiricalModulus } from './modulus'
 export { LocalIndex, type NeighbourhoodResult } from './localIndex'
 export {
@@ -45,7 +46,8 @@ export {
 export { computeBounds, type BoundTable } from './bounds'
 export { bestRound, decideTasks, firstCrossing } from './decide'
 export { MAX_BUDGET_USAGE, selectLambda, type LambdaCandidate, type LambdaSelection } from './lambda'
-export { certify, certifyWith, deferAllReason, type CertifyResult } from './certify'
+export { certify, certifyWith, type CertifyResult } from './certify'
+export { deferAllReason, resolveBudget, type ResolvedBudget } from './resolveBudget'
 export {
   certificateMetrics,
   metricsFromStops,

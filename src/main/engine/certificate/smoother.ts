@@ -1,5 +1,5 @@
 import { fitLogisticSpline } from './logisticSpline'
-import { isotonicFit } from './isotonic'
+import { isotonicFit, isotonicPredict } from '../isotonic'
 import { buildSites, distinctCount } from './sites'
 
 /**
@@ -34,7 +34,7 @@ export function fitSmoother(cx: Int32Array, cy: Int32Array, z: Uint8Array, scale
   }
   const sites = buildSites(cx, cy, z, scale)
   if (distinctCount(cx) < 4 || distinctCount(cy) < 4) {
-    const fit = isotonicFit(sites.x, sites.count, sites.sumZ)
+    const fit = isotonicOnSites(sites.x, sites.count, sites.sumZ)
     for (let i = 0; i < n; i++) q[i] = fit[sites.siteOf[i]]
     return { kind: 'isotonic', q }
   }
@@ -49,4 +49,17 @@ export function fitSmoother(cx: Int32Array, cy: Int32Array, z: Uint8Array, scale
   const fit = fitLogisticSpline(sites.x, sites.y, sites.count, sites.sumZ, sorted1, sorted2)
   for (let i = 0; i < n; i++) q[i] = fit.fitted[sites.siteOf[i]]
   return { kind: 'spline', q }
+}
+
+/**
+ * The isotonic fallback on de-duplicated sites (AoD C.2): the engine's weighted PAVA (../isotonic.ts)
+ * with each site's share of correct tasks weighted by its task count — the same least-squares fit
+ * as on the tasks themselves. Returns q̃ at each site (input order); a site's x is one of the fit's
+ * knots, where `isotonicPredict` returns the fitted value exactly.
+ */
+export function isotonicOnSites(x: Float64Array, count: Float64Array, sumZ: Float64Array): Float64Array {
+  const y = new Float64Array(x.length)
+  for (let s = 0; s < x.length; s++) y[s] = count[s] > 0 ? sumZ[s] / count[s] : 0
+  const model = isotonicFit(x, y, count)
+  return x.map((v) => isotonicPredict(model, v))
 }

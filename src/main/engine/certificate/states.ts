@@ -1,3 +1,4 @@
+import { socialShares } from '../social'
 import type { RoundState } from './types'
 
 /**
@@ -9,37 +10,8 @@ import type { RoundState } from './types'
  * is large and nothing is ever certified (§8.2).
  */
 
-/**
- * `social` shares (AoD B.1, §8.2): P(y) = share of seats whose current answer is y. A seat's
- * current answer is its latest +1 candidate up to round t (a retract clears it) — the caller
- * derives it from the moves and passes `null`/`undefined` for a seat without one. Seats without a
- * current answer are left out of the denominator; when no seat has one, P is uniform over 𝒦.
- * An answer that is not a candidate is a caller bug and throws.
- *
- * @returns P in candidate order.
- */
-export function socialShares(
-  candidates: readonly string[],
-  currentAnswers: readonly (string | null | undefined)[]
-): Float64Array {
-  const K = candidates.length
-  if (K < 2) throw new RangeError('socialShares: need at least 2 candidates')
-  const pos = new Map<string, number>()
-  for (let c = 0; c < K; c++) pos.set(candidates[c], c)
-  const counts = new Float64Array(K)
-  let total = 0
-  for (const a of currentAnswers) {
-    if (a === null || a === undefined) continue
-    const c = pos.get(a)
-    if (c === undefined) throw new RangeError(`socialShares: answer ${JSON.stringify(a)} is not a candidate`)
-    counts[c] += 1
-    total += 1
-  }
-  const P = new Float64Array(K)
-  // Division by the count of answering seats (not by I) — §8.2's denominator rule.
-  for (let c = 0; c < K; c++) P[c] = total === 0 ? 1 / K : counts[c] / total
-  return P
-}
+// The share rule lives in ../social.ts, shared with the engine's tallies path (one rule, no drift).
+export { socialShares }
 
 /** (p1, Δ) of a distribution: p1 = max_y P(y), Δ = p1 − (second largest). Needs K ≥ 2. */
 export function stateOf(P: ArrayLike<number>): RoundState {

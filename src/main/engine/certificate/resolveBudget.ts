@@ -1,0 +1,71 @@
+import { actionAlpha } from './budget'
+import type { Certificate } from './build'
+import { selectLambda, type LambdaSelection } from './lambda'
+import type { Budget, CalibrationTask, DeferReason } from './types'
+
+/**
+ * The budget in force for one built certificate (ENGINE.md §8 "Budget"; AoD B.5): absolute β;
+ * relative β = λ·ê_T; or λ = auto (λ* from the C1/C2 search, then β = λ*·ê_T on all of C). Split
+ * from `certify` so a long-lived certificate (the service's fit) can be decided under any budget
+ * a later `decide` asks for, without rebuilding.
+ */
+export interface ResolvedBudget {
+  /** β in force; null when λ = auto found nothing feasible. */
+  readonly beta: number | null
+  /** α = β − (δ + ε_act); null with β. */
+  readonly alpha: number | null
+  /** λ used (relative or auto), else null. */
+  readonly lambda: number | null
+  /** A reason imposed by the budget itself (λ = auto: "insufficient evidence"), else null. */
+  readonly forced: DeferReason | null
+  /** The reason that defers every task (forced, α ≤ 0 or empty 𝒦_used), null to apply the rule. */
+  readonly reason: DeferReason | null
+  /** The λ = auto search, when it ran. */
+  readonly lambdaSearch: LambdaSelection | null
+}
+
+/**
+ * The reason that defers every task, if any: a forced one (λ = auto found nothing), else α ≤ 0
+ * (or β unknown), else an empty 𝒦_used; null to apply the stopping rule.
+ */
+export function deferAllReason(alpha: number | null, kUsedCount: number, forced: DeferReason | null = null): DeferReason | null {
+  if (forced !== null) return forced
+  if (alpha === null || !(alpha > 0)) return 'alpha-nonpositive'
+  if (kUsedCount === 0) return 'no-usable-k'
+  return null
+}
+
+/**
+ * @param calibration the C the certificate was built on (λ = auto splits it into C1 / C2)
+ * @throws RangeError for a negative or non-finite β or λ.
+ */
+export function resolveBudget(cert: Certificate, calibration: readonly CalibrationTask[], budget: Budget): ResolvedBudget {
+  const eT = cert.finalRoundError
+  let beta: number | null
+  let lambda: number | null = null
+  let lambdaSearch: LambdaSelection | null = null
+  let forced: DeferReason | null = null
+  switch (budget.kind) {
+    case 'absolute':
+      if (!Number.isFinite(budget.beta) || budget.beta < 0) throw new RangeError(`certify: bad β ${budget.beta}`)
+      beta = budget.beta
+      break
+    case 'relative':
+      if (!Number.isFinite(budget.lambda) || budget.lambda < 0) throw new RangeError(`certify: bad λ ${budget.lambda}`)
+      lambda = budget.lambda
+      beta = budget.lambda * eT
+      break
+    case 'auto':
+      lambdaSearch = selectLambda(calibration, cert.options, cert.T)
+      lambda = lambdaSearch.lambda
+      if (lambda === null) {
+        beta = null
+        forced = 'insufficient evidence'
+      } else {
+        beta = lambda * eT
+      }
+      break
+  }
+  const alpha = beta === null ? null : actionAlpha(beta, cert.options.delta, cert.options.epsAct)
+  return { beta, alpha, lambda, forced, reason: deferAllReason(alpha, cert.kUsed.length, forced), lambdaSearch }
+}
