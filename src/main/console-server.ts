@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { existsSync } from 'node:fs'
 import { openStore } from './store'
 import { createService, type Service } from './service'
+import { createDemoDatabase, isFirstLaunch } from './service/demo'
 import { startWebHost, type WebHost } from './host/web'
 
 /** The built renderer the web host serves (`npm run build` writes it). */
@@ -12,6 +13,11 @@ export interface ConsoleServerOptions {
   port?: number
   token?: string
   rendererDir?: string
+  /**
+   * Create the demo database when `dbPath` does not exist yet. Default: only for the default
+   * database (a first launch); a path the user names starts empty.
+   */
+  demoIfMissing?: boolean
 }
 
 export interface ConsoleServer {
@@ -26,6 +32,7 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   if (!existsSync(resolve(rendererDir, 'index.html'))) {
     throw Object.assign(new Error(`no renderer build in ${rendererDir}: run \`npm run build\` first`), { code: 'internal' })
   }
+  if (isFirstLaunch(opts.dbPath, opts.demoIfMissing)) await createDemoDatabase(opts.dbPath, { shell: 'web' })
   const store = await openStore(opts.dbPath)
   const service = await createService({ store, dbPath: opts.dbPath, nativeBinding: null, shell: 'web' })
   try {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { electronNativeBinding, type BindingLocation } from './native-binding'
 import { createService, type Service } from './service'
+import { createDemoDatabase, isFirstLaunch } from './service/demo'
 import { openStore } from './store'
 
 export interface DesktopCore {
@@ -16,12 +17,14 @@ export interface DesktopCore {
  * better-sqlite3 binary (its `nativeBinding` option), and the service over it.
  */
 export async function startDesktopCore(
-  opts: { dataDir: string } & BindingLocation,
+  opts: { dataDir: string; demoIfMissing?: boolean } & BindingLocation,
   resolveBinding: (loc: BindingLocation) => string = electronNativeBinding
 ): Promise<DesktopCore> {
   mkdirSync(opts.dataDir, { recursive: true })
   const dbPath = join(opts.dataDir, 'arbiter.db')
   const nativeBinding = resolveBinding(opts)
+  // First launch (no database in the default data folder): the demo council, so every screen has data.
+  if (isFirstLaunch(dbPath, opts.demoIfMissing)) await createDemoDatabase(dbPath, { nativeBinding, shell: 'electron' })
   const store = await openStore(dbPath, { nativeBinding })
   const service = await createService({ store, dbPath, nativeBinding, shell: 'electron' })
   return { service, dbPath, nativeBinding }

@@ -8,7 +8,32 @@ export const API_METHODS = [
   'app.counts',
   'settings.get',
   'settings.update',
-  'db.checkIntegrity'
+  'db.checkIntegrity',
+  'engine.getSettings',
+  'engine.updateSettings',
+  'queue.page',
+  'queue.facets',
+  'task.detail',
+  'task.reserve',
+  'task.release',
+  'labels.resolve',
+  'labels.undo',
+  'labels.recent',
+  'calibrate.draw',
+  'imports.upload',
+  'imports.run',
+  'imports.list',
+  'fits.run',
+  'fits.decide',
+  'fits.list',
+  'fits.get',
+  'fits.rollback',
+  'fits.status',
+  'export.run',
+  'demo.status',
+  'demo.startEmpty',
+  'audit.tail',
+  'audit.summary'
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]

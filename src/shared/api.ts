@@ -6,8 +6,15 @@
  */
 import { z } from 'zod'
 import type { ApiMethod } from './api-methods'
+import type { AuditSummary } from './audit-types'
 import type { Envelope } from './errors'
 import type { ApiEvent } from './events'
+import { loopInputSchemas, type EngineSettings } from './loop-schemas'
+import type * as L from './loop-types'
+
+export * from './loop-schemas'
+export type * from './loop-types'
+export type * from './audit-types'
 
 export const THEMES = ['system', 'light', 'dark'] as const
 
@@ -26,7 +33,9 @@ export const apiInputSchemas = {
   'app.counts': noArgs,
   'settings.get': noArgs,
   'settings.update': z.object({ patch: settingsSchema.partial().strict() }).strict(),
-  'db.checkIntegrity': noArgs
+  'db.checkIntegrity': noArgs,
+  'audit.summary': noArgs,
+  ...loopInputSchemas
 } satisfies Record<ApiMethod, z.ZodType>
 
 export type Shell = 'electron' | 'web' | 'cli'
@@ -66,6 +75,31 @@ export interface ApiResults {
   'settings.get': Settings
   'settings.update': Settings
   'db.checkIntegrity': IntegrityReport
+  'engine.getSettings': EngineSettings
+  'engine.updateSettings': EngineSettings
+  'queue.page': L.QueuePageResult
+  'queue.facets': L.QueueFacets
+  'task.detail': L.TaskDetail
+  'task.reserve': L.ReserveResult
+  'task.release': { released: boolean }
+  'labels.resolve': L.ResolveResult
+  'labels.undo': L.ResolveResult
+  'labels.recent': L.RecentLabel[]
+  'calibrate.draw': L.DrawResult
+  'imports.upload': { uploadId: string; bytes: number }
+  'imports.run': L.ImportSummary
+  'imports.list': L.ImportRecordView[]
+  'fits.run': L.FitSummary
+  'fits.decide': L.FitSummary
+  'fits.list': L.FitSummary[]
+  'fits.get': L.FitDetail
+  'fits.rollback': L.FitSummary
+  'fits.status': L.RefitStatus
+  'export.run': L.ExportResult
+  'demo.status': L.DemoStatus
+  'demo.startEmpty': L.StartEmptyResult
+  'audit.tail': L.AuditEntryView[]
+  'audit.summary': AuditSummary
 }
 
 // Compile-time check: API_METHODS, the schemas and the results name the same calls.

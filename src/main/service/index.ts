@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto'
-import type { CallContext, ServerHandlers, Settings, Shell } from '../../shared/api'
+import type { CallContext, ServerHandlers, Settings } from '../../shared/api'
 import type { Topic } from '../../shared/events'
-import type { Store } from '../store'
+import { openStore, type Store } from '../store'
 import { APP_VERSION } from '../version'
+import { actorOf, ALL_TOPICS, runJobWithEvents, type Core, type ServiceOptions } from './core'
+import { demoHandlers } from './handlers/demo'
+import { exportHandlers } from './handlers/export'
+import { fitHandlers } from './handlers/fits'
+import { importHandlers, Uploads } from './handlers/imports'
+import { labelHandlers } from './handlers/labels'
+import { queueHandlers } from './handlers/queue'
+import { auditHandlers } from './handlers/audit'
 import { EventHub } from './event-hub'
-import { runJob } from './jobs/runner'
+import { readEngineSettings } from './engine-settings'
+import { ModelCache } from './fit/model'
+import { FitRunner } from './fit/runner'
 import { settingsFromStored } from './settings'
 import { watchExternalWrites } from './watch'
 
-export interface ServiceOptions {
-  store: Store
-  /** The database file, for worker threads that open their own connection. */
-  dbPath: string
-  /** better-sqlite3 binary to load (Electron's ABI in the desktop app); null = the default. */
-  nativeBinding: string | null
-  shell: Shell
-}
+export type { ServiceOptions } from './core'
 
 export interface Service {
   handlers: ServerHandlers
@@ -28,10 +31,10 @@ export interface Service {
 /**
  * The use cases behind the contract, shared by both shells and the CLI. Every write reports
  * the topics it changed as a `changed` event; a watcher turns other processes' writes into
- * the same events.
+ * the same events. Long jobs (imports, fits) run in worker threads with their own connection.
  */
 export async function createService(opts: ServiceOptions): Promise<Service> {
-  const { store } = opts
+  let store: Store = opts.store
   const hub = new EventHub()
   const sessionId = randomUUID()
   let settings: Settings = settingsFromStored(await store.getSettings())
@@ -40,6 +43,47 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const changed = (topics: Topic[]) => {
     if (topics.length > 0) hub.emit({ type: 'changed', topics })
   }
+  const models = new ModelCache()
+  const fits = new FitRunner(
+    async (redo) => {
+      const { value } = await runJobWithEvents(hub, {
+        kind: 'fit', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding,
+        settings: await readEngineSettings(store), redo, actor: actorOf(context())
+      })
+      return value
+    },
+    (fit) => {
+      models.clear()
+      changed(['fits', 'decisions', 'tasks', 'audit'])
+      hub.emit({ type: 'fit-landed', fitId: fit.id })
+    }
+  )
+  const core: Core = {
+    store: () => store,
+    opts,
+    hub,
+    models,
+    fits,
+    changed,
+    actor: actorOf,
+    job: (request) => runJobWithEvents(hub, request),
+    labelsChanged: async () => {
+      const s = await readEngineSettings(store)
+      if (!s.autoRefit) return false
+      fits.schedule(s.refitDelayMs)
+      return true
+    }
+  }
+
+  let stopWatching = () => {}
+  const watch = () => {
+    stopWatching = watchExternalWrites(store, () => {
+      void store.getSettings().then((s) => (settings = settingsFromStored(s)))
+      models.clear()
+      changed(ALL_TOPICS)
+    })
+  }
+  const uploads = new Uploads()
 
   const handlers: ServerHandlers = {
     'app.info': async (_args, ctx) => {
@@ -58,33 +102,47 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       return settings
     },
     'db.checkIntegrity': async () => {
-      const jobId = randomUUID()
-      const kind = 'integrity-check'
-      hub.emit({ type: 'job', jobId, kind, phase: 'started', done: 0, total: 1, message: null })
-      try {
-        const report = await runJob({ kind, dbPath: opts.dbPath, nativeBinding: opts.nativeBinding }, (p) =>
-          hub.emit({ type: 'job', jobId, kind, phase: 'running', done: p.done, total: p.total, message: p.message })
-        )
-        hub.emit({ type: 'job', jobId, kind, phase: 'done', done: 1, total: 1, message: report.ok ? 'ok' : 'problems found' })
-        return { ...report, checkedAt: new Date().toISOString(), jobId }
-      } catch (error) {
-        hub.emit({ type: 'job', jobId, kind, phase: 'failed', done: 0, total: 1, message: String((error as Error).message) })
-        throw error
+      const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding })
+      return { ...value, checkedAt: new Date().toISOString(), jobId }
+    },
+    'audit.tail': async ({ limit }) =>
+      (await store.auditTail(limit)).map((a) => ({ seq: a.seq, at: a.at, reviewer: a.reviewer, shell: a.shell, action: a.action, target: a.target, details: a.details })),
+    ...queueHandlers(core),
+    ...auditHandlers(core),
+    ...labelHandlers(core),
+    ...importHandlers(core, uploads),
+    ...fitHandlers(core),
+    ...exportHandlers(core),
+    ...demoHandlers(core, {
+      swap: async (open) => {
+        stopWatching()
+        await fits.idle()
+        await store.close()
+        try {
+          store = await open()
+        } catch (e) {
+          // Whatever happened, the service keeps a database: the one at the path now.
+          store = await openStore(opts.dbPath, opts.nativeBinding === null ? {} : { nativeBinding: opts.nativeBinding })
+          watch()
+          throw e
+        }
+        models.clear()
+        settings = settingsFromStored(await store.getSettings())
+        watch()
+        changed(ALL_TOPICS)
       }
-    }
+    })
   }
 
-  const stopWatching = watchExternalWrites(store, () => {
-    void store.getSettings().then((s) => (settings = settingsFromStored(s)))
-    changed(['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit'])
-  })
-
+  watch()
   return {
     handlers,
     subscribe: hub.subscribe,
     context,
     async close() {
       stopWatching()
+      await fits.close()
+      uploads.close()
       await store.close()
     }
   }

@@ -7,8 +7,12 @@
  */
 import type { Force } from '../../shared/trace'
 import type { JsonObject, JsonValue } from './json'
+import type { LoopStore, TallyInput } from './types-loop'
+import type { AuditStore } from './types-audit'
 
 export type { JsonObject, JsonPrimitive, JsonValue } from './json'
+export * from './types-loop'
+export type * from './types-audit'
 
 /** What a write changed; the service turns these into `changed{topics}` events. */
 export const TOPICS = ['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit'] as const
@@ -74,7 +78,8 @@ export type ImportKind = (typeof IMPORT_KINDS)[number]
 export type ImportState = 'staged' | 'published' | 'abandoned'
 
 /** Running totals of what an import wrote (kept per batch, so publishing stays one small write). */
-export type ImportCounts = { tasks: number; skipped: number; moves: number; seats: number }
+/** `labels`: labels the import recorded (a label file, or gold with `--gold-as`). */
+export type ImportCounts = { tasks: number; skipped: number; moves: number; seats: number; labels: number }
 
 export type ImportRecord = {
   id: string
@@ -120,6 +125,8 @@ export type TaskInput = {
   /** In file order; a move's position is its index here. */
   moves: MoveInput[]
   seats: SeatInput[]
+  /** The engine's tallies of `moves`, stored with the task (absent: backfilled before a fit). */
+  tallies?: TallyInput | null
 }
 
 export type ImportBatch = {
@@ -129,6 +136,8 @@ export type ImportBatch = {
 }
 
 export type ImportBatchResult = { written: number; skipped: number; moves: number; seats: number }
+
+export type PublishOptions = { goldAs?: { source: LabelSource; reviewer: string } | null }
 
 // ── labels ──────────────────────────────────────────────────────────────────────────────────
 
@@ -223,8 +232,14 @@ export type DecisionInput = {
   posterior: Record<string, number>
   stopRound: number | null
   gap: number | null
-  bound: number[] | null
+  bound: (number | null)[] | null
   disagreement: number | null
+  /** The k behind each L_t (certificate, ENGINE.md §8.9). */
+  k?: (number | null)[] | null
+  /** The gap decomposition at the best round: { round, k, qhat, bias, conc }. */
+  why?: JsonObject | null
+  /** Why the task was deferred without its bound deciding (e.g. "insufficient evidence"). */
+  reason?: string | null
 }
 
 export type SaveDecisionsResult = { fitId: string; count: number; decidedAt: string }
@@ -250,7 +265,7 @@ export type AuditEntry = {
  * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no
  * audit row, so a failed import leaves no trace (FORMATS.md, `import`); its publish is audited.
  */
-export interface Store {
+export interface Store extends LoopStore, AuditStore {
   info(): Promise<StoreInfo>
   counts(): Promise<StoreCounts>
   /** Changes whenever ANOTHER connection commits; a watcher polls it to emit `changed` events. */
@@ -264,8 +279,12 @@ export interface Store {
   beginImport(input: BeginImportInput, actor: Actor): Promise<WriteResult<ImportRecord>>
   /** One transaction per batch; a task already present with the same content is skipped. */
   writeImportBatch(importId: string, batch: ImportBatch): Promise<WriteResult<ImportBatchResult>>
-  /** Makes every row of the import visible by flipping one row. */
-  publishImport(importId: string, actor: Actor): Promise<WriteResult<ImportRecord>>
+  /**
+   * Makes every row of the import visible by flipping one row. With `goldAs`, the gold of the
+   * tasks this import wrote is recorded as labels of that source and reviewer, in the same
+   * transaction (ENGINE.md §10, `--gold-as`).
+   */
+  publishImport(importId: string, actor: Actor, opts?: PublishOptions): Promise<WriteResult<ImportRecord>>
   /** Marks a staged import abandoned; its rows stay invisible and are swept at the next open. */
   abandonImport(importId: string): Promise<WriteResult<ImportRecord>>
   /** The published (else staged) import of a file with this sha256; abandoned ones are ignored. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { Actor, DecisionInput, MoveInput, Store, TaskInput } from '../../../src/main/store'
+import type { Actor, DecisionInput, MoveInput, Store, TaskFilter, TaskInput } from '../../../src/main/store'
+import { talliesOf } from '../../../src/main/service/import/task-input'
 
 export const ANA: Actor = { reviewer: 'ana', sessionId: 'session-ana', shell: 'electron' }
 export const BO: Actor = { reviewer: 'bo', sessionId: 'session-bo', shell: 'web' }
@@ -73,3 +74,15 @@ export async function rejection(p: Promise<unknown>): Promise<{ code: string; me
   }
   throw new Error('expected the promise to reject')
 }
+
+/** The engine's tallies of a fixture task, as the import pipeline computes them. */
+export function withTallies(task: TaskInput): TaskInput {
+  const trace = {
+    task: task.id,
+    candidates: task.candidates,
+    moves: task.moves.map((m) => ({ id: m.id, round: m.round, seat: m.seat, force: m.force, ...(m.answer === null ? {} : { answer: m.answer }), ...(m.target === null ? {} : { target: m.target }) }))
+  }
+  return { ...task, tallies: talliesOf(trace) }
+}
+
+export const NO_FILTER: TaskFilter = { decision: null, group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }

@@ -9,6 +9,8 @@ import { ANA, hasUndefined, rejection } from './fixtures'
 import { defineFitAndAuditTests } from './suite-fits-audit'
 import { defineImportTests } from './suite-imports'
 import { defineLabelTests } from './suite-labels'
+import { defineQueueTests } from './suite-queue'
+import { defineTallyTests } from './suite-tallies'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
 export type MakeStore = () => Promise<StoreHandle>
@@ -91,6 +93,8 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineImportTests(makeStore)
     defineLabelTests(makeStore)
     defineFitAndAuditTests(makeStore)
+    defineTallyTests(makeStore)
+    defineQueueTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

@@ -22,7 +22,7 @@ export function defineImportTests(makeStore: MakeStore): void {
       const published = await store().publishImport(begun.value.id, ANA)
       expect(published.value.state).toBe('published')
       expect(published.value.publishedAt).not.toBeNull()
-      expect(published.value.counts).toEqual({ tasks: 3, skipped: 0, moves: 12, seats: 4 })
+      expect(published.value.counts).toEqual({ tasks: 3, skipped: 0, moves: 12, seats: 4, labels: 0 })
       expect(published.topics).toEqual(expect.arrayContaining(['imports', 'tasks', 'audit']))
       const counts = await store().counts()
       expect(counts).toMatchObject({ tasks: 3, moves: 12, seats: 4 })

@@ -1,17 +1,48 @@
-/** Messages between the job runner and its worker thread. */
-export interface IntegrityJob {
-  kind: 'integrity-check'
+import type { AuditSummary, BudgetSetting, EngineSettings } from '../../../shared/api'
+import type { Actor, FitRecord } from '../../store'
+import type { ImportOutcome, ImportRequest } from '../import'
+
+/** Messages between the job runner and its worker thread. Every job opens its own connection. */
+interface JobBase {
   dbPath: string
   nativeBinding: string | null
 }
 
-export type JobRequest = IntegrityJob
+export interface IntegrityJob extends JobBase {
+  kind: 'integrity-check'
+}
+
+export interface ImportJob extends JobBase {
+  kind: 'import'
+  request: ImportRequest
+  actor: Actor
+}
+
+export interface FitJob extends JobBase {
+  kind: 'fit'
+  settings: EngineSettings
+  /** Re-decide the fit with this id under `budget` (null: a fresh fit). */
+  redo: { fitId: string; budget: BudgetSetting } | null
+  actor: Actor
+}
+
+/** The audit summary (issue #6): nested CV and the act-or-defer splits take seconds. */
+export interface AuditJob extends JobBase {
+  kind: 'audit'
+  settings: EngineSettings
+  actor: Actor
+}
+
+export type JobRequest = IntegrityJob | ImportJob | FitJob | AuditJob
 
 export interface JobResults {
   'integrity-check': { ok: boolean; messages: string[] }
+  import: ImportOutcome
+  fit: FitRecord
+  audit: AuditSummary
 }
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message: string | null }
   | { type: 'result'; value: unknown }
-  | { type: 'error'; message: string; code: string | null }
+  | { type: 'error'; message: string; code: string | null; details: unknown }

@@ -11,12 +11,14 @@ export interface JobProgress {
 }
 
 /**
- * Where the worker entry lives: next to the bundle in a build (`out/main/jobs-worker.js`),
- * else the TypeScript source, loaded through tsx (tests, CLI, `serve`).
+ * Where the worker entry lives: next to the bundle in a build (`out/main/jobs-worker.js`; this
+ * code may itself sit in a shared chunk, `out/main/chunks/`, once the worker entry imports it
+ * too), else the TypeScript source, loaded through tsx (tests, CLI, `serve`).
  */
-function workerEntry(): { file: string; execArgv: string[] } {
-  const built = join(__dirname, 'jobs-worker.js')
-  if (existsSync(built)) return { file: built, execArgv: [] }
+export function workerEntry(): { file: string; execArgv: string[] } {
+  for (const built of [join(__dirname, 'jobs-worker.js'), join(__dirname, '..', 'jobs-worker.js')]) {
+    if (existsSync(built)) return { file: built, execArgv: [] }
+  }
   // `--import tsx` is ignored by worker threads on Node 20; tsx's require hook is honoured.
   const tsxHook = createRequire(join(__dirname, 'runner.ts')).resolve('tsx/cjs')
   return { file: join(__dirname, 'worker.ts'), execArgv: ['--require', tsxHook] }
@@ -38,7 +40,7 @@ export function runJob<K extends JobRequest['kind']>(
         resolve(m.value as JobResults[K])
       } else {
         settled = true
-        reject(Object.assign(new Error(m.message), { code: m.code ?? 'internal' }))
+        reject(Object.assign(new Error(m.message), { code: m.code ?? 'internal', details: m.details }))
       }
     })
     worker.on('error', (e) => {

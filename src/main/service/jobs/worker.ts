@@ -3,24 +3,46 @@
  * connection, so the window's thread never waits on the job. Loaded by tsx under Node and
  * vitest, and as the `jobs-worker` entry of the Electron build.
  */
-import { parentPort, workerData } from 'node:worker_threads'
-import { openStore } from '../../store'
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { openStore, type Store } from '../../store'
+import { computeAudit } from '../audit/compute'
+import { fitAndDecide } from '../fit/run-fit'
+import { runImport } from '../import'
+import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
 import type { JobRequest, WorkerMessage } from './protocol'
+
+async function withStore<T>(job: JobRequest, readonly: boolean, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(job.dbPath, { nativeBinding: job.nativeBinding ?? undefined, readonly })
+  try {
+    return await body(store)
+  } finally {
+    await store.close()
+  }
+}
+
+const progress = (p: { phase?: string; done: number; total: number; message: string | null }) =>
+  post({ type: 'progress', done: p.done, total: p.total, message: p.phase === undefined ? p.message : p.message === null ? p.phase : `${p.phase}: ${p.message}` })
 
 async function run(job: JobRequest): Promise<unknown> {
   switch (job.kind) {
-    case 'integrity-check': {
+    case 'integrity-check':
       post({ type: 'progress', done: 0, total: 1, message: 'opening the database' })
-      const store = await openStore(job.dbPath, { nativeBinding: job.nativeBinding ?? undefined, readonly: true })
-      try {
+      return withStore(job, true, async (store) => {
         post({ type: 'progress', done: 0, total: 1, message: 'checking pages and foreign keys' })
         const report = await store.integrityCheck()
         post({ type: 'progress', done: 1, total: 1, message: null })
         return report
-      } finally {
-        await store.close()
-      }
-    }
+      })
+    case 'import':
+      return withStore(job, false, (store) => runImport(store, job.request, job.actor, progress))
+    case 'fit':
+      return withStore(job, false, async (store) => {
+        const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget }
+        return fitAndDecide(store, { settings: job.settings, redo }, job.actor, progress)
+      })
+    case 'audit':
+      // Read-write only because tasks imported before tallies existed are backfilled, as a fit does.
+      return withStore(job, false, (store) => computeAudit(store, job.settings, job.actor, progress))
   }
 }
 
@@ -28,10 +50,16 @@ function post(message: WorkerMessage): void {
   parentPort?.postMessage(message)
 }
 
-run(workerData as JobRequest).then(
-  (value) => post({ type: 'result', value }),
-  (error: unknown) => {
-    const e = error as { message?: string; code?: unknown }
-    post({ type: 'error', message: String(e?.message ?? error), code: typeof e?.code === 'string' ? e.code : null })
-  }
-)
+// The same entry also serves as an import's writer thread (import/writer-thread.ts): the
+// Electron build has one worker file, so every thread kind starts here.
+if ((workerData as { kind: string }).kind === 'import-writer') {
+  void serveImportWriter(parentPort as MessagePort, workerData as WriterThreadData)
+} else {
+  run(workerData as JobRequest).then(
+    (value) => post({ type: 'result', value }),
+    (error: unknown) => {
+      const e = error as { message?: string; code?: unknown; details?: unknown }
+      post({ type: 'error', message: String(e?.message ?? error), code: typeof e?.code === 'string' ? e.code : null, details: e?.details ?? null })
+    }
+  )
+}

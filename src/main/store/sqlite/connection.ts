@@ -58,10 +58,47 @@ export class Sql {
     return this.stmt(sql).run(...params).changes
   }
 
+  /** An INSERT; returns the new row's rowid. */
+  insert(sql: string, ...params: Params): number {
+    return Number(this.stmt(sql).run(...params).lastInsertRowid)
+  }
+
+  private readonly tables = new Map<string, boolean>()
+
+  /** Whether the schema has this table (cached: tables are only added by migrations, at open). */
+  hasTable(name: string): boolean {
+    let has = this.tables.get(name)
+    if (has === undefined) {
+      has = this.get(`SELECT 1 AS one FROM sqlite_master WHERE name = ?`, name) !== undefined
+      this.tables.set(name, has)
+    }
+    return has
+  }
+
   /** A write transaction. IMMEDIATE takes the write lock up front, so a reader never has to
    *  upgrade mid-transaction (the one case busy_timeout cannot resolve in WAL mode). */
   write<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate()
+  }
+
+  /**
+   * A write transaction that need not survive a power cut on its own: an import's staged batch
+   * (invisible until published, swept if lost). With WAL, synchronous=NORMAL still keeps the file
+   * consistent (the WAL is synced before each checkpoint), and the publish, written with FULL,
+   * syncs every frame before it. Everything else stays FULL.
+   */
+  writeStaged<T>(fn: () => T): T {
+    if (this.readonlyConnection()) return this.write(fn)
+    this.db.pragma('synchronous = NORMAL')
+    try {
+      return this.write(fn)
+    } finally {
+      this.db.pragma('synchronous = FULL')
+    }
+  }
+
+  private readonlyConnection(): boolean {
+    return this.db.readonly || this.db.memory
   }
 
   /** A read transaction: several SELECTs see one snapshot. */

@@ -25,7 +25,7 @@ import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from './rows'
 
-function getFit(q: Sql, id: string): FitRecord | null {
+export function getFit(q: Sql, id: string): FitRecord | null {
   const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
   return row === undefined ? null : toFit(row)
 }
@@ -79,10 +79,17 @@ function checkDecision(d: DecisionInput, i: number): void {
   }
   if (d.stopRound !== null) checkInt(d.stopRound, `${where}.stopRound`)
   checkNullableFinite(d.gap, `${where}.gap`)
-  if (d.bound !== null && !(Array.isArray(d.bound) && d.bound.every((b) => typeof b === 'number'))) {
-    throw new StoreError('bad_input', `${where}.bound must be an array of numbers or null`)
+  const numbers = (v: unknown, what: string) => {
+    if (v === null || v === undefined) return
+    if (!(Array.isArray(v) && v.every((b) => b === null || typeof b === 'number'))) {
+      throw new StoreError('bad_input', `${where}.${what} must be an array of numbers (or nulls), or null`)
+    }
+    checkJson(v, `${where}.${what}`)
   }
-  if (d.bound !== null) checkJson(d.bound, `${where}.bound`)
+  numbers(d.bound, 'bound')
+  numbers(d.k, 'k')
+  if (d.why !== null && d.why !== undefined) checkJsonObject(d.why, `${where}.why`)
+  checkNullableString(d.reason, `${where}.reason`)
   checkNullableFinite(d.disagreement, `${where}.disagreement`)
 }
 
@@ -120,10 +127,13 @@ export function saveDecisions(
     }
     q.run(
       `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-         disagreement, decided_at, task_created_at, task_group)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         disagreement, decided_at, task_created_at, task_group, ks, why, reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       fitId, t.id, d.decision, d.spotCheck ? 1 : 0, d.answer, JSON.stringify(d.posterior), d.stopRound,
-      d.gap, d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, now, t.created_at, t.grp
+      d.gap, d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, now, t.created_at, t.grp,
+      d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
+      d.why === null || d.why === undefined ? null : JSON.stringify(d.why),
+      d.reason ?? null
     )
     if (d.decision === 'act') acted++
     if (d.spotCheck) spot++

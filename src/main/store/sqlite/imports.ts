@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   IMPORT_KINDS,
+  LABEL_SOURCES,
   StoreError,
   type Actor,
   type BeginImportInput,
@@ -14,12 +15,15 @@ import {
   type ImportCounts,
   type ImportRecord,
   type ImportState,
-  type SeatInput,
+  type PublishOptions,
   type TaskInput
 } from '../types'
-import { checkId, checkOneOf, checkSeat, checkSha256, checkTask } from '../validate'
+import { checkId, checkInt, checkOneOf, checkSeat, checkSha256, checkTask } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
+import { admitSeat, seatCache } from './import-seats'
+import { recordGoldLabels } from './label-import'
+import { checkTallies, insertTallies } from './tallies'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
 
 function getImport(q: Sql, id: string): ImportRecord | null {
@@ -59,12 +63,17 @@ export function beginImport(q: Sql, now: string, input: BeginImportInput, actor:
 type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
 
 /** true: insert it; false: skip it (same content already present). Throws on a real clash. */
-function admitTask(q: Sql, imp: ImportRecord, t: TaskInput): boolean {
-  const old = q.get<ExistingTask>(
-    `SELECT t.import_id, t.content_sha256, i.state, i.file_name
-     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ?`,
-    t.id
+/** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
+function existingRows(q: Sql, tasks: TaskInput[]): Map<string, ExistingTask> {
+  const rows = q.all<ExistingTask & { id: string }>(
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+     FROM json_each(?) j JOIN tasks t ON t.id = j.value JOIN imports i ON i.id = t.import_id`,
+    JSON.stringify(tasks.map((t) => t.id))
   )
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+function admitTask(q: Sql, imp: ImportRecord, t: TaskInput, old: ExistingTask | undefined): boolean {
   if (old === undefined) return true
   if (old.state === 'abandoned') {
     // Left over from an abandoned import not yet swept: it was never visible, replace it.
@@ -95,37 +104,9 @@ function admitTask(q: Sql, imp: ImportRecord, t: TaskInput): boolean {
   )
 }
 
-/** Returns 1 when a seat row was added for this import. */
-function admitSeat(q: Sql, imp: ImportRecord, s: SeatInput): number {
-  if (s.model !== null) {
-    const clash = q.get<{ import_id: string; file_name: string; model: string }>(
-      `SELECT s.import_id, i.file_name, s.model FROM seats s JOIN imports i ON i.id = s.import_id
-       WHERE s.id = ? AND s.model IS NOT NULL AND s.model <> ? AND (i.state = 'published' OR i.id = ?) LIMIT 1`,
-      s.id, s.model, imp.id
-    )
-    if (clash !== undefined) {
-      throw new StoreError(
-        'bad_input',
-        `seat "${s.id}" is model "${s.model}" in import ${imp.id} ("${imp.fileName}") but "${clash.model}" in import ` +
-          `${clash.import_id} ("${clash.file_name}"); a seat id names one agent`,
-        { seatId: s.id, importId: imp.id, existingImportId: clash.import_id }
-      )
-    }
-  }
-  const own = q.get<{ model: string | null }>('SELECT model FROM seats WHERE id = ? AND import_id = ?', s.id, imp.id)
-  if (own === undefined) {
-    q.run('INSERT INTO seats (id, import_id, model) VALUES (?, ?, ?)', s.id, imp.id, s.model)
-    return 1
-  }
-  // Seats table is not append-only: a staged seat first seen in a move learns its model later.
-  if (own.model === null && s.model !== null) {
-    q.run('UPDATE seats SET model = ? WHERE id = ? AND import_id = ?', s.model, s.id, imp.id)
-  }
-  return 0
-}
-
-function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): void {
-  q.run(
+/** Inserts a task and its moves; returns the task's rowid (the batch indexes its questions by range). */
+function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): number {
+  const rowid = q.insert(
     `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
     t.id, imp.id, t.question, JSON.stringify(t.candidates), t.gold, t.group,
@@ -139,6 +120,18 @@ function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): void 
       m.confidence ?? null, m.text ?? null, m.raw === null || m.raw === undefined ? null : JSON.stringify(m.raw)
     )
   })
+  if (t.tallies !== undefined && t.tallies !== null) insertTallies(q, t.id, t.tallies)
+  return rowid
+}
+
+/** The batch's questions into the search index, in one statement (migration 0002 explains why). */
+function indexQuestions(q: Sql, importId: string, first: number, last: number): void {
+  if (!q.hasTable('task_search')) return // a test-only schema history may not have it
+  q.run(
+    `INSERT INTO task_search (rowid, task_id, question) SELECT rowid, id, question FROM tasks
+     WHERE rowid BETWEEN ? AND ? AND import_id = ? AND question IS NOT NULL`,
+    first, last, importId
+  )
 }
 
 export function writeImportBatch(q: Sql, now: string, importId: string, batch: ImportBatch): ImportBatchResult {
@@ -148,12 +141,23 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
   }
   const extraSeats = batch.seats ?? []
   extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  batch.tasks.forEach(checkTask)
+  batch.tasks.forEach((t) => {
+    checkTask(t)
+    if (t.tallies !== undefined && t.tallies !== null) checkTallies(t.id, t.candidates.length, t.tallies)
+  })
 
+  const own = seatCache(q, imp.id)
+  const existing = existingRows(q, batch.tasks)
+  const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
-  for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null })
+  let first = Infinity
+  let last = -Infinity
+  for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
   for (const t of batch.tasks) {
-    if (!admitTask(q, imp, t)) {
+    // A second copy of a task within one batch meets the first one, as it would across batches.
+    const earlier = written.get(t.id)
+    const old = earlier !== undefined ? { import_id: imp.id, content_sha256: earlier, state: 'staged' as const, file_name: imp.fileName } : existing.get(t.id)
+    if (!admitTask(q, imp, t, old)) {
       result.skipped++
       continue
     }
@@ -161,33 +165,54 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
     const seats = new Map<string, string | null>()
     for (const m of t.moves) if (!seats.has(m.seat)) seats.set(m.seat, null)
     for (const s of t.seats) if (s.model !== null || !seats.has(s.id)) seats.set(s.id, s.model ?? null)
-    for (const [id, model] of seats) result.seats += admitSeat(q, imp, { id, model })
-    insertTask(q, imp, t, now)
+    for (const [id, model] of seats) result.seats += admitSeat(q, imp, { id, model }, own)
+    const rowid = insertTask(q, imp, t, now)
+    written.set(t.id, t.contentSha256)
+    first = Math.min(first, rowid)
+    last = Math.max(last, rowid)
     result.written++
     result.moves += t.moves.length
   }
+  if (result.written > 0) indexQuestions(q, imp.id, first, last)
   const c = imp.counts
   const counts: ImportCounts = {
     tasks: c.tasks + result.written,
     skipped: c.skipped + result.skipped,
     moves: c.moves + result.moves,
-    seats: c.seats + result.seats
+    seats: c.seats + result.seats,
+    labels: c.labels
   }
   q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
   return result
 }
 
-export function publishImport(q: Sql, now: string, importId: string, actor: Actor): ImportRecord {
+export function publishImport(q: Sql, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): ImportRecord {
   const imp = requireStaged(q, importId, 'publish')
-  q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ? WHERE id = ?`, now, now, imp.id)
+  const goldAs = opts.goldAs ?? null
+  if (goldAs !== null) {
+    checkOneOf(goldAs.source, LABEL_SOURCES, 'goldAs.source')
+    checkId(goldAs.reviewer, 'goldAs.reviewer')
+  }
+  // Gold labels first: their count goes into the import row, which is final once published.
+  const goldLabels = goldAs === null ? 0 : recordGoldLabels(q, now, imp.id, goldAs, actor)
+  const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
+  q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
   appendAudit(q, now, actor, 'import.publish', imp.id, {
     fileName: imp.fileName,
     sha256: imp.sha256,
     kind: imp.kind,
-    counts: imp.counts,
-    begunBy: imp.createdBy
+    counts,
+    begunBy: imp.createdBy,
+    goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
   })
   return requireImport(q, imp.id)
+}
+
+export function listImports(q: Sql, limit: number): ImportRecord[] {
+  checkInt(limit, 'limit', 1)
+  return q
+    .all<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'published' ORDER BY published_at DESC, rowid DESC LIMIT ?`, Math.min(limit, 1000))
+    .map(toImport)
 }
 
 export function abandonImport(q: Sql, now: string, importId: string): ImportRecord {

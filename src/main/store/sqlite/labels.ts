@@ -18,12 +18,13 @@ import {
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
+import { clearReservation } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from './rows'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
 
 /** Visible tasks only: a task of an unpublished import does not exist for reviewers. */
-function requireTask(q: Sql, taskId: string): TaskRow {
+export function requireTask(q: Sql, taskId: string): TaskRow {
   checkId(taskId, 'taskId')
   const row = q.get<TaskRow>(
     `SELECT t.id, t.question, t.candidates, t.grp, t.version
@@ -133,6 +134,7 @@ export function recordLabel(q: Sql, now: string, input: RecordLabelInput, actor:
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
   const version = bumpVersion(q, task)
+  clearReservation(q, task.id)
   appendAudit(q, now, actor, 'label.record', task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
@@ -159,6 +161,7 @@ export function undoLabel(q: Sql, now: string, input: UndoLabelInput, actor: Act
     sessionId: actor.sessionId
   })
   const version = bumpVersion(q, task)
+  clearReservation(q, task.id)
   appendAudit(q, now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
   return { labelId, taskId: task.id, version }
 }

@@ -75,7 +75,7 @@ export type ImportRow = {
 
 export const IMPORT_COLUMNS = 'id, file_name, sha256, kind, state, created_at, published_at, counts, created_by'
 
-export const EMPTY_IMPORT_COUNTS: ImportCounts = { tasks: 0, skipped: 0, moves: 0, seats: 0 }
+export const EMPTY_IMPORT_COUNTS: ImportCounts = { tasks: 0, skipped: 0, moves: 0, seats: 0, labels: 0 }
 
 export function toImport(r: ImportRow): ImportRecord {
   const c = parseJsonObject(r.counts)
@@ -88,7 +88,7 @@ export function toImport(r: ImportRow): ImportRecord {
     state: r.state,
     createdAt: r.created_at,
     publishedAt: r.published_at,
-    counts: { tasks: num('tasks'), skipped: num('skipped'), moves: num('moves'), seats: num('seats') },
+    counts: { tasks: num('tasks'), skipped: num('skipped'), moves: num('moves'), seats: num('seats'), labels: num('labels') },
     createdBy: r.created_by
   }
 }

@@ -12,8 +12,15 @@ export function counts(q: Sql): StoreCounts {
   const n = (sql: string, ...params: unknown[]): number => q.get<{ n: number }>(sql, ...params)?.n ?? 0
   const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
   const fitId = latestDecidedFitId(q)
+  // A live label makes a task `human`: it leaves the acted / deferred counts, as it leaves the queue.
   const decisions = (where: string): number =>
-    fitId === null ? 0 : n(`SELECT count(*) AS n FROM decisions WHERE fit_id = ? AND ${where}`, fitId)
+    fitId === null
+      ? 0
+      : n(
+          `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = ? AND ${where}
+           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`,
+          fitId
+        )
   return {
     tasks: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED}`),
     seats: n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),

@@ -15,8 +15,15 @@ import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
 import { latestFit, saveDecisions, saveFit } from './fits'
-import { abandonImport, beginImport, findImportBySha, publishImport, writeImportBatch } from './imports'
+import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
+import { taskDetail } from './detail'
+import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
+import { importLabels } from './label-import'
+import { labelCounts } from './label-counts'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
+import { drawUnlabeled, facets, filteredLabels, filteredTasks, queuePage } from './queue'
+import { recentLabels, releaseTask, reserveTask } from './reservations'
+import { effectiveLabels, existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
 import { getSettings, setSettings } from './settings'
 import { counts, dataVersion, integrityCheck, schemaVersion } from './status'
 
@@ -41,13 +48,13 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
       throw toStoreError(e)
     }
   }
-  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (now: string) => T): Promise<WriteResult<T>> => {
+  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (now: string) => T, staged = false): Promise<WriteResult<T>> => {
     try {
       live()
       if (meta.readonly) throw new StoreError('internal', 'the store was opened read-only')
       if (actor !== null) checkActor(actor)
       const now = meta.now().toISOString()
-      return { value: q.write(() => fn(now)), topics }
+      return { value: staged ? q.writeStaged(() => fn(now)) : q.write(() => fn(now)), topics }
     } catch (e) {
       throw toStoreError(e)
     }
@@ -71,9 +78,9 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
 
     beginImport: (input, actor) => write(['imports'], actor, (now) => beginImport(q, now, input, actor)),
     writeImportBatch: (importId, batch) =>
-      write(['imports'], null, (now) => writeImportBatch(q, now, importId, batch)),
-    publishImport: (importId, actor) =>
-      write(['imports', 'tasks', 'audit'], actor, (now) => publishImport(q, now, importId, actor)),
+      write(['imports'], null, (now) => writeImportBatch(q, now, importId, batch), true),
+    publishImport: (importId, actor, opts) =>
+      write(['imports', 'tasks', 'labels', 'audit'], actor, (now) => publishImport(q, now, importId, actor, opts)),
     abandonImport: (importId) => write(['imports'], null, (now) => abandonImport(q, now, importId)),
     findImportBySha: (sha256) => read(() => findImportBySha(q, sha256)),
 
@@ -89,6 +96,32 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     latestFit: () => read(() => latestFit(q)),
 
     auditTail: (limit) => read(() => auditTail(q, limit)),
+
+    existingTasks: (taskIds) => read(() => existingTasks(q, taskIds)),
+    tallyPage: (after, limit) => read(() => tallyPage(q, after, limit)),
+    tasksWithoutTallies: (limit) => read(() => tasksWithoutTallies(q, limit)),
+    talliesOf: (taskIds) => read(() => talliesOf(q, taskIds)),
+    seatModels: () => read(() => seatModels(q)),
+    saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (now) => saveTallies(q, now, rows, actor)),
+    effectiveLabels: () => read(() => effectiveLabels(q)),
+    queuePage: (query) => read(() => queuePage(q, meta.now().toISOString(), query)),
+    filteredTasks: (filter, after, limit) => read(() => filteredTasks(q, meta.now().toISOString(), filter, after, limit)),
+    filteredLabels: (filter, after, limit) => read(() => filteredLabels(q, meta.now().toISOString(), filter, after, limit)),
+    facets: () => read(() => facets(q)),
+    taskDetail: (taskId) => read(() => taskDetail(q, meta.now().toISOString(), taskId)),
+    drawUnlabeled: (input) => read(() => drawUnlabeled(q, input)),
+    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (now) => reserveTask(q, now, taskId, actor, ttlMs)),
+    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (now) => releaseTask(q, now, taskId, actor)),
+    recentLabels: (limit) => read(() => recentLabels(q, limit)),
+    labelCounts: () => read(() => labelCounts(q)),
+    importLabels: (input, actor) =>
+      write(['imports', 'labels', 'tasks', 'audit'], actor, (now) => importLabels(q, now, input, actor)),
+    listImports: (limit) => read(() => listImports(q, limit)),
+    listFits: (limit) => read(() => listFits(q, limit)),
+    getFit: (fitId) => read(() => requireFit(q, fitId)),
+    currentFit: () => read(() => currentFit(q)),
+    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (now) => rollbackFit(q, now, fitId, actor)),
+
     close: async () => {
       if (closed) return
       closed = true

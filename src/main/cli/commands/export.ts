@@ -1,0 +1,87 @@
+import type { TaskFilterArgs } from '../../../shared/api'
+import { dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { runExport } from '../../service/export'
+import { defaultDbPath } from '../../paths'
+import { UsageError, type Command } from '../command'
+import { parseArgs } from 'node:util'
+
+const usage = `Usage: arbiter export decisions|labels [--db PATH] [--format jsonl|csv] [--out FILE]
+                      [--group G] [--decision act|defer|human] [--label-source random|escalation]
+                      [--search TEXT] [--seat S] [--candidate C] [--spot-check]
+
+Exports exactly the rows of the filter (the console's export uses its queue's filter), in task-id
+order: decisions (arbiter.decisions/1: task, decision, spotCheck, answer, method, posterior, stopRound,
+gap, bound, label, labelSource, reviewer, decidedAt, fit) or the live labels of the filtered tasks
+(arbiter.labels/1). In CSV, object and array cells are JSON-encoded. Without --out, to stdout.
+
+  --db PATH            the database (default: ${defaultDbPath()})
+  --format F           jsonl (default) | csv
+  --out FILE           write to FILE (written whole or not at all)
+  --group G            tasks of this group
+  --decision D         act | defer | human (a task with a live label is human)
+  --label-source S     tasks whose label has this source
+  --search TEXT        words of the question (prefix match), or the exact task id
+  --seat S             tasks in which this seat moved
+  --candidate C        tasks whose answer (acted, best guess or label) is C
+  --spot-check         spot-checked tasks only
+
+Exit 0 on success, 2 on bad input, 1 on other failure.`
+
+const ENUMS = { decision: ['act', 'defer', 'human'], 'label-source': ['random', 'escalation'], format: ['jsonl', 'csv'] } as const
+
+function oneOf<K extends keyof typeof ENUMS>(name: K, v: string | undefined): (typeof ENUMS)[K][number] | null {
+  if (v === undefined) return null
+  if (!(ENUMS[name] as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${ENUMS[name].join(', ')}; got "${v}"`)
+  return v as (typeof ENUMS)[K][number]
+}
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'export decisions or labels, exactly the rows of a filter (JSONL or CSV)',
+  usage,
+  async run(argv, io) {
+    let parsed
+    try {
+      parsed = parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: true,
+        options: {
+          db: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, group: { type: 'string' }, decision: { type: 'string' },
+          'label-source': { type: 'string' }, search: { type: 'string' }, seat: { type: 'string' }, candidate: { type: 'string' },
+          'spot-check': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }
+        }
+      })
+    } catch (e) {
+      throw new UsageError((e as Error).message)
+    }
+    const { values, positionals } = parsed
+    if (values.help === true) {
+      io.out(usage)
+      return 0
+    }
+    const what = positionals[0]
+    if (positionals.length !== 1 || (what !== 'decisions' && what !== 'labels')) throw new UsageError('say what to export: decisions or labels')
+    const filter: TaskFilterArgs = {
+      decision: oneOf('decision', values.decision),
+      group: values.group ?? null,
+      seat: values.seat ?? null,
+      candidate: values.candidate ?? null,
+      labelSource: oneOf('label-source', values['label-source']),
+      spotCheck: values['spot-check'] === true ? true : null,
+      search: values.search ?? null
+    }
+    const format = oneOf('format', values.format) ?? 'jsonl'
+    const path = dbPathOf(values.db)
+    requireDatabase(path)
+    const db = new LazyStore(path)
+    try {
+      const res = await runExport(await db.get(), what, filter, format, values.out ?? null)
+      if (res.content !== null) process.stdout.write(res.content)
+      else io.err(`wrote ${res.rows} ${what} rows to ${res.path}`)
+      return 0
+    } finally {
+      await db.close()
+    }
+  }
+}

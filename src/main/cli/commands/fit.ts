@@ -1,0 +1,64 @@
+import { METHODS, type Method } from '../../engine'
+import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { readEngineSettings } from '../../service/engine-settings'
+import { fitAndDecide } from '../../service/fit/run-fit'
+import { fitDetail } from '../../service/handlers/fits'
+import { defaultDbPath } from '../../paths'
+import { methodFrom, parseFlags } from '../args'
+import type { CliIo, Command } from '../command'
+
+const usage = `Usage: arbiter fit [--db PATH] [--method M] [--json]
+
+Recalibrates: fits seat reliabilities with CV-selected hyperparameters (ENGINE.md §7) on the labels the
+label policy allows (all by default), builds the act-or-defer certificate from the random labels
+(§8), and decides every task without a human label under the budget of the settings (default λ = auto).
+Stored as a new fit; earlier fits are kept. Prints the chosen hyperparameters, each seat's
+reliability and weight, and the decisions.
+
+  --db PATH     the database (default: ${defaultDbPath()})
+  --method M    ${METHODS.join(' | ')} (default: the settings', per-agent)
+  --json        one JSON object: fit, method, hyperparameters, seats (reliability, weight, drift), metrics
+
+Exit 0 on success, 2 on bad input (no database, a method the data refuses), 1 on other failure.`
+
+export const fitCommand: Command = {
+  name: 'fit',
+  summary: 'recalibrate on the labels, rebuild the certificate, decide every unlabeled task',
+  usage,
+  async run(argv, io) {
+    const values = parseFlags(argv, { db: { type: 'string' }, method: { type: 'string' }, json: { type: 'boolean' } })
+    if (values.help === true) {
+      io.out(usage)
+      return 0
+    }
+    const path = dbPathOf(values.db)
+    const override = values.method === undefined ? undefined : methodFrom<Method>(values.method, METHODS, 'per-agent')
+    requireDatabase(path)
+    const db = new LazyStore(path)
+    try {
+      const store = await db.get()
+      const settings = await readEngineSettings(store)
+      const fit = await fitAndDecide(store, { settings: { ...settings, method: override ?? settings.method }, redo: null }, await cliActor(store))
+      printFit(io, fitDetail(fit, true), values.json === true)
+      return 0
+    } finally {
+      await db.close()
+    }
+  }
+}
+
+export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boolean): void {
+  if (json) {
+    const seats = f.seats.map((s) => ({ seat: s.seat, model: s.model, reliability: s.reliability, weight: s.weight, adversarial: s.adversarial, drift: s.drift === null ? null : { seat: s.seat, ...s.drift } }))
+    io.out(JSON.stringify({ fit: f.id, parent: f.parentFitId, method: f.method, hyperparameters: f.hyperparameters, seats, metrics: f.metrics, budget: f.budget, resolved: f.certificate?.resolved ?? null }))
+    return
+  }
+  const m = f.metrics ?? {}
+  io.out(`fit ${f.id} (${f.method}; ${Object.entries(f.hyperparameters).map(([k, v]) => `${k} = ${v}`).join(', ') || 'no hyperparameters'})`)
+  for (const s of f.seats) {
+    const r = s.reliability === null ? '—' : s.reliability.toFixed(3)
+    const w = s.weight === null ? '—' : s.weight.toFixed(3)
+    io.out(`  ${s.seat.padEnd(16)} reliability ${r}  weight ${w}${s.adversarial ? '  adversarial' : ''}${s.drift?.flagged ? '  DRIFT' : ''}`)
+  }
+  io.out(`decided ${String(m.decided)} tasks: ${String(m.acted)} acted, ${String(m.deferred)} deferred, ${String(m.spotChecked)} spot-checked` + (m.reason === null || m.reason === undefined ? '' : ` (all deferred: ${String(m.reason)})`))
+}

@@ -1,0 +1,75 @@
+/**
+ * Export writers (FORMATS.md): decisions (`arbiter.decisions/1`, JSONL or CSV) and labels
+ * (`arbiter.labels/1`, JSONL or CSV). Rows are formatted one at a time so an export of any size
+ * streams. CSV follows RFC 4180 (a cell with a comma, quote or line break is quoted, quotes
+ * doubled); object and array cells are JSON-encoded.
+ */
+
+/** One decisions row, fields in FORMATS.md's order. */
+export interface DecisionExportRow {
+  task: string
+  decision: 'act' | 'defer' | 'human' | null
+  spotCheck: boolean
+  answer: string | null
+  method: string | null
+  posterior: Record<string, number> | null
+  stopRound: number | null
+  gap: number | null
+  bound: (number | null)[] | null
+  label: string | null
+  labelSource: 'random' | 'escalation' | null
+  reviewer: string | null
+  decidedAt: string | null
+  fit: string | null
+}
+
+export const DECISION_FIELDS: readonly (keyof DecisionExportRow)[] = [
+  'task', 'decision', 'spotCheck', 'answer', 'method', 'posterior', 'stopRound', 'gap', 'bound', 'label', 'labelSource', 'reviewer', 'decidedAt', 'fit'
+]
+
+/** One label, as the label reader reads it back (a missing note is left out, not null). */
+export interface LabelExportRow {
+  task: string
+  label: string
+  source: 'random' | 'escalation'
+  reviewer: string
+  at: string
+  note: string | null
+}
+
+export const LABEL_FIELDS: readonly (keyof LabelExportRow)[] = ['task', 'label', 'source', 'reviewer', 'at', 'note']
+
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v)
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+export function csvLine(values: readonly unknown[]): string {
+  return `${values.map(csvCell).join(',')}\n`
+}
+
+export type ExportFormat = 'jsonl' | 'csv'
+
+/** Formats rows of one kind: `header()` once (empty for JSONL), then `row()` per row. */
+export class RowWriter<R extends object> {
+  constructor(
+    private readonly fields: readonly (keyof R)[],
+    private readonly format: ExportFormat,
+    private readonly omitNull: readonly (keyof R)[] = []
+  ) {}
+
+  header(): string {
+    return this.format === 'csv' ? csvLine(this.fields as readonly string[]) : ''
+  }
+
+  row(r: R): string {
+    if (this.format === 'csv') return csvLine(this.fields.map((f) => r[f]))
+    const out: Record<string, unknown> = {}
+    for (const f of this.fields) if (!(r[f] === null && this.omitNull.includes(f))) out[f as string] = r[f]
+    return `${JSON.stringify(out)}\n`
+  }
+}
+
+export const decisionsWriter = (format: ExportFormat) => new RowWriter<DecisionExportRow>(DECISION_FIELDS, format)
+export const labelsWriter = (format: ExportFormat) => new RowWriter<LabelExportRow>(LABEL_FIELDS, format, ['note'])

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { StringDecoder } from 'node:string_decoder'
+
+export interface StreamedFile {
+  /** SHA-256 of the file's bytes, exactly as stored. */
+  sha256: string
+  bytes: number
+  lines: number
+}
+
+/**
+ * Streams a text file's physical lines (as `lines.ts` splits them: LF or CRLF, a leading BOM
+ * dropped, no extra line for a final newline) while hashing its bytes, so an import can validate,
+ * identify and write a file of any size without holding it: `onLine(line, bytesSoFar)` may return
+ * a promise (a batch write), which pauses the read until it settles.
+ */
+export async function streamFileLines(
+  path: string,
+  onLine: (line: string, bytesRead: number) => void | Promise<void>
+): Promise<StreamedFile> {
+  const hash = createHash('sha256')
+  const decoder = new StringDecoder('utf8')
+  let carry = ''
+  let bytes = 0
+  let lines = 0
+  let first = true
+  const emit = async (raw: string): Promise<void> => {
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (first && line.charCodeAt(0) === 0xfeff) line = line.slice(1)
+    first = false
+    lines++
+    const r = onLine(line, bytes)
+    if (r !== undefined) await r
+  }
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk)
+    bytes += chunk.length
+    const text = carry + decoder.write(chunk)
+    let start = 0
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      await emit(text.slice(start, nl))
+      start = nl + 1
+    }
+    carry = text.slice(start)
+  }
+  carry += decoder.end()
+  if (carry !== '') await emit(carry)
+  return { sha256: hash.digest('hex'), bytes, lines }
+}
+
+/** SHA-256 of a file's bytes, streamed. */
+export async function fileSha256(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256')
+  let bytes = 0
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk)
+    bytes += chunk.length
+  }
+  return { sha256: hash.digest('hex'), bytes }
+}
+
+export async function fileSize(path: string): Promise<number> {
+  return (await stat(path)).size
+}

@@ -1,0 +1,48 @@
+import type { Trace } from '../../shared/trace'
+import { LineErrors } from './json-fields'
+import { isBlank } from './lines'
+import type { TraceError } from './read-error'
+import { validateTraceObject } from './trace-object'
+
+export type CheckedLine =
+  | { kind: 'blank' }
+  | { kind: 'valid'; trace: Trace; raw: Record<string, unknown> }
+  | { kind: 'invalid'; errors: TraceError[] }
+
+/**
+ * The trace reader's rules (`TraceLineReader`: the same per-line validator and the same
+ * duplicate-task rule) without keeping what it reads: each line's verdict is returned at once, so
+ * an import can validate a file of any size in constant memory (only the task ids are kept, for
+ * the duplicate rule). Feed every physical line in order, blank ones too.
+ */
+export class TraceLineChecker {
+  private lineNo = 0
+  private readonly tasks = new Set<string>()
+
+  constructor(private readonly file: string) {}
+
+  get line(): number {
+    return this.lineNo
+  }
+
+  check(line: string): CheckedLine {
+    this.lineNo++
+    if (isBlank(line)) return { kind: 'blank' }
+    const errs = new LineErrors(this.file, this.lineNo)
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (e) {
+      errs.add('malformed-json', (e as Error).message)
+      return { kind: 'invalid', errors: errs.list }
+    }
+    const trace = validateTraceObject(value, errs)
+    const task = errs.task
+    if (task !== null) {
+      if (this.tasks.has(task)) errs.add('duplicate-task', `task id ${task} appears on an earlier line`)
+      this.tasks.add(task)
+    }
+    if (trace !== null && errs.empty) return { kind: 'valid', trace, raw: value as Record<string, unknown> }
+    return { kind: 'invalid', errors: errs.list }
+  }
+}

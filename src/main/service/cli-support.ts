@@ -1,0 +1,45 @@
+/**
+ * What the database commands of the CLI share (`import`, `fit`, `decide`, `export`, `demo`): the
+ * database path, the actor their writes are recorded under, and opening the store only when a
+ * command gets that far (a rejected import must not even create the file).
+ */
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { defaultDbPath } from '../paths'
+import { openStore, type Actor, type Store } from '../store'
+import { settingsFromStored } from './settings'
+
+export function dbPathOf(flag: string | undefined): string {
+  return resolve(flag ?? defaultDbPath())
+}
+
+/** Opens on first use, at most once; `close()` is a no-op when it never opened. */
+export class LazyStore {
+  private store: Store | null = null
+
+  constructor(readonly path: string) {}
+
+  get = async (): Promise<Store> => {
+    if (this.store === null) {
+      mkdirSync(dirname(this.path), { recursive: true })
+      this.store = await openStore(this.path)
+    }
+    return this.store
+  }
+
+  async close(): Promise<void> {
+    await this.store?.close()
+    this.store = null
+  }
+}
+
+/** Commands that read an existing database refuse a missing one instead of creating it. */
+export function requireDatabase(path: string): void {
+  if (!existsSync(path)) throw Object.assign(new Error(`no database at ${path} (import traces first, or give --db)`), { code: 'bad_input' })
+}
+
+/** The CLI writes as the reviewer named in the database's settings, from a session of its own. */
+export async function cliActor(store: Store): Promise<Actor> {
+  return { reviewer: settingsFromStored(await store.getSettings()).reviewer, sessionId: `cli-${randomUUID()}`, shell: 'cli' }
+}

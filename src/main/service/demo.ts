@@ -1,0 +1,143 @@
+/**
+ * The demo database (`arbiter demo`, and the first launch of the desktop app and `serve`): the
+ * seeded simulated council of `sim/presets.ts` (1,000 tasks in three groups, K = 2 / 3 / 4, five
+ * seats with a persistent adversary and a sleeper, 3–4 rounds of debate), imported through the
+ * ordinary import, with labels already given the way a team would have:
+ * - a calibration batch of `random` labels, drawn uniformly (by a seeded hash of the task id) and
+ *   answered with the simulator's gold — what Calibrate's blind draws produce;
+ * - after a first fit, the top of the review queue resolved as `escalation` labels;
+ * then fitted and decided again, so every screen has data. Gold stays hidden truth on every other
+ * task. A settings key marks the database as a demo (the console's badge, and "start empty").
+ */
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Shell } from '../../shared/api'
+import { hashHex } from '../engine/hash'
+import { defaultDbPath } from '../paths'
+import { demoCouncilConfig, generateCouncil, toJsonl, type CouncilConfig } from '../sim'
+import { openStore, type Actor, type Store } from '../store'
+import { DEMO_KEY, updateEngineSettings } from './engine-settings'
+import { fitAndDecide } from './fit/run-fit'
+import { runImport } from './import'
+
+export const DEMO_TASKS = 1000
+/** Enough for the certificate with λ = auto: C1 and C2 each keep a D_loc of at least k = 128. */
+export const DEMO_RANDOM_LABELS = 400
+export const DEMO_ESCALATIONS = 40
+export const DEMO_FILE = 'demo-council.trace.jsonl'
+/** α = β − 0.05 = 0.15: reachable with k = 256 neighbours (c_256 ≈ 0.10 at T = 4). */
+export const DEMO_BUDGET = { kind: 'absolute', beta: 0.2 } as const
+
+export interface DemoOptions {
+  seed?: number
+  nativeBinding?: string | null
+  shell?: Shell
+  /** Progress lines for the CLI. */
+  log?: (line: string) => void
+}
+
+export interface DemoReport {
+  tasks: number
+  randomLabels: number
+  escalations: number
+  fitId: string
+  acted: number
+  deferred: number
+}
+
+/** How often the persistent adversary (A4) argues for a wrong answer. */
+export const DEMO_ADVERSARY_DOSE = 0.5
+
+/**
+ * `demoCouncil`'s council with the adversary's dose at 0.5. At the preset's dose of 1 the
+ * adversary is wrong on every move, which makes it an oracle for a model that learns its negative
+ * weight: per-agent is right on every task (out-of-fold), every state's q̂ is 1, and the queue
+ * would be all-acted or all-deferred — a console with nothing to show. At 0.5 it still argues
+ * against the truth on every task, but not perfectly.
+ */
+export function demoConfig(seed: number): CouncilConfig {
+  const cfg = demoCouncilConfig({ seed, tasks: DEMO_TASKS })
+  return { ...cfg, seats: cfg.seats.map((s) => (s.behaviour === 'adversarial' ? { ...s, pWrong: DEMO_ADVERSARY_DOSE } : s)) }
+}
+
+/** Builds the demo into an EMPTY store (the caller decides where it lives). */
+export async function populateDemo(store: Store, opts: DemoOptions = {}): Promise<DemoReport> {
+  const seed = opts.seed ?? 0
+  const log = opts.log ?? (() => {})
+  const actor: Actor = { reviewer: 'demo', sessionId: `demo-${randomUUID()}`, shell: opts.shell ?? 'cli' }
+  const traces = [...generateCouncil(demoConfig(seed))]
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-demo-'))
+  try {
+    const file = join(dir, DEMO_FILE)
+    writeFileSync(file, traces.map((t) => `${toJsonl(t)}\n`).join(''))
+    log(`importing ${traces.length} simulated tasks`)
+    const imported = await runImport(
+      store,
+      { path: file, fileName: DEMO_FILE, displayName: DEMO_FILE, kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null },
+      actor
+    )
+    if (imported.status !== 'imported') throw new Error(`the demo council did not import: ${imported.errors.map((e) => e.message).join('; ')}`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const gold = new Map(traces.map((t) => [t.task, t.gold as string]))
+  // Labels are dated along the stream (a minute per task, ending now), so drift (ENGINE.md §9)
+  // sees the sleeper's late turn in the most recent labels, as it would in a real deployment.
+  const now = Date.now()
+  const position = new Map(traces.map((t, i) => [t.task, i]))
+  const at = new Date(now).toISOString()
+  const dated = (taskId: string) => new Date(now - (traces.length - (position.get(taskId) ?? 0)) * 60_000).toISOString()
+
+  // A calibration batch: a uniform draw without replacement, by a seeded hash of the task id.
+  const drawn = traces
+    .map((t) => t.task)
+    .sort((a, b) => (hashHex(`${seed}:demo-calibrate:${a}`) < hashHex(`${seed}:demo-calibrate:${b}`) ? -1 : 1))
+    .slice(0, DEMO_RANDOM_LABELS)
+  const label = (taskId: string, source: 'random' | 'escalation', reviewer: string) => ({ taskId, label: gold.get(taskId) as string, source, reviewer, at: dated(taskId), note: null })
+  await store.importLabels({ fileName: 'demo-calibration', sha256: hashHex(`${seed}:demo-calibration`), kind: 'labels', labels: drawn.map((id) => label(id, 'random', 'demo:calibrate')) }, actor)
+  log(`labeled ${drawn.length} tasks drawn at random (calibration); fitting`)
+  // The simulated debate is easy for the per-agent model (its out-of-fold error on C is 0), and
+  // λ = auto scales β by that error, so it could never act here: the demo declares β instead.
+  const settings = await updateEngineSettings(store, { seed, budget: DEMO_BUDGET, state: 'posterior' }, actor)
+  await fitAndDecide(store, { settings, redo: null }, actor)
+
+  // The top of the review queue (closest to acting first), resolved by a reviewer.
+  const queue = await store.queuePage({
+    filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null },
+    sort: 'gap', direction: 'asc', offset: 0, limit: DEMO_ESCALATIONS
+  })
+  const escalated = queue.rows.map((r) => r.taskId)
+  await store.importLabels({ fileName: 'demo-review', sha256: hashHex(`${seed}:demo-review`), kind: 'labels', labels: escalated.map((id) => label(id, 'escalation', 'demo:reviewer')) }, actor)
+  log(`resolved ${escalated.length} deferred tasks from the queue; refitting`)
+  const fit = await fitAndDecide(store, { settings, redo: null }, actor)
+  await store.setSettings({ [DEMO_KEY]: { createdAt: at, seed } }, actor)
+  const acted = typeof fit.metrics?.acted === 'number' ? fit.metrics.acted : 0
+  return { tasks: traces.length, randomLabels: drawn.length, escalations: escalated.length, fitId: fit.id, acted, deferred: fit.decisionCount - acted }
+}
+
+/**
+ * A first launch: the database does not exist yet and the demo is wanted — by default only for
+ * the default database (a path the user names starts empty).
+ */
+export function isFirstLaunch(dbPath: string, demoIfMissing: boolean | undefined): boolean {
+  const wanted = demoIfMissing ?? resolve(dbPath) === resolve(defaultDbPath())
+  return wanted && !existsSync(dbPath)
+}
+
+/** Creates the demo database at `dbPath`, which must not exist yet. */
+export async function createDemoDatabase(dbPath: string, opts: DemoOptions = {}): Promise<DemoReport> {
+  if (existsSync(dbPath)) throw Object.assign(new Error(`${dbPath} already exists; the demo is only written to a new database`), { code: 'bad_input' })
+  const store = await openStore(dbPath, opts.nativeBinding === null || opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding })
+  try {
+    return await populateDemo(store, opts)
+  } catch (e) {
+    await store.close()
+    // A half-built demo is worse than none: remove it so the next launch tries again.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true })
+    throw e
+  } finally {
+    await store.close()
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `export decisions|labels` (FORMATS.md): exactly the rows of the filter the queue uses, streamed
+ * page by page in task-id order, to a file or into a string. Writing to a file goes to a temp
+ * name first and is renamed at the end, so a failed export never leaves a half file behind.
+ */
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type { ExportResult, TaskFilterArgs } from '../../shared/api'
+import { decisionsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
+import type { Store, TaskRow } from '../store'
+
+const PAGE = 5000
+
+export function decisionRow(r: TaskRow): DecisionExportRow {
+  const human = r.label !== null
+  return {
+    task: r.taskId,
+    decision: r.state,
+    spotCheck: r.spotCheck,
+    answer: r.answer,
+    method: r.method,
+    posterior: r.posterior,
+    stopRound: human ? null : r.stopRound,
+    gap: human ? null : r.gap,
+    bound: human ? null : r.bound,
+    label: r.label?.label ?? null,
+    labelSource: r.label?.source ?? null,
+    reviewer: r.label?.reviewer ?? null,
+    decidedAt: human ? (r.label?.at ?? null) : r.decidedAt,
+    fit: r.fitId
+  }
+}
+
+/** Every line of the export, in order (a generator, so nothing is held whole). */
+async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }): AsyncGenerator<string> {
+  let after: string | null = null
+  if (what === 'decisions') {
+    const w = decisionsWriter(format)
+    yield w.header()
+    for (;;) {
+      const page: TaskRow[] = await store.filteredTasks(filter, after, PAGE)
+      for (const r of page) {
+        count.rows++
+        yield w.row(decisionRow(r))
+      }
+      if (page.length < PAGE) return
+      after = page[page.length - 1].taskId
+    }
+  }
+  const w = labelsWriter(format)
+  yield w.header()
+  for (;;) {
+    const { rows, lastTaskId } = await store.filteredLabels(filter, after, PAGE)
+    for (const l of rows) {
+      count.rows++
+      yield w.row({ task: l.taskId, label: l.label as string, source: l.source, reviewer: l.reviewer, at: l.at, note: l.note })
+    }
+    if (lastTaskId === null) return
+    after = lastTaskId
+  }
+}
+
+export async function runExport(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, path: string | null): Promise<ExportResult> {
+  const count = { rows: 0 }
+  const fileName = path === null ? `arbiter-${what}.${format}` : basename(path)
+  if (path === null) {
+    let content = ''
+    for await (const l of lines(store, what, filter, format, count)) content += l
+    return { what, format, rows: count.rows, fileName, path: null, content }
+  }
+  const tmp = `${path}.partial-${process.pid}`
+  const out = createWriteStream(tmp, { encoding: 'utf8' })
+  const failed = new Promise<never>((_, reject) => out.once('error', reject))
+  failed.catch(() => undefined) // observed below; never an unhandled rejection
+  try {
+    for await (const l of lines(store, what, filter, format, count)) {
+      if (!out.write(l)) await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed])
+    }
+    await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed])
+    await rename(tmp, path)
+  } catch (e) {
+    out.destroy()
+    await rm(tmp, { force: true })
+    throw e
+  }
+  return { what, format, rows: count.rows, fileName, path, content: null }
+}

@@ -1,0 +1,167 @@
+/**
+ * Recalibrate and re-decide (ENGINE.md §7, §8, §10) — the `fit` and `decide` use cases:
+ * - C = tasks whose effective label is `random` (the certificate's exchangeable sample); the
+ *   aggregator also trains on `escalation` labels unless the policy says `random` only;
+ * - the council is fitted (CV-selected hyperparameters, out-of-fold states on C), the certificate
+ *   built, and every task WITHOUT a human label decided under the budget (default λ = auto);
+ * - stored as a new fit (previous fits kept) and its decisions, so the queue switches atomically.
+ * With fewer than 2 `random` labels there is no certificate: every task is deferred
+ * ("no-calibration"), its best guess from whatever the labels allow (majority when there are none).
+ */
+import type { BudgetSetting, EngineSettings } from '../../../shared/api'
+import {
+  buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, roundsOf, socialAt, tieBreak,
+  type Aggregator, type Method, type TaskTallies, type TaskVerdict
+} from '../../engine'
+import type { Actor, DecisionInput, FitRecord, JsonObject, Store } from '../../store'
+import { loadCorpus, type Corpus } from './corpus'
+import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures } from './record'
+
+export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
+
+export interface FitRequest {
+  settings: EngineSettings
+  /** `decide`: the same labels and settings as this fit, another budget. */
+  redo: { fit: FitRecord; budget: BudgetSetting } | null
+}
+
+export const NO_CALIBRATION = 'no-calibration'
+/** Out-of-fold states need a training part for every fold: below 2 random labels there is no certificate. */
+export const MIN_CALIBRATION = 2
+
+/** The label sets a fit trains on: C (random) and the extra labeled tasks the policy allows. */
+function labelSets(corpus: Corpus, req: FitRequest): { C: TaskTallies[]; extra: TaskTallies[] } {
+  if (req.redo !== null) {
+    const cert = req.redo.fit.certificate ?? {}
+    const sets = (cert.labels ?? {}) as JsonObject
+    const pick = (pairs: [string, string][]) =>
+      pairs.flatMap(([id, label]) => {
+        const t = corpus.byId.get(id)
+        return t === undefined ? [] : [{ ...t, gold: t.candidates.indexOf(label) }]
+      })
+    return { C: pick(readLabelPairs(sets.calibration)), extra: pick(readLabelPairs(sets.extra)) }
+  }
+  const C: TaskTallies[] = []
+  const extra: TaskTallies[] = []
+  for (const t of corpus.tasks) {
+    const l = corpus.labels.get(t.task)
+    if (l === undefined || t.gold < 0) continue
+    if (l.source === 'random') C.push(t)
+    else if (req.settings.labelPolicy === 'all') extra.push(t)
+  }
+  return { C, extra }
+}
+
+/** The model without a certificate: trained on the extra labels if it can be, else majority. */
+function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, seed: number): Aggregator {
+  if (extra.length > 0 || !isTuned(method)) {
+    try {
+      return fitAggregator(method, extra, null, seed, { pool: corpus.tasks, labels: extra[0]?.candidates })
+    } catch (e) {
+      if (!(e instanceof MethodRefused)) throw e
+    }
+  }
+  return fitAggregator('majority', [], null, seed)
+}
+
+function settingsOf(req: FitRequest): EngineSettings {
+  if (req.redo === null) return req.settings
+  const stored = (req.redo.fit.certificate?.settings ?? {}) as Partial<EngineSettings>
+  return { ...req.settings, ...stored, budget: req.redo.budget }
+}
+
+export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, progress: FitProgress = () => {}): Promise<FitRecord> {
+  const t0 = Date.now()
+  const s = settingsOf(req)
+  progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
+  const corpus = await loadCorpus(store, actor)
+  const { C, extra } = labelSets(corpus, req)
+  const scored = corpus.tasks.filter((t) => !corpus.labels.has(t.task))
+  const method = (req.redo?.fit.method ?? s.method) as Method
+  const fitOptions = { pool: corpus.tasks, labels: (C[0] ?? extra[0])?.candidates }
+
+  progress({ phase: 'fitting', done: 0, total: scored.length, message: `${C.length} calibration labels, ${extra.length} others` })
+  let deployed: Aggregator
+  let verdicts: TaskVerdict[] | null = null
+  let certificate: JsonObject
+  let oof: JsonObject | null = null
+  try {
+    if (C.length >= MIN_CALIBRATION) {
+      const fits = fitCouncil({ method, hyper: null, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
+      const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, spotRate: s.spotRate })
+      progress({ phase: 'deciding', done: 0, total: scored.length, message: null })
+      const decided = aod.decide(scored, s.budget)
+      deployed = fits.deployed
+      verdicts = decided.tasks
+      oof = outOfFoldScores(fits)
+      const { beta, alpha, lambda, reason } = decided.budget
+      certificate = jsonSafe({ ...aod.info(), budget: s.budget, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
+    } else {
+      deployed = fallbackModel(method, [...C, ...extra], corpus, s.seed)
+      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: roundsOf(corpus.tasks), calibrationSize: 0, budget: s.budget, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
+    }
+  } catch (e) {
+    if (e instanceof MethodRefused || e instanceof RangeError) throw Object.assign(new Error(`fit refused: ${e.message}`), { code: 'bad_input' })
+    throw e
+  }
+  certificate.settings = jsonSafe(s)
+  certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
+
+  const rows = decisionRows(scored, deployed, verdicts, s)
+  const acted = rows.filter((r) => r.decision === 'act').length
+  const labeled = [...C, ...extra]
+  const metrics = jsonSafe({
+    tasks: corpus.tasks.length,
+    decided: rows.length,
+    acted,
+    deferred: rows.length - acted,
+    spotChecked: rows.filter((r) => r.spotCheck).length,
+    act: rows.length === 0 ? 0 : acted / rows.length,
+    humanLabeled: corpus.labels.size,
+    calibrationLabels: C.length,
+    otherLabels: extra.length,
+    labelPolicy: s.labelPolicy,
+    outOfFold: oof,
+    reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
+    elapsedMs: Date.now() - t0
+  }) as JsonObject
+  progress({ phase: 'saving', done: rows.length, total: rows.length, message: null })
+  const reliabilities = seatFigures(deployed, corpus.seats, corpus, labeled, await store.seatModels(), s.seed)
+  const fit = await store.saveFit(
+    { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
+    actor
+  )
+  await store.saveDecisions(fit.value.id, rows, actor)
+  return store.getFit(fit.value.id)
+}
+
+/** One decision row per scored task: the verdict, the full-trace posterior, the disagreement. */
+function decisionRows(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionInput[] {
+  return scored.map((t, i) => {
+    const p = agg.posteriorAt(t)
+    const posterior: Record<string, number> = {}
+    for (let g = 0; g < t.K; g++) posterior[t.candidates[g]] = p[g]
+    const disagreement = socialDisagreement(t)
+    const v = verdicts?.[i]
+    if (v === undefined) {
+      return {
+        taskId: t.task, decision: 'defer', spotCheck: false, answer: t.candidates[tieBreak(p, t.K, t.task, s.seed)], posterior,
+        stopRound: null, gap: null, bound: null, disagreement, k: null, why: null, reason: NO_CALIBRATION
+      }
+    }
+    return {
+      taskId: t.task, decision: v.decision, spotCheck: v.spotCheck, answer: v.answer, posterior, stopRound: v.stopRound,
+      gap: v.gap === null || !Number.isFinite(v.gap) ? null : v.gap,
+      bound: v.bound.map((b) => (b === null || !Number.isFinite(b) ? null : b)),
+      disagreement, k: [...v.k], why: v.why === null ? null : (jsonSafe(v.why) as JsonObject), reason: v.reason
+    }
+  })
+}
+
+/** 1 − the social state's top share at the task's last round (the queue's disagreement order). */
+function socialDisagreement(t: TaskTallies): number {
+  const p = socialAt(t)
+  let top = 0
+  for (let g = 0; g < t.K; g++) if (p[g] > top) top = p[g]
+  return 1 - top
+}

@@ -1,0 +1,74 @@
+/**
+ * One fit at a time, and the debounced background refit (issue #5: "after each new label, a
+ * background refit is scheduled and the queue updates when it lands"). Labels arriving while a
+ * fit runs schedule one more fit after it, never a second concurrent one.
+ */
+import type { BudgetSetting } from '../../../shared/api'
+import type { FitRecord } from '../../store'
+
+export type RunFit = (redo: { fitId: string; budget: BudgetSetting } | null) => Promise<FitRecord>
+
+export class FitRunner {
+  private chain: Promise<unknown> = Promise.resolve()
+  private active = 0
+  private timer: NodeJS.Timeout | null = null
+  private due: number | null = null
+  private lastError: string | null = null
+  private closed = false
+
+  constructor(
+    private readonly run: RunFit,
+    private readonly landed: (fit: FitRecord) => void
+  ) {}
+
+  /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
+  now(redo: { fitId: string; budget: BudgetSetting } | null = null): Promise<FitRecord> {
+    this.active++
+    const job = this.chain.then(async () => {
+      try {
+        const fit = await this.run(redo)
+        this.lastError = null
+        this.landed(fit)
+        return fit
+      } catch (e) {
+        this.lastError = e instanceof Error ? e.message : String(e)
+        throw e
+      } finally {
+        this.active--
+      }
+    })
+    this.chain = job.catch(() => undefined)
+    return job
+  }
+
+  /** (Re)starts the quiet period; the refit runs `delayMs` after the last call. */
+  schedule(delayMs: number): void {
+    if (this.closed) return
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.due = Date.now() + delayMs
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.due = null
+      this.now().catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
+    }, delayMs)
+    this.timer.unref()
+  }
+
+  status(): { running: boolean; scheduledFor: string | null; lastError: string | null } {
+    return { running: this.active > 0, scheduledFor: this.due === null ? null : new Date(this.due).toISOString(), lastError: this.lastError }
+  }
+
+  /** Waits until no fit is running (a pending one stays pending). */
+  async idle(): Promise<void> {
+    await this.chain
+  }
+
+  /** Cancels a pending refit and waits for a running one. */
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    this.due = null
+    await this.chain
+  }
+}

@@ -1,0 +1,83 @@
+/** Fit, re-decide, history, rollback, refit status, and the engine settings fits read. */
+import type { BudgetSetting, FitDetail, FitSeat, FitSummary, ServerHandlers } from '../../../shared/api'
+import { budgetSchema } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
+import type { FitRecord, FitSummary as StoredSummary, JsonObject } from '../../store'
+import type { Core } from '../core'
+import { actorOf } from '../core'
+import { readEngineSettings, updateEngineSettings } from '../engine-settings'
+
+export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, current: boolean): FitSummary {
+  return {
+    id: f.id,
+    createdAt: f.createdAt,
+    method: f.method,
+    hyperparameters: f.hyperparameters as Record<string, number>,
+    metrics: f.metrics,
+    parentFitId: f.parentFitId,
+    decidedAt: f.decidedAt,
+    decisionCount: f.decisionCount,
+    current
+  }
+}
+
+function fitSeats(f: FitRecord): FitSeat[] {
+  const seats = (f.reliabilities.seats ?? []) as JsonObject[]
+  return seats.map((s) => ({
+    seat: String(s.seat),
+    model: typeof s.model === 'string' ? s.model : null,
+    reliability: typeof s.reliability === 'number' ? s.reliability : null,
+    mu: typeof s.mu === 'number' ? s.mu : null,
+    weight: typeof s.weight === 'number' ? s.weight : null,
+    seen: s.seen === true,
+    adversarial: s.adversarial === true,
+    drift: (s.drift ?? null) as FitSeat['drift']
+  }))
+}
+
+/** The fit as the console sees it; the label sets (large, and for rebuilding only) stay in the store. */
+export function fitDetail(f: FitRecord, current: boolean): FitDetail {
+  const { labels: _labels, ...certificate } = f.certificate ?? {}
+  const budget = budgetSchema.safeParse(certificate.budget)
+  return { ...fitSummary(f, current), seats: fitSeats(f), certificate: f.certificate === null ? null : certificate, budget: budget.success ? (budget.data as BudgetSetting) : null }
+}
+
+type H = Pick<
+  ServerHandlers,
+  'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status' | 'engine.getSettings' | 'engine.updateSettings'
+>
+
+export function fitHandlers(core: Core): H {
+  return {
+    'fits.run': async () => fitSummary(await core.fits.now(), true),
+    'fits.decide': async ({ budget }) => {
+      const current = await core.store().currentFit()
+      if (current === null) throw new ApiError('not_found', 'no fit to decide under yet: run a fit first')
+      return fitSummary(await core.fits.now({ fitId: current.id, budget }), true)
+    },
+    'fits.list': async ({ limit }) => (await core.store().listFits(limit)).map((f) => fitSummary(f, f.current)),
+    'fits.get': async ({ fitId }) => {
+      const [fit, current] = await Promise.all([core.store().getFit(fitId), core.store().currentFit()])
+      return fitDetail(fit, current?.id === fit.id)
+    },
+    'fits.rollback': async ({ fitId }, ctx) => {
+      const r = await core.store().rollbackFit(fitId, actorOf(ctx))
+      core.models.clear()
+      core.changed(r.topics)
+      core.hub.emit({ type: 'fit-landed', fitId: r.value.id })
+      return fitSummary(r.value, true)
+    },
+    'fits.status': async () => {
+      const current = await core.store().currentFit()
+      const recent = await core.store().recentLabels(1)
+      const stale = recent.length > 0 && (current === null || recent[0].at > (current.decidedAt ?? current.createdAt))
+      return { ...core.fits.status(), currentFitId: current?.id ?? null, stale }
+    },
+    'engine.getSettings': () => readEngineSettings(core.store()),
+    'engine.updateSettings': async ({ patch }, ctx) => {
+      const s = await updateEngineSettings(core.store(), patch, actorOf(ctx))
+      core.changed(['settings', 'audit'])
+      return s
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/** Resolve, undo, recent labels: one store transaction each, durable before the call returns. */
+import type { ServerHandlers } from '../../../shared/api'
+import type { Core } from '../core'
+import { actorOf } from '../core'
+import { labelView } from '../task-detail'
+
+type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
+
+export function labelHandlers(core: Core): H {
+  return {
+    'labels.resolve': async ({ taskId, label, expectedVersion, source, note }, ctx) => {
+      const r = await core.store().recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion }, actorOf(ctx))
+      core.changed(r.topics)
+      return { ...r.value, refitScheduled: await core.labelsChanged() }
+    },
+    'labels.undo': async ({ labelId, expectedVersion }, ctx) => {
+      const r = await core.store().undoLabel({ labelId, expectedVersion }, actorOf(ctx))
+      core.changed(r.topics)
+      return { ...r.value, refitScheduled: await core.labelsChanged() }
+    },
+    'labels.recent': async ({ limit }) =>
+      (await core.store().recentLabels(limit)).map((l) => ({ ...labelView(l), question: l.question, live: l.live }))
+  }
+}

@@ -1,0 +1,46 @@
+/** Queue, task detail, reservations and Calibrate's draw. */
+import { randomInt } from 'node:crypto'
+import type { QueueRow, ServerHandlers } from '../../../shared/api'
+import type { TaskRow } from '../../store'
+import type { Core } from '../core'
+import { actorOf } from '../core'
+import { taskDetail } from '../task-detail'
+
+/** How long opening a task holds it for this window (renewed by opening it again). */
+export const RESERVATION_MS = 15 * 60_000
+
+export function queueRow(r: TaskRow): QueueRow {
+  return {
+    taskId: r.taskId, question: r.question, group: r.group, candidates: r.candidates, createdAt: r.createdAt, version: r.version,
+    state: r.state, decision: r.decision, spotCheck: r.spotCheck, answer: r.answer, posterior: r.posterior, stopRound: r.stopRound,
+    gap: r.gap, bound: r.bound, disagreement: r.disagreement,
+    label: r.label === null ? null : { labelId: r.label.labelId, label: r.label.label, source: r.label.source, reviewer: r.label.reviewer, at: r.label.at },
+    reservedBy: r.reservedBy
+  }
+}
+
+type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 'task.reserve' | 'task.release' | 'calibrate.draw'>
+
+export function queueHandlers(core: Core): H {
+  return {
+    'queue.page': async ({ filter, sort, direction, offset, limit }) => {
+      const page = await core.store().queuePage({ filter, sort, direction, offset, limit })
+      return { rows: page.rows.map(queueRow), total: page.total, offset, limit, fitId: page.fitId }
+    },
+    'queue.facets': () => core.store().facets(),
+    'task.detail': ({ taskId, blind }, ctx) => taskDetail(core.store(), core.models, taskId, blind, ctx.sessionId),
+    'task.reserve': async ({ taskId }, ctx) => {
+      const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS)
+      if (r.value.mine !== null) core.changed(r.topics)
+      return r.value
+    },
+    'task.release': async ({ taskId }, ctx) => {
+      const r = await core.store().releaseTask(taskId, actorOf(ctx))
+      if (r.value) core.changed(r.topics)
+      return { released: r.value }
+    },
+    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store.
+    'calibrate.draw': ({ exclude, spotCheckOnly }) =>
+      core.store().drawUnlabeled({ at: randomInt(0, 2 ** 47) / 2 ** 47, exclude, spotCheckOnly })
+  }
+}

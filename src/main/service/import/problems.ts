@@ -1,0 +1,41 @@
+import type { ImportProblem } from '../../../shared/api'
+import type { ReadError } from '../../io'
+
+/**
+ * Rules an import adds to the readers' (io/read-error.ts): they need the database, so they are
+ * checked after the file itself is valid and before anything is written.
+ */
+export const IMPORT_RULES = [
+  'changed-task',
+  'task-being-imported',
+  'seat-model-clash',
+  'unknown-task',
+  'label-not-candidate',
+  'unreadable-file'
+] as const
+
+/** How many problems a summary carries; the count is always exact. */
+export const MAX_REPORTED = 1000
+
+export class Problems {
+  readonly list: ImportProblem[] = []
+  count = 0
+  /** Physical lines with at least one problem: skipped under --skip-invalid. */
+  readonly lines = new Set<number>()
+
+  add(p: ImportProblem | ReadError): void {
+    this.count++
+    this.lines.add(p.line)
+    if (this.list.length < MAX_REPORTED) this.list.push({ file: p.file, line: p.line, task: p.task, move: p.move, rule: p.rule, message: p.message })
+  }
+
+  get empty(): boolean {
+    return this.count === 0
+  }
+}
+
+/** `file:line: task T move M: rule — message`, as the readers format theirs. */
+export function formatProblem(e: ImportProblem): string {
+  const where = [e.task !== null ? `task ${e.task}` : '', e.move !== null ? `move ${e.move}` : ''].filter((s) => s !== '').join(' ')
+  return `${e.file}:${e.line}: ${where === '' ? '' : `${where}: `}${e.rule} — ${e.message}`
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto'
+import type { Trace } from '../../../shared/trace'
+import { buildTallies, SeatIndex, socialAt, type TaskTallies } from '../../engine'
+import type { JsonObject, MoveInput, TallyInput, TaskInput } from '../../store'
+
+const MOVE_FIELDS = new Set(['id', 'round', 'seat', 'force', 'answer', 'target', 'confidence', 'text'])
+
+/** One index for every import: only the seat ids are stored, so the numbering never matters. */
+const seats = new SeatIndex()
+
+/**
+ * The content hash that decides "same task" (re-import skipped) vs. "changed task" (error): the
+ * parsed line re-serialised, so whitespace does not count but every field, known or not, does.
+ */
+export function contentSha256(raw: unknown): string {
+  return createHash('sha256').update(JSON.stringify(raw), 'utf8').digest('hex')
+}
+
+/** The engine's tallies of a trace, as the store keeps them (ENGINE.md §2). */
+export function talliesOf(trace: Trace): TallyInput {
+  const t: TaskTallies = buildTallies(trace, seats, null)
+  const social = socialAt(t)
+  let p1 = 0
+  for (let g = 0; g < t.K; g++) if (social[g] > p1) p1 = social[g]
+  return { K: t.K, seatIds: [...t.seatIds], rounds: [...t.rounds], counts: t.counts, vote0: t.vote0, socialP1: p1 }
+}
+
+/** A move's unknown fields (kept for round-tripping), or null — the common case, found without allocating. */
+function moveRaw(raw: unknown): JsonObject | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null
+  let extra: JsonObject | null = null
+  const obj = raw as Record<string, unknown>
+  for (const k in obj) {
+    if (MOVE_FIELDS.has(k)) continue
+    extra ??= {}
+    extra[k] = obj[k] as JsonObject[string]
+  }
+  return extra
+}
+
+/**
+ * A validated trace and its parsed line → the store's TaskInput. `raw` keeps the line's other
+ * fields for round-tripping; its moves are not repeated there (each move row keeps its own
+ * unknown fields), so a task's moves are stored once.
+ */
+export function taskInputOf(trace: Trace, raw: Record<string, unknown>, sha = contentSha256(raw)): TaskInput {
+  const rawMoves = Array.isArray(raw.moves) ? (raw.moves as unknown[]) : []
+  const { moves: _moves, ...head } = raw
+  const moves: MoveInput[] = trace.moves.map((m, i) => ({
+    id: m.id,
+    round: m.round,
+    seat: m.seat,
+    force: m.force,
+    answer: m.answer ?? null,
+    target: m.target ?? null,
+    confidence: m.confidence ?? null,
+    text: m.text ?? null,
+    raw: moveRaw(rawMoves[i])
+  }))
+  return {
+    id: trace.task,
+    question: trace.question ?? null,
+    candidates: trace.candidates,
+    gold: trace.gold ?? null,
+    group: trace.group ?? null,
+    raw: head as JsonObject,
+    contentSha256: sha,
+    moves,
+    seats: (trace.seats ?? []).map((s) => ({ id: s.id, model: s.model ?? null })),
+    tallies: talliesOf(trace)
+  }
+}

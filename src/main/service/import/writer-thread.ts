@@ -1,0 +1,162 @@
+/**
+ * Pass 2 of a large import, split over two threads: this thread parses, validates and builds the
+ * tasks (JSON, tallies, hashes) while a writer thread with its own connection writes the previous
+ * batches — the two costs are of the same size, and overlapping them nearly halves pass 2. The
+ * writer thread speaks a tiny request/response protocol; `ThreadedWriter` is its client, with the
+ * same methods as `StagedWriter`, and keeps at most two batches in flight (bounded memory).
+ */
+import { Worker, type MessagePort } from 'node:worker_threads'
+import { openStore, type Actor, type ImportKind, type ImportRecord, type LabelSource, type Store, type TaskInput } from '../../store'
+import { workerEntry } from '../jobs/runner'
+import { BATCH_TASKS } from './writer'
+
+export type WriterRequest =
+  | { type: 'begin'; input: { fileName: string; sha256: string; kind: ImportKind }; actor: Actor }
+  | { type: 'batch'; tasks: TaskInput[] }
+  | { type: 'publish'; goldAs: { source: LabelSource; reviewer: string } | null; actor: Actor }
+  | { type: 'abandon' }
+
+export type WriterReply = { ok: true; value: unknown } | { ok: false; message: string; code: string | null; details: unknown }
+
+export interface WriterThreadData {
+  kind: 'import-writer'
+  dbPath: string
+  nativeBinding: string | null
+}
+
+/** The writer thread's side: one connection, requests served strictly in order. */
+export async function serveImportWriter(port: MessagePort, data: WriterThreadData): Promise<void> {
+  const store: Store = await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
+  let importId: string | null = null
+  let chain: Promise<void> = Promise.resolve()
+  const handle = async (req: WriterRequest): Promise<unknown> => {
+    switch (req.type) {
+      case 'begin':
+        importId = (await store.beginImport(req.input, req.actor)).value.id
+        return importId
+      case 'batch':
+        return (await store.writeImportBatch(importId as string, { tasks: req.tasks })).value
+      case 'publish':
+        return (await store.publishImport(importId as string, req.actor, { goldAs: req.goldAs })).value
+      case 'abandon':
+        if (importId !== null) await store.abandonImport(importId)
+        return null
+    }
+  }
+  port.on('message', (req: WriterRequest | { type: 'close' }) => {
+    chain = chain.then(async () => {
+      if (req.type === 'close') {
+        await store.close()
+        port.close()
+        return
+      }
+      try {
+        port.postMessage({ ok: true, value: await handle(req) } satisfies WriterReply)
+      } catch (e) {
+        const err = e as { message?: string; code?: unknown; details?: unknown }
+        port.postMessage({ ok: false, message: String(err.message ?? e), code: typeof err.code === 'string' ? err.code : null, details: err.details ?? null } satisfies WriterReply)
+      }
+    })
+  })
+}
+
+/** The import thread's side: the same contract as StagedWriter, backed by the writer thread. */
+export class ThreadedWriter {
+  private readonly worker: Worker
+  private readonly waiting: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = []
+  private readonly inFlight: Promise<unknown>[] = []
+  private batch: TaskInput[] = []
+  private failed: unknown = null
+  readonly totals = { tasks: 0, skipped: 0, moves: 0, seats: 0 }
+
+  constructor(
+    target: { dbPath: string; nativeBinding: string | null },
+    private readonly input: { fileName: string; sha256: string; kind: ImportKind },
+    private readonly actor: Actor,
+    private readonly onBatch: (written: number) => void
+  ) {
+    const { file, execArgv } = workerEntry()
+    const data: WriterThreadData = { kind: 'import-writer', dbPath: target.dbPath, nativeBinding: target.nativeBinding }
+    this.worker = new Worker(file, { workerData: data, execArgv })
+    this.worker.on('message', (r: WriterReply) => {
+      const w = this.waiting.shift()
+      if (w === undefined) return
+      if (r.ok) w.resolve(r.value)
+      else w.reject(Object.assign(new Error(r.message), { code: r.code ?? 'internal', details: r.details }))
+    })
+    this.worker.on('error', (e) => {
+      this.failed = e
+      for (const w of this.waiting.splice(0)) w.reject(e)
+    })
+  }
+
+  private send(req: WriterRequest): Promise<unknown> {
+    if (this.failed !== null) return Promise.reject(this.failed)
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject })
+      this.worker.postMessage(req)
+    })
+  }
+
+  async begin(): Promise<void> {
+    await this.send({ type: 'begin', input: this.input, actor: this.actor })
+  }
+
+  async add(task: TaskInput): Promise<void> {
+    this.batch.push(task)
+    if (this.batch.length >= BATCH_TASKS) await this.ship()
+  }
+
+  private async ship(): Promise<void> {
+    if (this.batch.length === 0) return
+    const p = this.send({ type: 'batch', tasks: this.batch }).then((v) => {
+      const r = v as { written: number; skipped: number; moves: number; seats: number }
+      this.totals.tasks += r.written
+      this.totals.skipped += r.skipped
+      this.totals.moves += r.moves
+      this.totals.seats += r.seats
+      this.onBatch(this.totals.tasks)
+    })
+    p.catch(() => undefined) // surfaced by the await below or by flush()
+    this.batch = []
+    this.inFlight.push(p)
+    // Two batches in flight: one being written, one waiting — the parser never runs far ahead.
+    if (this.inFlight.length >= 2) await this.inFlight.shift()
+  }
+
+  async flush(): Promise<void> {
+    await this.ship()
+    while (this.inFlight.length > 0) await this.inFlight.shift()
+  }
+
+  async publish(goldAs: { source: LabelSource; reviewer: string } | null): Promise<ImportRecord> {
+    try {
+      await this.flush()
+      return (await this.send({ type: 'publish', goldAs, actor: this.actor })) as ImportRecord
+    } finally {
+      await this.close()
+    }
+  }
+
+  async abandon(): Promise<void> {
+    try {
+      await Promise.allSettled(this.inFlight.splice(0))
+      if (this.failed === null) await this.send({ type: 'abandon' })
+    } catch (e) {
+      console.error('[arbiter] could not abandon a failed import:', e)
+    } finally {
+      await this.close()
+    }
+  }
+
+  private async close(): Promise<void> {
+    if (this.failed === null) this.worker.postMessage({ type: 'close' })
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void this.worker.terminate().then(() => resolve()), 10_000)
+      this.worker.once('exit', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The review screen's one call (`task.detail`): the transcript with every target resolved and what
+ * each move counts as (ENGINE.md §2), and — unless blind — the engine's verdict under the current
+ * fit: posterior, seat weights beside reliabilities, leave-one-seat-out influence (§6), per-round
+ * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
+ * only once the task has a human label.
+ */
+import type { DecisionView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
+import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
+import type { DecisionRecord, FitRecord, JsonObject, LabelRecord, Store, TaskDetailRecord } from '../store'
+import { toTaskTallies, traceOf } from './fit/corpus'
+import type { FitModel, ModelCache } from './fit/model'
+
+export function labelView(l: LabelRecord): LabelView {
+  return { id: l.id, taskId: l.taskId, label: l.label, source: l.source, reviewer: l.reviewer, at: l.at, note: l.note, supersedes: l.supersedes, adjudicated: l.adjudicated }
+}
+
+function byCandidate(candidates: readonly string[], p: ArrayLike<number>): Record<string, number> {
+  const out: Record<string, number> = {}
+  candidates.forEach((c, g) => (out[c] = p[g]))
+  return out
+}
+
+function transcript(rec: TaskDetailRecord): TranscriptMove[] {
+  const t = rec.task
+  const endorsements = endorsementsOf(traceOf(t))
+  const index = new Map<string, number>()
+  return t.moves.map((m, i) => {
+    if (!index.has(m.id)) index.set(m.id, i)
+    const ti = m.target === null ? undefined : index.get(m.target)
+    const e = endorsements[i]
+    return {
+      id: m.id, index: i, round: m.round, seat: m.seat, model: t.models[m.seat] ?? null, force: m.force,
+      answer: m.answer, target: m.target,
+      targetSeat: ti === undefined ? null : t.moves[ti].seat,
+      targetIndex: ti ?? null,
+      endorsement: e === null ? null : { sign: e.sign, candidate: t.candidates[e.cand] },
+      confidence: m.confidence, text: m.text
+    }
+  })
+}
+
+function decisionView(d: DecisionRecord, threshold: number | null): DecisionView {
+  const w = d.why as JsonObject | null
+  const keys = ['round', 'k', 'qhat', 'bias', 'conc'] as const
+  // All five figures or none: a partial decomposition would read as a false explanation.
+  const why = w !== null && keys.every((k) => typeof w[k] === 'number') ? (Object.fromEntries(keys.map((k) => [k, w[k]])) as DecisionView['why']) : null
+  return {
+    fitId: d.fitId, decision: d.decision, spotCheck: d.spotCheck, answer: d.answer, stopRound: d.stopRound, gap: d.gap, threshold,
+    why,
+    reason: d.reason, decidedAt: d.decidedAt
+  }
+}
+
+function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verdict | null {
+  if (rec.tallies === null) return null
+  const t: TaskTallies = toTaskTallies(rec.tallies, model.seats, null)
+  const agg = model.aggregator
+  const p = agg.posteriorAt(t)
+  const weights = agg.weights(t)
+  const report = new Map(agg.seatReport(model.seats).map((s) => [s.seat, s]))
+  const influence = new Map(looInfluence(agg, t).map((x) => [x.seat, x]))
+  const seats: SeatView[] = t.seatIds.map((seat) => {
+    const r = report.get(seat)
+    const inf = influence.get(seat)
+    const reliability = r?.r ?? null
+    return {
+      seat, model: rec.task.models[seat] ?? null, reliability,
+      weight: weights[seat] ?? r?.weight ?? null,
+      adversarial: reliability !== null && reliability < 1 / t.K,
+      seen: r?.seen ?? false,
+      influence: { posterior: byCandidate(t.candidates, inf?.posterior ?? p), shift: inf?.shift ?? 0 }
+    }
+  })
+  const d = rec.decision
+  const rounds: RoundView[] = []
+  const T = Math.max(model.T, t.R === 0 ? 1 : t.rounds[t.R - 1] + 1)
+  for (let r = 0; r < T; r++) {
+    const pr = agg.posteriorAt(t, r)
+    rounds.push({
+      round: r,
+      posterior: byCandidate(t.candidates, pr),
+      social: byCandidate(t.candidates, socialAt(t, r)),
+      answer: t.candidates[tieBreak(pr, t.K, t.task, model.seed)],
+      bound: d?.bound?.[r] ?? null,
+      k: d?.k?.[r] ?? null
+    })
+  }
+  return {
+    fitId: fit.id, method: fit.method,
+    posterior: byCandidate(t.candidates, p),
+    answer: t.candidates[tieBreak(p, t.K, t.task, model.seed)],
+    seats, rounds,
+    decision: d === null ? null : decisionView(d, model.threshold),
+    previous: rec.previousDecision === null ? null : { fitId: rec.previousDecision.fitId, decision: rec.previousDecision.decision }
+  }
+}
+
+export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, sessionId: string): Promise<TaskDetail> {
+  const rec = await store.taskDetail(taskId)
+  const labeled = rec.liveLabels.length > 0
+  const fit = await store.currentFit()
+  // Blind (Calibrate): the verdict stays hidden until the task is labeled (ENGINE.md §10).
+  const hide = blind && !labeled
+  const verdict = hide || fit === null ? null : verdictOf(rec, await models.get(store, fit), fit)
+  const state = labeled ? 'human' : (rec.decision?.decision ?? null)
+  const t = rec.task
+  return {
+    task: { id: t.id, question: t.question, group: t.group, candidates: t.candidates, createdAt: t.createdAt, version: t.version, importFile: t.fileName },
+    state: hide ? null : state,
+    gold: labeled ? rec.gold : null,
+    moves: transcript(rec),
+    verdict,
+    blind: hide,
+    labels: rec.liveLabels.map(labelView),
+    labelLog: rec.labelLog.map(labelView),
+    reservation: rec.reservation,
+    reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== sessionId
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The review queue and the filtered listings behind exports, Calibrate's random draw, and the
+ * filter facets. All reads; each is one snapshot.
+ */
+import { StoreError, type DrawInput, type DrawResult, type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
+import { checkId, checkInt } from '../validate'
+import type { Sql } from './connection'
+import { latestDecidedFitId } from './fits'
+import { LABEL_COLUMNS, parseJson, parseStringArray, toLabel, type LabelRow } from './rows'
+import { LIVE_LABEL } from './tallies'
+import { buildFilter, checkFilter, orderBy, rowColumns } from './task-filter'
+
+type Row = {
+  task_id: string
+  question: string | null
+  grp: string | null
+  candidates: string
+  created_at: string
+  version: number
+  fit_id: string | null
+  decision: 'act' | 'defer' | null
+  spot_check: number | null
+  answer: string | null
+  posterior: string | null
+  stop_round: number | null
+  gap: number | null
+  bound: string | null
+  disagreement: number | null
+  decided_at: string | null
+  l_id: string | null
+  l_label: string | null
+  l_source: 'random' | 'escalation' | null
+  l_reviewer: string | null
+  l_at: string | null
+  r_reviewer: string | null
+  r_session: string | null
+  r_expires: string | null
+}
+
+function toRow(r: Row, method: string | null): TaskRow {
+  const label =
+    r.l_id === null
+      ? null
+      : { taskId: r.task_id, labelId: r.l_id, label: r.l_label as string, source: r.l_source as 'random' | 'escalation', reviewer: r.l_reviewer as string, at: r.l_at as string }
+  return {
+    taskId: r.task_id,
+    question: r.question,
+    group: r.grp,
+    candidates: parseStringArray(r.candidates),
+    createdAt: r.created_at,
+    version: r.version,
+    state: label !== null ? 'human' : r.decision,
+    decision: r.decision,
+    spotCheck: r.spot_check === 1,
+    answer: label !== null ? label.label : r.answer,
+    posterior: r.posterior === null ? null : (parseJson(r.posterior) as Record<string, number>),
+    stopRound: r.stop_round,
+    gap: r.gap,
+    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
+    disagreement: r.disagreement,
+    fitId: r.fit_id,
+    method: r.fit_id === null ? null : method,
+    decidedAt: r.decided_at,
+    label,
+    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
+  }
+}
+
+function fitMethod(q: Sql, fitId: string | null): string | null {
+  return fitId === null ? null : (q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId)?.method ?? null)
+}
+
+export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
+  const filter = checkFilter(query.filter)
+  const offset = checkInt(query.offset, 'offset')
+  const limit = checkInt(query.limit, 'limit', 1)
+  const fitId = latestDecidedFitId(q)
+  const b = buildFilter(filter, fitId, now)
+  const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
+  const total = q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
+  const rows = q.all<Row>(
+    `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
+    ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+  )
+  const method = fitMethod(q, fitId)
+  return { rows: rows.map((r) => toRow(r, method)), total, fitId }
+}
+
+export function filteredTasks(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): TaskRow[] {
+  const f = checkFilter(filter)
+  checkInt(limit, 'limit', 1)
+  const fitId = latestDecidedFitId(q)
+  const b = buildFilter(f, fitId, now, true)
+  const where = ['t.id > ?', ...b.where].join(' AND ')
+  const rows = q.all<Row>(
+    `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
+    ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
+  )
+  const method = fitMethod(q, fitId)
+  return rows.map((r) => toRow(r, method))
+}
+
+export function filteredLabels(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): { rows: LabelRecord[]; lastTaskId: string | null } {
+  const tasks = filteredTasks(q, now, filter, afterTaskId, limit)
+  const rows: LabelRecord[] = []
+  for (const t of tasks) {
+    if (t.label === null) continue
+    rows.push(...q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE_LABEL('labels')} ORDER BY rowid`, t.taskId).map(toLabel))
+  }
+  return { rows, lastTaskId: tasks.length === 0 ? null : tasks[tasks.length - 1].taskId }
+}
+
+export function facets(q: Sql): Facets {
+  const groups = q.all<{ grp: string | null; n: number }>(
+    `SELECT t.grp, count(*) AS n FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' GROUP BY t.grp ORDER BY t.grp`
+  )
+  const seats = q.all<{ id: string }>(
+    `SELECT DISTINCT s.id FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published' ORDER BY s.id`
+  )
+  return { groups: groups.map((g) => ({ group: g.grp, count: g.n })), seats: seats.map((s) => s.id) }
+}
+
+/**
+ * Calibrate's draw (ENGINE.md §10): uniformly among published tasks without a live label (or, with
+ * `spotCheckOnly`, among the current fit's spot-checked ones), minus `exclude`; the caller's
+ * random number `at` ∈ [0, 1) picks one, so the draw is uniform and this code deterministic.
+ */
+export function drawUnlabeled(q: Sql, input: DrawInput): DrawResult {
+  if (!(typeof input.at === 'number' && input.at >= 0 && input.at < 1)) throw new StoreError('bad_input', 'at must be a number in [0, 1)')
+  if (!Array.isArray(input.exclude)) throw new StoreError('bad_input', 'exclude must be an array')
+  input.exclude.forEach((id) => checkId(id, 'exclude[]'))
+  const fitId = latestDecidedFitId(q)
+  const spot = input.spotCheckOnly === true
+  const from = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+    ${spot ? 'JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id AND d.spot_check = 1' : ''}
+    WHERE NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = t.id AND ${LIVE_LABEL('x')})
+    AND t.id NOT IN (SELECT value FROM json_each(?))`
+  const params = [...(spot ? [fitId] : []), JSON.stringify(input.exclude)]
+  const n = q.get<{ n: number }>(`SELECT count(*) AS n FROM ${from}`, ...params)?.n ?? 0
+  const randomLabels = q.get<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`)?.n ?? 0
+  if (n === 0) return { taskId: null, unlabeled: 0, randomLabels }
+  const pick = Math.min(n - 1, Math.floor(input.at * n))
+  const row = q.get<{ id: string }>(`SELECT t.id FROM ${from} ORDER BY t.id LIMIT 1 OFFSET ?`, ...params, pick)
+  return { taskId: row?.id ?? null, unlabeled: n, randomLabels }
+}

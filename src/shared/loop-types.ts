@@ -1,0 +1,284 @@
+/**
+ * Result types of the operating loop's calls (issue #5). JSON only: ISO-8601 UTC strings, `null`
+ * never `undefined`. Posteriors and weights are objects keyed by candidate / seat id; arrays
+ * follow the task's candidate order or the round order.
+ */
+import type { BudgetSetting } from './loop-schemas'
+
+export type TaskState = 'act' | 'defer' | 'human'
+export type LabelSource = 'random' | 'escalation'
+
+export interface LabelView {
+  id: string
+  taskId: string
+  /** null: an undo marker (it supersedes the label it undid). */
+  label: string | null
+  source: LabelSource
+  reviewer: string
+  at: string
+  note: string | null
+  supersedes: string | null
+  adjudicated: boolean
+}
+
+export interface Reservation {
+  taskId: string
+  reviewer: string
+  sessionId: string
+  expiresAt: string
+}
+
+export interface QueueRow {
+  taskId: string
+  question: string | null
+  group: string | null
+  candidates: string[]
+  createdAt: string
+  /** Pass as `expectedVersion` when resolving from the row. */
+  version: number
+  state: TaskState | null
+  decision: 'act' | 'defer' | null
+  spotCheck: boolean
+  /** The human label, else the acted answer or the engine's best guess. */
+  answer: string | null
+  posterior: Record<string, number> | null
+  stopRound: number | null
+  gap: number | null
+  bound: (number | null)[] | null
+  /** 1 − the social state's top share at the last round. */
+  disagreement: number | null
+  label: { labelId: string; label: string; source: LabelSource; reviewer: string; at: string } | null
+  reservedBy: { reviewer: string; sessionId: string; expiresAt: string } | null
+}
+
+export interface QueuePageResult {
+  rows: QueueRow[]
+  /** Rows matching the filter (all pages). */
+  total: number
+  offset: number
+  limit: number
+  fitId: string | null
+}
+
+export interface QueueFacets {
+  groups: { group: string | null; count: number }[]
+  seats: string[]
+}
+
+export interface TranscriptMove {
+  id: string
+  index: number
+  round: number
+  seat: string
+  model: string | null
+  force: 'propose' | 'vote' | 'challenge' | 'concede' | 'retract' | 'abstain'
+  answer: string | null
+  target: string | null
+  /** The targeted move, resolved (null without a target). */
+  targetSeat: string | null
+  targetIndex: number | null
+  /** What the move counts as (ENGINE.md §2): sign and candidate, or null for none. */
+  endorsement: { sign: 1 | -1; candidate: string } | null
+  confidence: number | null
+  /** LLM output: render as text, never as HTML. */
+  text: string | null
+}
+
+export interface SeatView {
+  seat: string
+  model: string | null
+  /** §4 reliability r_i (r̄ for a seat unseen in the labels); null for unsupervised methods. */
+  reliability: number | null
+  /** w_i (one-coin) or §5's mean log-ratio (confusion); null for baselines. */
+  weight: number | null
+  /** Called adversarial only when r_i < 1/K (ENGINE.md §4). */
+  adversarial: boolean
+  seen: boolean
+  /** Leave-one-seat-out: the posterior without this seat, and its total-variation shift. */
+  influence: { posterior: Record<string, number>; shift: number }
+}
+
+export interface RoundView {
+  round: number
+  posterior: Record<string, number>
+  social: Record<string, number>
+  answer: string
+  /** L_t and its k (null when unknown). */
+  bound: number | null
+  k: number | null
+}
+
+export interface DecisionView {
+  fitId: string
+  decision: 'act' | 'defer'
+  spotCheck: boolean
+  answer: string | null
+  stopRound: number | null
+  gap: number | null
+  /** 1 − α: the bound a round must reach to act; null when α is unknown. */
+  threshold: number | null
+  why: { round: number; k: number; qhat: number; bias: number; conc: number } | null
+  reason: string | null
+  decidedAt: string
+}
+
+export interface Verdict {
+  fitId: string
+  method: string
+  posterior: Record<string, number>
+  /** The engine's answer on the whole trace (§6 tie rule). */
+  answer: string
+  seats: SeatView[]
+  rounds: RoundView[]
+  decision: DecisionView | null
+  /** The decision under the fit before the current one (the console says "back in the queue"). */
+  previous: { fitId: string; decision: 'act' | 'defer' } | null
+}
+
+export interface TaskDetail {
+  task: { id: string; question: string | null; group: string | null; candidates: string[]; createdAt: string; version: number; importFile: string }
+  state: TaskState | null
+  /** Hidden truth from the trace: shown only once the task has a human label. */
+  gold: string | null
+  moves: TranscriptMove[]
+  /** null while blind (Calibrate hides the engine's verdict until the task is labeled), or before any fit. */
+  verdict: Verdict | null
+  blind: boolean
+  labels: LabelView[]
+  labelLog: LabelView[]
+  reservation: Reservation | null
+  /** Held by another session: a resolve is still possible but the console should say so. */
+  reservedByOther: boolean
+}
+
+export interface ReserveResult {
+  mine: Reservation | null
+  heldBy: Reservation | null
+}
+
+export interface ResolveResult {
+  labelId: string
+  taskId: string
+  version: number
+  /** A background refit is scheduled (debounced); `fit-landed` follows. */
+  refitScheduled: boolean
+}
+
+export type RecentLabel = LabelView & { question: string | null; live: boolean }
+
+export interface DrawResult {
+  taskId: string | null
+  /** Unlabeled tasks left to draw from. */
+  unlabeled: number
+  /** Live `random` labels so far (the calibration set's size). */
+  randomLabels: number
+}
+
+export interface ImportProblem {
+  file: string
+  line: number
+  task: string | null
+  move: string | null
+  rule: string
+  message: string
+}
+
+export interface ImportSummary {
+  status: 'imported' | 'already-imported' | 'rejected'
+  importId: string | null
+  jobId: string
+  file: string
+  kind: 'traces' | 'csv' | 'labels'
+  sha256: string
+  /** Tasks written, tasks already present with the same content, moves, seats, labels. */
+  tasks: number
+  skipped: number
+  moves: number
+  seats: number
+  labels: number
+  /** Lines rejected (with --skip-invalid) or the reasons the file was refused (capped at 1,000). */
+  errors: ImportProblem[]
+  errorCount: number
+}
+
+export interface ImportRecordView {
+  id: string
+  fileName: string
+  sha256: string
+  kind: string
+  createdAt: string
+  publishedAt: string | null
+  createdBy: string
+  counts: { tasks: number; skipped: number; moves: number; seats: number; labels: number }
+}
+
+export interface FitSummary {
+  id: string
+  createdAt: string
+  method: string
+  hyperparameters: Record<string, number>
+  metrics: Record<string, unknown> | null
+  parentFitId: string | null
+  decidedAt: string | null
+  decisionCount: number
+  current: boolean
+}
+
+export interface FitSeat {
+  seat: string
+  model: string | null
+  reliability: number | null
+  mu: number | null
+  weight: number | null
+  seen: boolean
+  adversarial: boolean
+  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean } | null
+}
+
+export interface FitDetail extends FitSummary {
+  seats: FitSeat[]
+  certificate: Record<string, unknown> | null
+  budget: BudgetSetting | null
+}
+
+export interface RefitStatus {
+  running: boolean
+  /** When the debounced background refit will start; null when none is pending. */
+  scheduledFor: string | null
+  lastError: string | null
+  currentFitId: string | null
+  /** Labels written since the current fit was made (a refit would change something). */
+  stale: boolean
+}
+
+export interface ExportResult {
+  what: 'decisions' | 'labels'
+  format: 'jsonl' | 'csv'
+  rows: number
+  fileName: string
+  path: string | null
+  /** The file's text when no path was given. */
+  content: string | null
+}
+
+export interface DemoStatus {
+  demo: boolean
+  createdAt: string | null
+  seed: number | null
+}
+
+export interface StartEmptyResult {
+  dbPath: string
+  /** Where the demo database was moved (kept, not deleted). */
+  demoMovedTo: string
+}
+
+export interface AuditEntryView {
+  seq: number
+  at: string
+  reviewer: string
+  shell: string
+  action: string
+  target: string | null
+  details: Record<string, unknown>
+}

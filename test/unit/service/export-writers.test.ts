@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { csvCell, decisionsWriter, labelsWriter, readLabelsText } from '../../../src/main/io'
+import { decisionRow } from '../../../src/main/service/export'
+import type { TaskRow } from '../../../src/main/store'
+
+const row: TaskRow = {
+  taskId: 't,1', question: 'q', group: 'G', candidates: ['a', 'b'], createdAt: '2026-11-30T00:00:00.000Z', version: 1,
+  state: 'defer', decision: 'defer', spotCheck: true, answer: 'a', posterior: { a: 0.6, b: 0.4 }, stopRound: null, gap: 0.1,
+  bound: [0.5, null], disagreement: 0.2, fitId: 'f1', method: 'per-agent', decidedAt: '2026-11-30T01:00:00.000Z', label: null, reservedBy: null
+}
+
+describe('export writers (FORMATS.md)', () => {
+  it('write decisions with FORMATS.md’s fields in order, JSON-encoding objects in CSV', () => {
+    const csv = decisionsWriter('csv')
+    expect(csv.header()).toBe('task,decision,spotCheck,answer,method,posterior,stopRound,gap,bound,label,labelSource,reviewer,decidedAt,fit\n')
+    expect(csv.row(decisionRow(row))).toBe('"t,1",defer,true,a,per-agent,"{""a"":0.6,""b"":0.4}",,0.1,"[0.5,null]",,,,2026-11-30T01:00:00.000Z,f1\n')
+    const json = JSON.parse(decisionsWriter('jsonl').row(decisionRow(row))) as Record<string, unknown>
+    expect(Object.keys(json)).toEqual(['task', 'decision', 'spotCheck', 'answer', 'method', 'posterior', 'stopRound', 'gap', 'bound', 'label', 'labelSource', 'reviewer', 'decidedAt', 'fit'])
+    expect(decisionsWriter('jsonl').header()).toBe('')
+  })
+
+  it('turns a human label into the decision: answer and time are the label’s, the engine’s bound is dropped', () => {
+    const human = decisionRow({ ...row, state: 'human', answer: 'b', label: { taskId: 't,1', labelId: 'l', label: 'b', source: 'escalation', reviewer: 'ana', at: '2026-11-30T02:00:00.000Z' } })
+    expect(human).toMatchObject({ decision: 'human', answer: 'b', label: 'b', labelSource: 'escalation', reviewer: 'ana', decidedAt: '2026-11-30T02:00:00.000Z', gap: null, bound: null, stopRound: null })
+  })
+
+  it('writes labels the label reader reads back (a missing note is left out)', () => {
+    const w = labelsWriter('jsonl')
+    const text = w.row({ task: 't1', label: 'a', source: 'random', reviewer: 'ana', at: '2026-11-30T12:00:00.000Z', note: null }) + w.row({ task: 't2', label: 'b', source: 'escalation', reviewer: 'bo', at: '2026-11-30T12:00:00.000Z', note: 'why' })
+    const back = readLabelsText(text, 'x.jsonl')
+    expect(back.errors).toEqual([])
+    expect(back.labels).toEqual([
+      { task: 't1', label: 'a', source: 'random', reviewer: 'ana', at: '2026-11-30T12:00:00.000Z' },
+      { task: 't2', label: 'b', source: 'escalation', reviewer: 'bo', at: '2026-11-30T12:00:00.000Z', note: 'why' }
+    ])
+  })
+
+  it('quotes CSV cells only when needed (RFC 4180)', () => {
+    expect([csvCell('plain'), csvCell('a,b'), csvCell('say "hi"'), csvCell('two\nlines'), csvCell(null), csvCell(3)]).toEqual(['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', '', '3'])
+  })
+})

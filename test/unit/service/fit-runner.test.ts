@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { FitRunner } from '../../../src/main/service/fit/runner'
+import type { FitRecord } from '../../../src/main/store'
+
+const fit = (id: string) => ({ id }) as FitRecord
+
+describe('FitRunner: one fit at a time, and the debounced background refit', () => {
+  it('runs queued fits one after the other, each landing in order', async () => {
+    const log: string[] = []
+    let n = 0
+    const runner = new FitRunner(
+      async () => {
+        const id = `f${++n}`
+        log.push(`start ${id}`)
+        await new Promise((r) => setTimeout(r, 20))
+        log.push(`end ${id}`)
+        return fit(id)
+      },
+      (f) => log.push(`landed ${f.id}`)
+    )
+    const [a, b] = await Promise.all([runner.now(), runner.now()])
+    expect([a.id, b.id]).toEqual(['f1', 'f2'])
+    expect(log).toEqual(['start f1', 'end f1', 'landed f1', 'start f2', 'end f2', 'landed f2'])
+    expect(runner.status()).toMatchObject({ running: false, scheduledFor: null, lastError: null })
+  })
+
+  it('debounces: many labels in a quiet period give one refit', async () => {
+    let runs = 0
+    const landed: string[] = []
+    const runner = new FitRunner(async () => fit(`f${++runs}`), (f) => landed.push(f.id))
+    for (let i = 0; i < 5; i++) {
+      runner.schedule(40)
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    expect(runner.status().scheduledFor).not.toBeNull()
+    await expect.poll(() => landed, { timeout: 2000 }).toEqual(['f1'])
+    expect(runs).toBe(1)
+  })
+
+  it('reports a failed fit and keeps working', async () => {
+    let fail = true
+    const runner = new FitRunner(async () => {
+      if (fail) throw new Error('no labels')
+      return fit('ok')
+    }, () => {})
+    await expect(runner.now()).rejects.toThrow('no labels')
+    expect(runner.status().lastError).toBe('no labels')
+    fail = false
+    expect((await runner.now()).id).toBe('ok')
+    expect(runner.status().lastError).toBeNull()
+  })
+
+  it('cancels a pending refit on close', async () => {
+    let runs = 0
+    const runner = new FitRunner(async () => fit(`f${++runs}`), () => {})
+    runner.schedule(20)
+    await runner.close()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(runs).toBe(0)
+    runner.schedule(1) // ignored once closed
+    await new Promise((r) => setTimeout(r, 20))
+    expect(runs).toBe(0)
+  })
+})

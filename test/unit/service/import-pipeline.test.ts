@@ -1,0 +1,131 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Trace } from '../../../src/shared/trace'
+import { buildTallies, SeatIndex } from '../../../src/main/engine'
+import { runImport, type ImportRequest } from '../../../src/main/service/import'
+import { taskInputOf, talliesOf } from '../../../src/main/service/import/task-input'
+import { toTaskTallies } from '../../../src/main/service/fit/corpus'
+import { openStore, type Actor, type Store } from '../../../src/main/store'
+import { EXAMPLE_TRACES } from '../../helpers/seed'
+
+const ACTOR: Actor = { reviewer: 'ana', sessionId: 's', shell: 'cli' }
+let dir: string
+let store: Store
+
+const req = (path: string, extra: Partial<ImportRequest> = {}): ImportRequest => ({
+  path, fileName: path, displayName: 'file', kind: 'auto', skipInvalid: false, goldAs: null,
+  dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, ...extra
+})
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-imp-'))
+  store = await openStore(join(dir, 'a.db'))
+})
+afterEach(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('a trace line → the store’s task', () => {
+  const raw = JSON.parse(readFileSync(EXAMPLE_TRACES, 'utf8').split('\n')[0]) as Record<string, unknown>
+  raw.extra = { kept: true }
+  ;(raw.moves as Record<string, unknown>[])[0].note = 'kept too'
+
+  it('keeps unknown fields for round-tripping, once (moves carry their own)', () => {
+    const t = taskInputOf(raw as unknown as Trace, raw)
+    expect(t.raw.extra).toEqual({ kept: true })
+    expect(t.raw).not.toHaveProperty('moves')
+    expect(t.moves[0].raw).toEqual({ note: 'kept too' })
+    expect(t.moves[1].raw).toBeNull()
+  })
+
+  it('stores exactly the engine’s tallies (ENGINE.md §2) and the social top share', () => {
+    const trace = raw as unknown as Trace
+    const stored = talliesOf(trace)
+    const seats = new SeatIndex()
+    const engine = buildTallies(trace, seats, null)
+    const back = toTaskTallies({ ...stored, taskId: trace.task, candidates: trace.candidates, group: null }, seats, null)
+    expect(Array.from(back.counts)).toEqual(Array.from(engine.counts))
+    expect(Array.from(back.vote0)).toEqual(Array.from(engine.vote0))
+    expect(back.rounds).toEqual(engine.rounds)
+    expect(Array.from(back.seats)).toEqual(Array.from(engine.seats))
+    expect(stored.socialP1).toBeGreaterThan(0)
+  })
+})
+
+describe('runImport', () => {
+  it('imports traces, then skips the same tasks from another file, and publishes once each', async () => {
+    const first = await runImport(store, req(EXAMPLE_TRACES), ACTOR)
+    expect(first).toMatchObject({ status: 'imported', kind: 'traces', tasks: 3, moves: 15, seats: 3, skipped: 0, errorCount: 0 })
+    const copy = join(dir, 'copy.jsonl')
+    writeFileSync(copy, `\n${readFileSync(EXAMPLE_TRACES, 'utf8')}`) // other bytes, same tasks
+    const second = await runImport(store, req(copy), ACTOR)
+    expect(second).toMatchObject({ status: 'imported', tasks: 0, skipped: 3 })
+    expect((await store.listImports(10)).length).toBe(2)
+    expect((await store.tallyPage(null, 10)).length).toBe(3)
+  })
+
+  it('abandons an import whose file changed between the validating and the writing pass', async () => {
+    const file = join(dir, 'moving.jsonl')
+    writeFileSync(file, readFileSync(EXAMPLE_TRACES))
+    const p = runImport(store, req(file), ACTOR, (e) => {
+      if (e.phase === 'checking') appendFileSync(file, '\n')
+    })
+    await expect(p).rejects.toMatchObject({ code: 'conflict' })
+    expect((await store.counts()).tasks).toBe(0)
+    expect(await store.findImportBySha('0'.repeat(64))).toBeNull()
+  })
+
+  it('with --skip-invalid keeps the first of two lines with one task id and lists the second', async () => {
+    const file = join(dir, 'dup.jsonl')
+    const line = (q: string) => JSON.stringify({ task: 'x', question: q, candidates: ['a', 'b'], moves: [] })
+    writeFileSync(file, `${line('first')}\n${line('second')}\n`)
+    expect((await runImport(store, req(file), ACTOR)).status).toBe('rejected')
+    const r = await runImport(store, req(file, { skipInvalid: true }), ACTOR)
+    expect(r).toMatchObject({ status: 'imported', tasks: 1, errorCount: 1, errors: [{ line: 2, rule: 'duplicate-task', task: 'x' }] })
+    expect((await store.getTaskSummary('x')).question).toBe('first')
+  })
+
+  it('reads a label file by its first line, and records gold as labels with --gold-as', async () => {
+    await runImport(store, req(EXAMPLE_TRACES, { goldAs: 'escalation', displayName: 'council.trace.jsonl' }), ACTOR)
+    const eff = await store.effectiveLabels()
+    expect(eff.length).toBeGreaterThan(0)
+    expect(new Set(eff.map((l) => `${l.source}:${l.reviewer}`))).toEqual(new Set(['escalation:import:council.trace.jsonl']))
+    const file = join(dir, 'labels.jsonl')
+    writeFileSync(file, '{"task":"trivia-0001","label":"Jupiter","source":"random","reviewer":"bo","at":"2026-11-30T13:00:00+01:00"}\n')
+    const r = await runImport(store, req(file), ACTOR)
+    expect(r).toMatchObject({ status: 'imported', kind: 'labels', labels: 1 })
+    expect((await store.liveLabels('trivia-0001')).at(-1)).toMatchObject({ label: 'Jupiter', at: '2026-11-30T12:00:00.000Z' })
+  })
+
+  it('reports progress through every phase of a trace import', async () => {
+    const phases = new Set<string>()
+    await runImport(store, req(EXAMPLE_TRACES), ACTOR, (p) => phases.add(p.phase))
+    expect([...phases]).toEqual(['checking', 'writing', 'publishing'])
+  })
+})
+
+describe('runImport of a large file, written from a second thread', () => {
+  const big = (n: number) =>
+    Array.from({ length: n }, (_, i) => JSON.stringify({ task: `big-${i}`, question: `q ${i}`, candidates: ['a', 'b'], moves: [{ id: 'm1', round: 0, seat: `S${i % 3}`, force: 'propose', answer: 'a' }] })).join('\n')
+
+  it('writes every task through the writer thread and publishes once', async () => {
+    const file = join(dir, 'big.jsonl')
+    writeFileSync(file, big(12_000))
+    const target = { dbPath: join(dir, 'a.db'), nativeBinding: null }
+    const r = await runImport(store, req(file, { target }), ACTOR)
+    expect(r).toMatchObject({ status: 'imported', tasks: 12_000, moves: 12_000, seats: 3 })
+    expect((await store.counts()).tasks).toBe(12_000)
+    expect((await store.filteredTasks({ decision: null, group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: 'q 11999' }, null, 10)).map((t) => t.taskId)).toContain('big-11999')
+  }, 60_000)
+
+  it('fails cleanly when the writer thread cannot open the database, leaving nothing visible', async () => {
+    const file = join(dir, 'big.jsonl')
+    writeFileSync(file, big(10_500))
+    const target = { dbPath: join(dir, 'no-such-dir', 'a.db'), nativeBinding: null }
+    await expect(runImport(store, req(file, { target }), ACTOR)).rejects.toThrow()
+    expect((await store.counts()).tasks).toBe(0)
+  }, 60_000)
+})
