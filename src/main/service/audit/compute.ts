@@ -1,0 +1,45 @@
+/**
+ * The audit summary (issue #6, `audit.summary` and `arbiter report`): computed from the database
+ * alone, deterministically for a given database and settings (every split and fold is seeded),
+ * except `computedAt`. A few seconds on the demo database, so the service runs it in a worker
+ * thread (jobs/worker.ts) and caches it (cache.ts); the CLI runs it in-process.
+ */
+import type { AuditSummary, EngineSettings } from '../../../shared/api'
+import type { Actor, Store } from '../../store'
+import { actOrDeferView, AUDIT_SPLITS } from './act-or-defer'
+import { loadAuditData } from './data'
+import { AUDIT_METHODS, methodRows } from './methods'
+import { reviewerRows } from './reviewers'
+import { commonCandidates, seatRows } from './seats'
+
+export type AuditProgress = (p: { done: number; total: number; message: string | null }) => void
+
+export async function computeAudit(store: Store, settings: EngineSettings, actor: Actor, progress: AuditProgress = () => {}): Promise<AuditSummary> {
+  const steps = AUDIT_METHODS.length + 1 + AUDIT_SPLITS + 1
+  progress({ done: 0, total: steps, message: 'reading tallies and labels' })
+  const data = await loadAuditData(store, settings, actor)
+  const { corpus, labeled, random, fit, fitLabeled } = data
+
+  const methods = methodRows(labeled, corpus.tasks, settings.seed, (done) =>
+    progress({ done, total: steps, message: `nested CV on ${labeled.length} labeled tasks` })
+  )
+  const base = AUDIT_METHODS.length + 1
+  const actOrDefer = actOrDeferView(random, settings, corpus.tasks, (done) =>
+    progress({ done: base + done, total: steps, message: `act-or-defer split ${done} of ${AUDIT_SPLITS}` })
+  )
+  const confusionCandidates = commonCandidates(fitLabeled)
+  const seats = seatRows(fit, corpus.seats.ids, fitLabeled, confusionCandidates, await store.seatModels())
+  const reviewers = reviewerRows(await store.labelCounts())
+  progress({ done: steps, total: steps, message: null })
+  return {
+    fitId: fit?.id ?? null,
+    labeledTasks: labeled.length,
+    randomLabels: random.length,
+    methods,
+    actOrDefer,
+    seats,
+    confusionCandidates,
+    reviewers,
+    computedAt: new Date().toISOString()
+  }
+}

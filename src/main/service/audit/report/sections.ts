@@ -1,0 +1,67 @@
+/** The report's sections, one per part of the audit summary (the Audit screen's order). */
+import type { ActOrDeferView, AuditSummary, FrontierPoint, MethodRow, ReviewerRow, SeatAuditRow } from '../../../../shared/api'
+import { confusionSvg, frontierSvg, reliabilitySvg, weightsSvg } from './svg'
+import { esc, num, pct, table } from './text'
+
+const figure = (svg: string, caption: string): string => `<figure>${svg}<figcaption>${caption}</figcaption></figure>`
+
+export function methodsSection(methods: readonly MethodRow[], labeledTasks: number): string {
+  const rows = methods.map((m) => {
+    const name = `${esc(m.method)}${m.reference ? ' <span class="note">(reference)</span>' : ''}`
+    if (m.refused !== null) return [name, '—', '—', '—', '—', '—', `<span class="note">refused: ${esc(m.refused)}</span>`]
+    return [name, String(m.n), num(m.accuracy), num(m.brier), num(m.eceEw), num(m.eceEm), '']
+  })
+  const plots = methods.filter((m) => m.refused === null && m.n > 0).map((m) =>
+    figure(reliabilitySvg(m), `${esc(m.method)} · n = ${m.n} · ECE_ew ${num(m.eceEw)}`))
+  return `<section id="methods"><h2>Methods</h2>
+<p class="muted">Nested cross-validation (5 outer folds, hyperparameters re-selected inside each; ENGINE.md §7) over the ${labeledTasks} labeled tasks the label policy allows, scores pooled over all out-of-fold predictions. The best single seat is its round-0 answer, unfitted.</p>
+${table(['method', 'n', 'accuracy', 'Brier', 'ECE_ew', 'ECE_em', ''], rows, [false, true, true, true, true, true, false])}
+<h3>Reliability diagrams</h3><p class="muted">Bars: accuracy per equal-width confidence bin; tick: the bin's mean confidence; red: overconfidence; dashed: perfect calibration.</p><div class="plots">${plots.join('\n')}</div></section>`
+}
+
+const pointRow = (label: string, p: FrontierPoint): string[] =>
+  [label, num(p.beta, 2), pct(p.act), pct(p.accAct), num(p.wa), num(p.waOverBeta, 2), num(p.rnd, 2)]
+const AOD_HEAD = ['', 'β', 'Act', 'Acc|Act', 'WA', 'WA/β', 'mean stop round']
+const AOD_NUMERIC = [false, true, true, true, true, true, true]
+
+export function actOrDeferSection(a: ActOrDeferView, randomLabels: number): string {
+  const head = `<section id="act-or-defer"><h2>Act or defer</h2><p class="muted">${esc(a.protocol)}.</p>`
+  if (a.reason !== null) return `${head}<p><strong>Not measured:</strong> ${esc(a.reason)}.</p></section>`
+  const current = a.current === null ? '<p>No budget could be resolved on any split.</p>' : table(AOD_HEAD, [pointRow('current budget', a.current)], AOD_NUMERIC)
+  const sweep = table(AOD_HEAD, a.frontier.map((p) => pointRow('', p)), AOD_NUMERIC)
+  const plot = figure(frontierSvg(a.frontier, a.current), `Means over the splits of the ${randomLabels} random labels. Act: share of scored tasks acted on; WA: share acted on wrongly, which the certificate keeps below β; the ring marks the current budget.`)
+  return `${head}<h3>At the current budget</h3>${current}<h3>Risk–automation frontier</h3><div class="plots">${plot}</div>${sweep}</section>`
+}
+
+function driftCell(d: SeatAuditRow['drift']): string {
+  if (d === null) return '—'
+  const text = `${num(d.recent)} recent vs ${num(d.rest)} (|Δ| ${num(Math.abs(d.diff))}, floor ${num(d.floor)})`
+  return d.flagged ? `<span class="flag">drift</span> ${text}` : text
+}
+
+export function seatsSection(seats: readonly SeatAuditRow[], candidates: readonly string[], fitId: string | null): string {
+  const rows = seats.map((s) => [
+    esc(s.seat), s.model === null ? '—' : esc(s.model), num(s.reliability), s.weight === null ? '—' : `${s.weight < 0 ? '<span class="flag">' : ''}${num(s.weight)}${s.weight < 0 ? '</span>' : ''}`,
+    String(s.evidence), s.adversarial ? '<span class="flag">adversarial</span>' : '', driftCell(s.drift)
+  ])
+  const weighted = seats.some((s) => s.weight !== null)
+  const weights = weighted ? figure(weightsSvg(seats), 'Seat weight w_i = ln(μ_i / (1 − μ_i)); red: the seat counts against what it endorses.') : '<p>No fit has weighed the seats yet.</p>'
+  const heat = seats.filter((s) => s.confusion !== null).map((s) =>
+    figure(confusionSvg(s.seat, candidates, s.confusion as number[][]), esc(s.seat)))
+  const set = candidates.length === 0 ? '' : `over the most common candidate set among labeled tasks: {${candidates.map(esc).join(', ')}}`
+  return `<section id="seats"><h2>Seats</h2>
+<p class="muted">${fitId === null ? 'No fit yet.' : `From fit ${esc(fitId)}`}; evidence = endorsements on the labeled tasks the fit used. Adversarial: reliability below 1/K (ENGINE.md §4); drift: recent 20 % of labels vs the rest beyond twice the bootstrap noise floor (§9).</p>
+${table(['seat', 'model', 'reliability', 'weight', 'evidence', 'flag', 'drift'], rows, [false, false, true, true, true, false, false])}
+<h3>Weights</h3><div class="plots">${weights}</div>
+<h3>Confusion</h3><p class="muted">P(seat endorses column | truth row) ${set}.</p><div class="plots">${heat.join('\n')}</div></section>`
+}
+
+export function reviewersSection(reviewers: readonly ReviewerRow[]): string {
+  const rows = reviewers.map((r) => [esc(r.reviewer), String(r.random), String(r.escalation), String(r.undone)])
+  const body = rows.length === 0 ? '<p>No labels yet.</p>' : table(['reviewer', 'random (live)', 'escalation (live)', 'undone or replaced'], rows, [false, true, true, true])
+  return `<section id="reviewers"><h2>Labels by reviewer</h2>${body}<p class="note">Agreement between reviewers arrives with team mode.</p></section>`
+}
+
+export function headerSection(a: AuditSummary, source: string): string {
+  return `<header><h1>Arbiter audit</h1><p class="muted">${esc(source)} · computed ${esc(a.computedAt)} · fit ${a.fitId === null ? 'none' : esc(a.fitId)} · ${a.labeledTasks} labeled tasks (${a.randomLabels} random)</p></header>`
+}

@@ -1,0 +1,88 @@
+/**
+ * The Audit screen's data (issue #6), one call: `audit.summary`. Everything is computed locally
+ * from the database's labels (human labels; gold only where the import made it labels), JSON only.
+ */
+export interface ReliabilityBinView {
+  /** Bin bounds on the top-label confidence. */
+  lo: number
+  hi: number
+  count: number
+  /** Mean confidence and accuracy of the bin's tasks (null for an empty bin). */
+  confidence: number | null
+  accuracy: number | null
+}
+
+export interface MethodRow {
+  /** An engine method (majority, gated, shared, per-agent, tempered, confusion), or `best single seat (<seat id>)`. */
+  method: string
+  /** Labeled tasks scored out of fold (nested CV, ENGINE.md §7). */
+  n: number
+  accuracy: number
+  brier: number
+  eceEw: number
+  eceEm: number
+  /** The 10 equal-width bins behind ECE_ew, for the reliability diagram. */
+  bins: ReliabilityBinView[]
+  /** A reference row (majority, best single seat) rather than a candidate method. */
+  reference: boolean
+  /** Why the method could not run here (e.g. mixed candidate sets), else null. When set, n and the scores are 0 and `bins` is empty. */
+  refused: string | null
+}
+
+export interface FrontierPoint {
+  beta: number
+  act: number
+  accAct: number | null
+  wa: number
+  waOverBeta: number
+  /** Mean of stopRound + 1 (deferred count T). */
+  rnd: number
+}
+
+export interface ActOrDeferView {
+  /** How it was measured, e.g. "10 seeded 50/50 splits of the 312 random labels". */
+  protocol: string
+  /** Metrics at the current budget (mean over splits). */
+  current: FrontierPoint | null
+  /** β sweep. */
+  frontier: FrontierPoint[]
+  /** Why nothing could be measured (too few random labels…), else null. */
+  reason: string | null
+}
+
+export interface SeatAuditRow {
+  seat: string
+  model: string | null
+  reliability: number | null
+  weight: number | null
+  /** Endorsements on labeled tasks the reliability was fitted on. */
+  evidence: number
+  adversarial: boolean
+  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean } | null
+  /**
+   * P(seat endorses column | truth row) over `confusionCandidates`, from the seat's +1 endorsements on the labeled
+   * tasks with that candidate set; a row of zeros: no endorsement on tasks with that truth. Null: none on that set.
+   */
+  confusion: number[][] | null
+}
+
+export interface ReviewerRow {
+  reviewer: string
+  random: number
+  escalation: number
+  /** Undone (superseded) labels. */
+  undone: number
+}
+
+export interface AuditSummary {
+  fitId: string | null
+  labeledTasks: number
+  randomLabels: number
+  methods: MethodRow[]
+  actOrDefer: ActOrDeferView
+  seats: SeatAuditRow[]
+  /** Candidate order of every seat's confusion matrix (the most common candidate set among labeled tasks). */
+  confusionCandidates: string[]
+  reviewers: ReviewerRow[]
+  computedAt: string
+}
