@@ -1,5 +1,10 @@
 import { useEffect } from 'react'
 import { useAppInfo, useSettings } from './api/queries'
+import { DemoBadge } from './components/DemoBadge'
+import { RefitNotice } from './components/RefitNotice'
+import { ToastProvider } from './components/Toasts'
+import { QueueStateProvider } from './queue/queue-state'
+import { ReviewSessionProvider } from './review/session'
 import { hrefFor, useRoute, type Screen } from './router'
 import { AuditScreen } from './screens/AuditScreen'
 import { CalibrateScreen } from './screens/CalibrateScreen'
@@ -27,25 +32,39 @@ export function App() {
   }, [settings.data?.theme])
 
   return (
+    <ToastProvider>
+      <QueueStateProvider>
+        <ReviewSessionProvider>
+          <RefitNotice />
+          <Shell screen={route.screen} param={route.param} shell={info.data?.shell ?? null} reviewer={settings.data?.reviewer ?? null} />
+        </ReviewSessionProvider>
+      </QueueStateProvider>
+    </ToastProvider>
+  )
+}
+
+function Shell({ screen, param, shell, reviewer }: { screen: Screen; param: string | null; shell: string | null; reviewer: string | null }) {
+  return (
     <div className="app">
       <nav className="sidebar" aria-label="Screens">
         <div className="brand">Arbiter</div>
         <ul>
           {NAV.map((n) => (
             <li key={n.screen}>
-              <a href={hrefFor(n.screen)} data-testid={`nav-${n.screen}`} aria-current={route.screen === n.screen ? 'page' : undefined}>
+              <a href={hrefFor(n.screen)} data-testid={`nav-${n.screen}`} aria-current={screen === n.screen ? 'page' : undefined}>
                 {n.label}
               </a>
             </li>
           ))}
         </ul>
         <div className="sidebar-foot">
-          {settings.data && <span title="Reviewer">{settings.data.reviewer}</span>}
-          {info.data && <span className="muted">{info.data.shell === 'web' ? 'browser console' : 'desktop'}</span>}
+          <DemoBadge />
+          {reviewer && <span title="Reviewer">{reviewer}</span>}
+          {shell && <span className="muted">{shell === 'web' ? 'browser console' : 'desktop'}</span>}
         </div>
       </nav>
       <main className="content" id="main">
-        <Current screen={route.screen} param={route.param} />
+        <Current screen={screen} param={param} />
       </main>
     </div>
   )

@@ -25,26 +25,46 @@ export function useApiEvents(listener: (e: ApiEvent) => void): void {
 
 /** Which queries read which topics: a write's topics invalidate exactly those. */
 const QUERIES_BY_TOPIC: Record<Topic, string[]> = {
-  tasks: ['app.counts'],
-  labels: ['app.counts'],
-  decisions: ['app.counts'],
-  fits: ['app.counts'],
-  imports: ['app.counts'],
-  settings: ['settings.get'],
-  audit: []
+  tasks: ['app.counts', 'queue.page', 'queue.facets', 'task.detail', 'imports.list', 'demo.status'],
+  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'fits.status', 'audit.summary', 'calibrate.draw'],
+  decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary'],
+  fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary'],
+  imports: ['app.counts', 'imports.list', 'queue.facets'],
+  settings: ['settings.get', 'engine.getSettings', 'demo.status'],
+  audit: ['audit.tail']
 }
 
+/**
+ * Turns change events into query invalidations, coalesced: a burst of writes (a reviewer
+ * resolving quickly, an import publishing) refetches each affected query once, after the burst,
+ * instead of queueing refetches in front of the reviewer's next call.
+ */
 function LiveInvalidation({ bridge }: { bridge: BridgeApi }) {
   const qc = useQueryClient()
-  useEffect(
-    () =>
-      bridge.onEvent((e) => {
-        if (e.type !== 'changed') return
-        const keys = new Set(e.topics.flatMap((t) => QUERIES_BY_TOPIC[t] ?? []))
-        for (const key of keys) void qc.invalidateQueries({ queryKey: [key] })
-      }),
-    [bridge, qc]
-  )
+  useEffect(() => {
+    const pending = new Set<string>()
+    let timer: number | null = null
+    let first = 0
+    const flush = () => {
+      timer = null
+      for (const key of pending) void qc.invalidateQueries({ queryKey: [key] })
+      pending.clear()
+    }
+    const off = bridge.onEvent((e) => {
+      const topics: Topic[] = e.type === 'changed' ? e.topics : e.type === 'fit-landed' ? ['fits', 'decisions'] : []
+      for (const t of topics) for (const key of QUERIES_BY_TOPIC[t] ?? []) pending.add(key)
+      if (pending.size === 0) return
+      const now = Date.now()
+      if (timer === null) first = now
+      else window.clearTimeout(timer)
+      // Quiet for 300 ms, but never more than 1 s behind the first event of a burst.
+      timer = window.setTimeout(flush, Math.max(0, Math.min(300, first + 1000 - now)))
+    })
+    return () => {
+      off()
+      if (timer !== null) window.clearTimeout(timer)
+    }
+  }, [bridge, qc])
   return null
 }
 

@@ -1,22 +1,245 @@
-import { useCounts } from '../api/queries'
-import { EmptyState, ErrorState, Loading } from '../components/States'
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useState } from 'react'
+import type { AuditSummary } from '@shared/api'
+import type { ApiEvent } from '@shared/events'
+import { useApi, useApiEvents } from '../api/context'
+import { ConfusionHeatmap } from '../audit/ConfusionHeatmap'
+import { FitsPanel } from '../audit/FitsPanel'
+import { FrontierChart } from '../audit/FrontierChart'
+import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
+import { EmptyState, ErrorState } from '../components/States'
+import { hrefFor } from '../router'
 
 export function AuditScreen() {
-  const counts = useCounts()
-  if (counts.isPending) return <Loading />
-  if (counts.isError) return <ErrorState error={counts.error} />
-  const { labels, fits } = counts.data
+  const api = useApi()
+  const audit = useQuery({ queryKey: ['audit.summary'], queryFn: () => api['audit.summary']({}), staleTime: 60_000 })
+  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  useApiEvents(
+    useCallback((e: ApiEvent) => {
+      if (e.type === 'job' && e.kind === 'audit') setProgress({ done: e.done, total: e.total, message: e.message })
+    }, [])
+  )
+  if (audit.isPending) {
+    return (
+      <div className="screen">
+        <header className="screen-header">
+          <h1>Audit</h1>
+        </header>
+        <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
+          <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
+          <span>{progress?.message ?? 'computing the audit (nested cross-validation, act-or-defer splits)'}</span>
+        </div>
+      </div>
+    )
+  }
+  if (audit.isError) return <ErrorState error={audit.error} />
+  const a = audit.data
   return (
-    <div className="screen">
+    <div className="screen audit">
       <header className="screen-header">
         <h1>Audit</h1>
-      </header>
-      <EmptyState title={fits === 0 ? 'No fit to audit yet' : `${fits} fits recorded`}>
-        <p>
-          The audit compares the engine's calibration, budget usage and seat drift against human labels. This database holds {labels} live{' '}
-          {labels === 1 ? 'label' : 'labels'} and {fits} {fits === 1 ? 'fit' : 'fits'}.
+        <p className="muted small">
+          {a.labeledTasks} labeled tasks ({a.randomLabels} blind) · computed {new Date(a.computedAt).toLocaleTimeString()}
         </p>
-      </EmptyState>
+      </header>
+      {a.labeledTasks === 0 ? (
+        <EmptyState title="Nothing to audit yet">
+          <p>
+            The audit scores the engine against human labels. Label tasks blind in <a href={hrefFor('calibrate')}>Calibrate</a> first.
+          </p>
+        </EmptyState>
+      ) : (
+        <div className="audit-grid">
+          <Methods a={a} />
+          <ActOrDefer a={a} />
+          <Seats a={a} />
+          <Reviewers a={a} />
+          <FitsPanel />
+        </div>
+      )}
     </div>
   )
+}
+
+function Methods({ a }: { a: AuditSummary }) {
+  const ran = a.methods.filter((m) => m.refused === null)
+  return (
+    <>
+      <section className="panel wide" data-testid="audit-methods" aria-labelledby="methods-heading">
+        <h2 id="methods-heading">Methods (nested cross-validation on the labeled tasks)</h2>
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">method</th>
+              <th scope="col">n</th>
+              <th scope="col">accuracy</th>
+              <th scope="col">Brier</th>
+              <th scope="col">ECE (10 bins)</th>
+              <th scope="col">ECE (15 equal-mass)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {a.methods.map((m) => (
+              <tr key={`${m.method}${m.reference}`} className={m.reference ? 'reference' : undefined}>
+                <th scope="row">
+                  {m.method}
+                  {m.reference && <span className="tag">reference</span>}
+                </th>
+                {m.refused ? (
+                  <td colSpan={5} className="muted">
+                    {m.refused}
+                  </td>
+                ) : (
+                  <>
+                    <td>{m.n}</td>
+                    <td>{m.accuracy.toFixed(3)}</td>
+                    <td>{m.brier.toFixed(3)}</td>
+                    <td>{m.eceEw.toFixed(3)}</td>
+                    <td>{m.eceEm.toFixed(3)}</td>
+                  </>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="panel wide" data-testid="audit-reliability" aria-labelledby="rel-heading">
+        <h2 id="rel-heading">Reliability diagrams</h2>
+        <div className="diagrams">
+          {ran.map((m) => (
+            <ReliabilityDiagram key={`${m.method}${m.reference}`} row={m} />
+          ))}
+        </div>
+      </section>
+    </>
+  )
+}
+
+function ActOrDefer({ a }: { a: AuditSummary }) {
+  const v = a.actOrDefer
+  const c = v.current
+  return (
+    <section className="panel wide" data-testid="audit-frontier" aria-labelledby="aod-heading">
+      <h2 id="aod-heading">Act or defer</h2>
+      <p className="muted small">{v.protocol}</p>
+      {v.reason && <p className="notice">{v.reason}</p>}
+      {c && (
+        <dl className="kpis">
+          <div>
+            <dt>acted</dt>
+            <dd>{pct(c.act)}</dd>
+          </div>
+          <div>
+            <dt>accuracy when acting</dt>
+            <dd>{c.accAct === null ? '—' : pct(c.accAct)}</dd>
+          </div>
+          <div>
+            <dt>wrong actions</dt>
+            <dd>{pct(c.wa)}</dd>
+          </div>
+          <div>
+            <dt>of the budget β</dt>
+            <dd>{pct(c.waOverBeta)}</dd>
+          </div>
+          <div>
+            <dt>mean stop round</dt>
+            <dd>{c.rnd.toFixed(2)}</dd>
+          </div>
+        </dl>
+      )}
+      {v.frontier.length > 0 && <FrontierChart points={v.frontier} />}
+    </section>
+  )
+}
+
+function Seats({ a }: { a: AuditSummary }) {
+  return (
+    <section className="panel wide" data-testid="audit-seats" aria-labelledby="seats-audit-heading">
+      <h2 id="seats-audit-heading">Seats</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">seat</th>
+            <th scope="col">model</th>
+            <th scope="col">reliability</th>
+            <th scope="col">weight</th>
+            <th scope="col">evidence</th>
+            <th scope="col">drift (recent − rest)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {a.seats.map((s) => (
+            <tr key={s.seat} className={s.weight !== null && s.weight < 0 ? 'negative' : undefined}>
+              <th scope="row">
+                {s.seat}
+                {s.adversarial && <span className="tag tag-bad">adversarial</span>}
+              </th>
+              <td>{s.model ?? '—'}</td>
+              <td>{s.reliability === null ? '—' : s.reliability.toFixed(3)}</td>
+              <td>{s.weight === null ? '—' : s.weight.toFixed(2)}</td>
+              <td>{s.evidence}</td>
+              <td>
+                {s.drift === null ? (
+                  '—'
+                ) : (
+                  <>
+                    {s.drift.diff.toFixed(3)} <span className="muted">(noise {s.drift.floor.toFixed(3)})</span>
+                    {s.drift.flagged && <span className="tag tag-bad">drifting</span>}
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {a.confusionCandidates.length > 0 && (
+        <>
+          <h3 className="small muted">Confusion matrices on tasks with candidates {a.confusionCandidates.join(', ')}</h3>
+          <div className="heatmaps">
+            {a.seats
+              .filter((s) => s.confusion !== null)
+              .map((s) => (
+                <figure key={s.seat}>
+                  <figcaption>{s.seat}</figcaption>
+                  <ConfusionHeatmap matrix={s.confusion!} candidates={a.confusionCandidates} seat={s.seat} />
+                </figure>
+              ))}
+          </div>
+        </>
+      )}
+    </section>
+  )
+}
+
+function Reviewers({ a }: { a: AuditSummary }) {
+  return (
+    <section className="panel" aria-labelledby="reviewers-heading">
+      <h2 id="reviewers-heading">Labels by reviewer</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">reviewer</th>
+            <th scope="col">blind</th>
+            <th scope="col">escalation</th>
+            <th scope="col">undone</th>
+          </tr>
+        </thead>
+        <tbody>
+          {a.reviewers.map((r) => (
+            <tr key={r.reviewer}>
+              <th scope="row">{r.reviewer}</th>
+              <td>{r.random}</td>
+              <td>{r.escalation}</td>
+              <td>{r.undone}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">Agreement between reviewers arrives with team mode.</p>
+    </section>
+  )
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`
 }

@@ -1,22 +1,144 @@
-import { useCounts } from '../api/queries'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { TaskDetail } from '@shared/api'
+import { useApi } from '../api/context'
+import { useEngineSettings, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
+import { useHotkeys } from '../hooks/useHotkeys'
+import { CandidateButtons, indexForKey } from '../review/CandidateButtons'
+import { TaskBody } from '../review/TaskBody'
+import { useResolve } from '../review/use-resolve'
+
+/** |D_loc| = |C| − round(0.2·|C|) must reach k (ENGINE.md §8.7); λ = auto needs it on half of C. */
+export function labelsNeeded(k: number, auto: boolean): number {
+  let c = Math.ceil(k / 0.8)
+  while (c - Math.round(0.2 * c) < k) c++
+  return auto ? 2 * c : c
+}
 
 export function CalibrateScreen() {
-  const counts = useCounts()
-  if (counts.isPending) return <Loading />
-  if (counts.isError) return <ErrorState error={counts.error} />
-  const unlabeled = counts.data.tasks - counts.data.labeledTasks
+  const api = useApi()
+  const [done, setDone] = useState<string[]>([])
+  const [spotOnly, setSpotOnly] = useState(false)
+  const draw = useQuery({
+    queryKey: ['calibrate.draw', done.length, spotOnly],
+    queryFn: () => api['calibrate.draw']({ exclude: done, spotCheckOnly: spotOnly }),
+    staleTime: Infinity
+  })
+  const settings = useEngineSettings()
+  const [revealed, setRevealed] = useState<string | null>(null)
+  const taskId = draw.data?.taskId ?? null
+  const detail = useTaskDetail(taskId, revealed !== taskId)
+
+  if (draw.isPending || settings.isPending) return <Loading />
+  if (draw.isError) return <ErrorState error={draw.error} />
+  const auto = settings.data?.budget.kind === 'auto'
+  const random = draw.data.randomLabels
   return (
-    <div className="screen">
+    <div className="screen calibrate">
       <header className="screen-header">
         <h1>Calibrate</h1>
+        <label className="inline">
+          <input type="checkbox" checked={spotOnly} onChange={(e) => setSpotOnly(e.target.checked)} /> spot-check stream only
+        </label>
       </header>
-      <EmptyState title="Blind labeling">
-        <p>
-          Calibration draws unlabeled tasks uniformly at random and hides the engine's verdict until your label is committed, so the
-          labels can certify the engine. This database has {unlabeled} unlabeled {unlabeled === 1 ? 'task' : 'tasks'}.
+      <Progress random={random} auto={auto} unlabeled={draw.data.unlabeled} />
+      {taskId === null ? (
+        <EmptyState title="Nothing left to draw">
+          <p>Every task {spotOnly ? 'in the spot-check stream ' : ''}already has a label.</p>
+        </EmptyState>
+      ) : detail.isPending ? (
+        <Loading />
+      ) : detail.isError ? (
+        <ErrorState error={detail.error} />
+      ) : (
+        <BlindTask
+          key={taskId}
+          detail={detail.data}
+          revealed={revealed === taskId}
+          onLabeled={() => setRevealed(taskId)}
+          onNext={() => {
+            setDone((d) => [...d, taskId])
+            setRevealed(null)
+          }}
+        />
+      )}
+    </div>
+  )
+}
+
+function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; unlabeled: number }) {
+  const start = labelsNeeded(128, auto)
+  const more = Math.max(0, start - random)
+  return (
+    <section className="panel calibrate-progress" data-testid="calibrate-progress" data-random={random}>
+      <p>
+        <strong>{random}</strong> blind labels so far · {unlabeled} unlabeled tasks left.{' '}
+        {more > 0 ? (
+          <>
+            The certificate can start acting after about <strong>{more}</strong> more labels{auto ? ' (λ = auto uses half of them to choose the budget)' : ''}.
+          </>
+        ) : (
+          <>The certificate has enough labels to act; more labels tighten its bounds.</>
+        )}
+      </p>
+      <ul className="k-progress">
+        {[128, 256, 512].map((k) => {
+          const need = labelsNeeded(k, auto)
+          return (
+            <li key={k}>
+              <span>k = {k}</span>
+              <progress max={need} value={Math.min(random, need)} aria-label={`labels for k = ${k}`} />
+              <span className="muted">
+                {Math.min(random, need)} / {need}
+              </span>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
+
+function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
+  const { resolve, busy } = useResolve('random')
+  const [focused, setFocused] = useState(0)
+  const candidates = detail.task.candidates
+  const pick = async (label: string) => {
+    if (busy || revealed) return
+    if (await resolve(detail, label, null)) onLabeled()
+  }
+  useHotkeys({
+    ...Object.fromEntries(
+      ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((k) => [
+        k,
+        () => {
+          const i = indexForKey(k)
+          if (i !== null && i < candidates.length) void pick(candidates[i])
+        }
+      ])
+    ),
+    ArrowRight: () => setFocused((f) => Math.min(candidates.length - 1, f + 1)),
+    ArrowLeft: () => setFocused((f) => Math.max(0, f - 1)),
+    Enter: () => (revealed ? onNext() : void pick(candidates[focused])),
+    ' ': () => revealed && onNext()
+  })
+  return (
+    <div className="review" data-testid="review-task" data-task-id={detail.task.id}>
+      <p className="muted small">
+        <span className="mono">{detail.task.id}</span>
+        {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
+      </p>
+      <h2 className="question">{detail.task.question ?? '(no question text)'}</h2>
+      <CandidateButtons candidates={candidates} focused={focused} current={revealed ? (detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
+      {revealed && (
+        <p className="actions">
+          <button type="button" onClick={onNext} autoFocus>
+            Next task <kbd>Enter</kbd>
+          </button>
         </p>
-      </EmptyState>
+      )}
+      <TaskBody detail={detail} />
     </div>
   )
 }

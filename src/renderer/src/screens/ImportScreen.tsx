@@ -1,22 +1,210 @@
-import { useCounts } from '../api/queries'
-import { EmptyState, ErrorState, Loading } from '../components/States'
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useRef, useState, type DragEvent } from 'react'
+import type { ImportSummary } from '@shared/api'
+import type { ApiEvent } from '@shared/events'
+import { useApi, useApiEvents } from '../api/context'
+import { ErrorState, Loading } from '../components/States'
+
+const CHUNK = 512 * 1024
+
+type Columns = 'task,worker,label' | 'worker,task,label' | 'task,label,worker'
 
 export function ImportScreen() {
-  const counts = useCounts()
-  if (counts.isPending) return <Loading />
-  if (counts.isError) return <ErrorState error={counts.error} />
+  const api = useApi()
+  const input = useRef<HTMLInputElement>(null)
+  const [file, setFile] = useState<File | null>(null)
+  const [skipInvalid, setSkipInvalid] = useState(false)
+  const [goldAs, setGoldAs] = useState<'random' | 'escalation' | ''>('')
+  const [columns, setColumns] = useState<Columns>('task,worker,label')
+  const [delimiter, setDelimiter] = useState<'' | 'comma' | 'tab' | 'space'>('')
+  const [header, setHeader] = useState(true)
+  const [phase, setPhase] = useState<'idle' | 'uploading' | 'importing'>('idle')
+  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  const [result, setResult] = useState<ImportSummary | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const history = useQuery({ queryKey: ['imports.list'], queryFn: () => api['imports.list']({ limit: 20 }) })
+  const csv = file !== null && /\.(csv|tsv|txt)$/i.test(file.name)
+
+  useApiEvents(
+    useCallback((e: ApiEvent) => {
+      if (e.type === 'job' && e.kind.startsWith('import')) setProgress({ done: e.done, total: e.total, message: e.message })
+    }, [])
+  )
+
+  const run = async () => {
+    if (!file) return
+    setError(null)
+    setResult(null)
+    try {
+      setPhase('uploading')
+      const text = await file.text()
+      let uploadId: string | null = null
+      for (let i = 0; i < Math.max(1, text.length); i += CHUNK) {
+        const up = await api['imports.upload']({ uploadId, fileName: file.name, chunk: text.slice(i, i + CHUNK) })
+        uploadId = up.uploadId
+        setProgress({ done: Math.min(text.length, i + CHUNK), total: text.length, message: 'uploading' })
+      }
+      setPhase('importing')
+      const res = await api['imports.run']({
+        source: { kind: 'upload', uploadId: uploadId! },
+        kind: 'auto',
+        skipInvalid,
+        goldAs: goldAs === '' ? null : goldAs,
+        dialect: { columns: csv ? (columns.split(',') as ['task' | 'worker' | 'label', 'task' | 'worker' | 'label', 'task' | 'worker' | 'label']) : null, delimiter: csv && delimiter !== '' ? delimiter : null, header },
+        gold: null
+      })
+      setResult(res)
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setPhase('idle')
+      setProgress(null)
+    }
+  }
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault()
+    const f = e.dataTransfer.files[0]
+    if (f) setFile(f)
+  }
+
   return (
     <div className="screen">
       <header className="screen-header">
         <h1>Import</h1>
       </header>
-      <EmptyState title="Council traces and labels">
-        <p>
-          Arbiter reads council traces (<code>arbiter.trace/1</code> JSONL), label-aggregation CSV and label files (
-          <code>arbiter.labels/1</code>). A file is validated whole before anything is written. This database holds {counts.data.tasks} tasks
-          and {counts.data.moves} moves.
+      <section className="panel dropzone" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} aria-labelledby="import-heading">
+        <h2 id="import-heading">Council traces and labels</h2>
+        <p className="muted">
+          A trace file (<code>arbiter.trace/1</code> JSONL), a label-aggregation CSV/TSV, or a label file (<code>arbiter.labels/1</code>). Drop it here or
+          choose it. The whole file is validated before anything is written; an invalid file imports nothing.
         </p>
-      </EmptyState>
+        <input ref={input} type="file" data-testid="import-file" accept=".jsonl,.json,.csv,.tsv,.txt" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        {csv && (
+          <fieldset className="dialect">
+            <legend>CSV dialect</legend>
+            <label>
+              columns{' '}
+              <select value={columns} onChange={(e) => setColumns(e.target.value as Columns)}>
+                <option>task,worker,label</option>
+                <option>worker,task,label</option>
+                <option>task,label,worker</option>
+              </select>
+            </label>
+            <label>
+              delimiter{' '}
+              <select value={delimiter} onChange={(e) => setDelimiter(e.target.value as typeof delimiter)}>
+                <option value="">by extension</option>
+                <option value="comma">comma</option>
+                <option value="tab">tab</option>
+                <option value="space">space</option>
+              </select>
+            </label>
+            <label className="inline">
+              <input type="checkbox" checked={header} onChange={(e) => setHeader(e.target.checked)} /> first line is a header
+            </label>
+          </fieldset>
+        )}
+        <div className="options">
+          <label className="inline">
+            <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} /> skip invalid lines (and list them)
+          </label>
+          <label>
+            gold in the file{' '}
+            <select value={goldAs} onChange={(e) => setGoldAs(e.target.value as typeof goldAs)}>
+              <option value="">stays hidden truth</option>
+              <option value="random">becomes random labels</option>
+              <option value="escalation">becomes escalation labels</option>
+            </select>
+          </label>
+        </div>
+        <button type="button" onClick={run} disabled={!file || phase !== 'idle'}>
+          Import {file ? file.name : ''}
+        </button>
+        {phase !== 'idle' && (
+          <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
+            <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
+            <span>{phase === 'uploading' ? 'uploading' : (progress?.message ?? 'validating')}</span>
+          </div>
+        )}
+        {error && (
+          <p role="alert" className="error-text">
+            {error}
+          </p>
+        )}
+      </section>
+      {result && <ImportResult result={result} />}
+      <section className="panel" aria-labelledby="history-heading">
+        <h2 id="history-heading">Imported files</h2>
+        {history.isPending ? (
+          <Loading />
+        ) : history.isError ? (
+          <ErrorState error={history.error} />
+        ) : history.data.length === 0 ? (
+          <p className="muted">Nothing imported yet.</p>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">file</th>
+                <th scope="col">kind</th>
+                <th scope="col">tasks</th>
+                <th scope="col">moves</th>
+                <th scope="col">labels</th>
+                <th scope="col">by</th>
+                <th scope="col">published</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.map((h) => (
+                <tr key={h.id}>
+                  <td>{h.fileName}</td>
+                  <td>{h.kind}</td>
+                  <td>{h.counts.tasks}</td>
+                  <td>{h.counts.moves}</td>
+                  <td>{h.counts.labels}</td>
+                  <td>{h.createdBy}</td>
+                  <td>{h.publishedAt ? new Date(h.publishedAt).toLocaleString() : 'staged'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
     </div>
+  )
+}
+
+function ImportResult({ result }: { result: ImportSummary }) {
+  const rejected = result.status === 'rejected'
+  return (
+    <section className={`panel ${rejected ? 'error-state' : ''}`} data-testid={rejected ? undefined : 'import-summary'} data-status={result.status} aria-live="polite">
+      <h2>{rejected ? `${result.file} was not imported` : result.status === 'already-imported' ? `${result.file} was already imported` : `${result.file} imported`}</h2>
+      {!rejected && (
+        <p>
+          {result.tasks} tasks written, {result.skipped} already present, {result.moves} moves, {result.seats} seats, {result.labels} labels.
+        </p>
+      )}
+      {result.errorCount > 0 && (
+        <>
+          <p>
+            {result.errorCount} {result.errorCount === 1 ? 'problem' : 'problems'}
+            {rejected ? ' — nothing was written:' : ' — these lines were skipped:'}
+            {result.errorCount > result.errors.length && ` (first ${result.errors.length} shown)`}
+          </p>
+          <ol className="import-errors">
+            {result.errors.map((e, i) => (
+              <li key={i} data-testid="import-error" data-line={e.line} data-rule={e.rule}>
+                <span className="mono">
+                  {e.file}:{e.line}
+                </span>
+                {e.task && <> · task {e.task}</>}
+                {e.move && <> · move {e.move}</>} · <strong>{e.rule}</strong> — {e.message}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
   )
 }

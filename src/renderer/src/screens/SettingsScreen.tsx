@@ -2,13 +2,17 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { THEMES, type IntegrityReport, type Settings } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
+import { useEngineSettings } from '../api/loop-queries'
 import { useAppInfo, useSettings, useUpdateSettings } from '../api/queries'
+import { EngineSettingsForm } from '../settings/EngineSettingsForm'
 import { ErrorState, Loading } from '../components/States'
 
 export function SettingsScreen() {
   const settings = useSettings()
   const info = useAppInfo()
-  if (settings.isPending || info.isPending) return <Loading />
+  const engine = useEngineSettings()
+  if (settings.isPending || info.isPending || engine.isPending) return <Loading />
+  if (engine.isError) return <ErrorState error={engine.error} />
   if (settings.isError) return <ErrorState error={settings.error} />
   if (info.isError) return <ErrorState error={info.error} />
   return (
@@ -17,6 +21,7 @@ export function SettingsScreen() {
         <h1>Settings</h1>
       </header>
       <SettingsForm settings={settings.data} />
+      <EngineSettingsForm settings={engine.data} />
       <section className="panel" aria-labelledby="db-heading">
         <h2 id="db-heading">Database</h2>
         <dl className="facts">

@@ -1,0 +1,153 @@
+/**
+ * BenchSuite `ui` (issue #6): the console in Chromium over the web host on a 100,000-task
+ * database (3 seats, 3 rounds, K = 2, 1,000 blind labels, fitted and decided so most tasks wait in
+ * the queue). Figures: first queue rows visible after load, opening a task, resolve → next task
+ * (p95 over 30), and long tasks (> 50 ms) while scrolling the whole queue.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { launchChromium } from '../test/e2e/browser'
+import { startConsoleServer } from '../src/main/console-server'
+import { updateEngineSettings } from '../src/main/service/engine-settings'
+import { fitAndDecide } from '../src/main/service/fit/run-fit'
+import { runImport } from '../src/main/service/import'
+import { cleanCouncil, toJsonl } from '../src/main/sim'
+import { openStore, type Actor } from '../src/main/store'
+import { hashHex } from '../src/main/engine/hash'
+import type { BenchSuite, Figure } from './figure'
+
+const TASKS = 100_000
+const LABELS = 1000
+const ACTOR: Actor = { reviewer: 'bench', sessionId: 'bench-ui', shell: 'cli' }
+
+export async function buildDatabase(dbPath: string, dir: string): Promise<void> {
+  const traces = [...cleanCouncil({ tasks: TASKS, seed: 7 })]
+  const file = join(dir, 'bench.trace.jsonl')
+  writeFileSync(file, traces.map((t) => `${toJsonl(t)}\n`).join(''))
+  const store = await openStore(dbPath)
+  try {
+    const res = await runImport(store, { path: file, fileName: 'bench.trace.jsonl', displayName: 'bench.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null }, ACTOR)
+    if (res.status !== 'imported') throw new Error(`bench import failed: ${res.status}`)
+    const drawn = traces.map((t) => t.task).sort((a, b) => (hashHex(`ui:${a}`) < hashHex(`ui:${b}`) ? -1 : 1)).slice(0, LABELS)
+    const gold = new Map(traces.map((t) => [t.task, t.gold as string]))
+    const at = new Date().toISOString()
+    await store.importLabels({ fileName: 'bench-labels', sha256: hashHex('bench-labels'), kind: 'labels', labels: drawn.map((taskId) => ({ taskId, label: gold.get(taskId)!, source: 'random' as const, reviewer: 'bench', at, note: null })) }, ACTOR)
+    // A tight budget so that most of the 100,000 tasks are deferred: the queue is what is measured.
+    const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.08 }, autoRefit: false }, ACTOR)
+    await fitAndDecide(store, { settings, redo: null }, ACTOR)
+  } finally {
+    await store.close()
+  }
+}
+
+async function firstRows(page: Page, url: string): Promise<number> {
+  const t0 = Date.now()
+  await page.goto(url)
+  await page.getByTestId('queue-row').first().waitFor({ timeout: 30_000 })
+  return Date.now() - t0
+}
+
+/** ms from the last `arbiter:<what>-key` mark to the `arbiter:shown:<task>` mark (perf-marks.ts). */
+async function markedLatency(page: Page, what: 'open' | 'resolve', taskId: string): Promise<number> {
+  const marks = `performance.getEntriesByType('mark')`
+  return (await page.evaluate(`(async () => {
+    for (let i = 0; i < 100; i++) {
+      const shown = ${marks}.filter((m) => m.name === ${JSON.stringify(`arbiter:shown:${taskId}`)}).at(-1)
+      const key = ${marks}.filter((m) => m.name === 'arbiter:${what}-key').at(-1)
+      if (shown && key) return shown.startTime - key.startTime
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    return NaN
+  })()`)) as number
+}
+
+async function openTask(page: Page): Promise<number> {
+  await page.getByTestId('queue-row').first().click()
+  // A reviewer's pause on a row: the console fetches the row under the cursor ahead.
+  await page.waitForTimeout(300)
+  await page.keyboard.press('Enter')
+  await page.getByTestId('transcript-move').first().waitFor()
+  return markedLatency(page, 'open', (await page.getByTestId('review-task').getAttribute('data-task-id'))!)
+}
+
+async function resolveNext(page: Page, n: number): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < n; i++) {
+    const before = await page.getByTestId('review-task').getAttribute('data-task-id')
+    await page.keyboard.press('1')
+    // A locator, not waitForFunction: the console's CSP forbids the eval the latter needs.
+    const next = page.locator(`[data-testid="review-task"]:not([data-task-id=${JSON.stringify(before)}])`)
+    await next.waitFor()
+    times.push(await markedLatency(page, 'resolve', (await next.getAttribute('data-task-id'))!))
+    await page.waitForTimeout(150) // a reviewer reads before the next key
+  }
+  return times
+}
+
+/** Scrolls the queue top to bottom in 100 steps, counting long tasks (PerformanceObserver). */
+async function scrollLongTasks(page: Page): Promise<{ longTasks: number; worst: number }> {
+  await page.goto(page.url().replace(/#.*/, '#/queue'))
+  await page.getByTestId('queue-row').first().waitFor()
+  // A string, not a function: tsx would inject its __name helper, which the page does not have.
+  return page.evaluate(`(async () => {
+    const durations = []
+    const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => durations.push(e.duration)))
+    obs.observe({ type: 'longtask', buffered: false })
+    const el = document.querySelector('.queue-scroll')
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()))
+    for (let i = 1; i <= 100; i++) {
+      el.scrollTop = (el.scrollHeight * i) / 100
+      await frame()
+      await frame()
+    }
+    await new Promise((r) => setTimeout(r, 300))
+    obs.disconnect()
+    return { longTasks: durations.filter((d) => d > 50).length, worst: Math.max(0, ...durations) }
+  })()`) as Promise<{ longTasks: number; worst: number }>
+}
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1]
+
+export const ui: BenchSuite = {
+  name: 'ui',
+  summary: 'console in Chromium on 100,000 tasks: first rows, open, resolve → next, scroll',
+  async run(): Promise<Figure[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-ui-'))
+    // ARBITER_BENCH_UI_DB reuses a database built by an earlier run (it is only read and labeled).
+    const reuse = process.env.ARBITER_BENCH_UI_DB
+    const dbPath = reuse ?? join(dir, 'arbiter.db')
+    const t0 = Date.now()
+    if (!reuse) await buildDatabase(dbPath, dir)
+    const buildMs = Date.now() - t0
+    const server = await startConsoleServer({ dbPath })
+    const browser = await launchChromium()
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+      await page.goto(server.host.loginUrl)
+
+      const deferred = (await server.service.handlers['app.counts']({}, server.service.context())).deferred
+      // A full page load each time (the query string defeats same-document hash navigation).
+      await firstRows(page, `${server.host.url}?load=0#/queue`) // warm-up
+      const loads: number[] = []
+      for (let i = 1; i <= 5; i++) loads.push(await firstRows(page, `${server.host.url}?load=${i}#/queue`))
+      const first = [...loads].sort((a, b) => a - b)[2]
+      const open = await openTask(page)
+      const resolves = await resolveNext(page, 30)
+      const scroll = await scrollLongTasks(page)
+      const f = (name: string, value: number, unit: string, target: number | null, better: 'lower' | 'higher' = 'lower', note?: string): Figure => ({ suite: 'ui', name, value, unit, target, better, reference: null, note })
+      return [
+        f(`database build (${TASKS} tasks imported, fitted, decided; ${deferred} deferred)`, buildMs, 'ms', null),
+        f('queue: first rows visible after a page load (median of 5)', first, 'ms', 1500),
+        f('open a task (Enter → transcript shown)', open, 'ms', 150),
+        f('resolve → next task shown, p95 of 30', p95(resolves), 'ms', 100),
+        f(`scroll ${deferred} queue rows: long tasks > 50 ms`, scroll.longTasks, 'count', 0, 'lower', `worst task ${scroll.worst.toFixed(0)} ms`)
+      ]
+    } finally {
+      await browser.close()
+      await server.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { EngineSettings, QueueRow, TaskFilterArgs } from '@shared/api'
+import { useApi } from './context'
+
+export type QueueSort = 'gap' | 'age' | 'disagreement' | 'group'
+
+export interface QueueQuery {
+  filter: TaskFilterArgs
+  sort: QueueSort
+  direction: 'asc' | 'desc'
+}
+
+export const QUEUE_PAGE = 100
+
+/** One page of the queue; pages are cached per filter and sort so scrolling back is free. */
+export function useQueuePage(q: QueueQuery, page: number, enabled = true) {
+  const api = useApi()
+  return useQuery({
+    queryKey: ['queue.page', q, page],
+    queryFn: () => api['queue.page']({ filter: q.filter, sort: q.sort, direction: q.direction, offset: page * QUEUE_PAGE, limit: QUEUE_PAGE }),
+    placeholderData: page === 0 ? keepPreviousData : undefined,
+    enabled
+  })
+}
+
+export function useFacets() {
+  const api = useApi()
+  return useQuery({ queryKey: ['queue.facets'], queryFn: () => api['queue.facets']({}), staleTime: 30_000 })
+}
+
+export function useTaskDetail(taskId: string | null, blind = false) {
+  const api = useApi()
+  return useQuery({
+    queryKey: ['task.detail', taskId, blind],
+    queryFn: () => api['task.detail']({ taskId: taskId!, blind }),
+    enabled: taskId !== null
+  })
+}
+
+export function useRecentLabels(limit = 10) {
+  const api = useApi()
+  return useQuery({ queryKey: ['labels.recent', limit], queryFn: () => api['labels.recent']({ limit }) })
+}
+
+export function useEngineSettings() {
+  const api = useApi()
+  return useQuery({ queryKey: ['engine.getSettings'], queryFn: () => api['engine.getSettings']({}) })
+}
+
+export function useUpdateEngineSettings() {
+  const api = useApi()
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (patch: Partial<EngineSettings>) => api['engine.updateSettings']({ patch }),
+    onSuccess: (s) => qc.setQueryData(['engine.getSettings'], s)
+  })
+}
+
+export function useDemoStatus() {
+  const api = useApi()
+  return useQuery({ queryKey: ['demo.status'], queryFn: () => api['demo.status']({}), staleTime: 60_000 })
+}
+
+export function useFitStatus() {
+  const api = useApi()
+  return useQuery({ queryKey: ['fits.status'], queryFn: () => api['fits.status']({}) })
+}
+
+export function useFits() {
+  const api = useApi()
+  return useQuery({ queryKey: ['fits.list'], queryFn: () => api['fits.list']({ limit: 50 }) })
+}
+
+/** The engine's leading answer for a row and its probability. */
+export function leading(row: QueueRow): { answer: string | null; p: number | null } {
+  if (!row.posterior) return { answer: row.answer, p: null }
+  const answer = row.answer
+  return { answer, p: answer !== null ? (row.posterior[answer] ?? null) : null }
+}

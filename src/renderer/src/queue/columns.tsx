@@ -1,0 +1,58 @@
+import { createColumnHelper, tableFeatures } from '@tanstack/react-table'
+import type { QueueRow } from '@shared/api'
+import { leading } from '../api/loop-queries'
+
+export const features = tableFeatures({})
+const helper = createColumnHelper<typeof features, QueueRow>()
+
+export const columns = helper.columns([
+  helper.accessor('taskId', { header: 'Task', cell: (c) => <span className="mono">{c.getValue()}</span> }),
+  helper.accessor('group', { header: 'Group', cell: (c) => c.getValue() ?? '—' }),
+  helper.accessor('question', { header: 'Question', cell: (c) => <span className="truncate">{c.getValue() ?? '—'}</span> }),
+  helper.display({
+    id: 'answer',
+    header: 'Leading answer',
+    cell: (c) => {
+      const { answer, p } = leading(c.row.original)
+      return (
+        <span className="truncate">
+          {answer ?? '—'}
+          {p !== null && <span className="muted"> {(100 * p).toFixed(0)}%</span>}
+        </span>
+      )
+    }
+  }),
+  helper.accessor('gap', { header: 'Gap', cell: (c) => <GapBar gap={c.getValue()} /> }),
+  helper.accessor('disagreement', { header: 'Disagreement', cell: (c) => (c.getValue() === null ? '—' : c.getValue()!.toFixed(2)) }),
+  helper.accessor('createdAt', { header: 'Age', cell: (c) => age(c.getValue()) }),
+  helper.display({ id: 'label', header: 'Label', cell: (c) => <LabelState row={c.row.original} /> })
+])
+
+/** Grid template shared by the header and the virtual rows (a div grid virtualizes cleanly). */
+export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 100px 70px 110px'
+
+function GapBar({ gap }: { gap: number | null }) {
+  if (gap === null) return <span className="muted">—</span>
+  const w = Math.max(2, Math.min(1, Math.abs(gap)) * 60)
+  return (
+    <span className="gap" title={`certification gap ${gap.toFixed(3)}`}>
+      <span className={`gap-bar ${gap > 0 ? 'gap-defer' : 'gap-act'}`} style={{ width: `${w}px` }} />
+      <span className="gap-num">{gap.toFixed(2)}</span>
+    </span>
+  )
+}
+
+function LabelState({ row }: { row: QueueRow }) {
+  if (row.label) return <span className={`tag tag-${row.label.source}`}>{row.label.source}</span>
+  if (row.reservedBy) return <span className="tag" data-testid="reserved-by" data-reviewer={row.reservedBy.reviewer}>{row.reservedBy.reviewer}</span>
+  if (row.spotCheck) return <span className="tag tag-spot">spot-check</span>
+  return <span className="muted">open</span>
+}
+
+export function age(iso: string, now = Date.now()): string {
+  const s = Math.max(0, (now - Date.parse(iso)) / 1000)
+  if (s < 60) return `${Math.floor(s)} s`
+  if (s < 3600) return `${Math.floor(s / 60)} min`
+  if (s < 86400) return `${Math.floor(s / 3600)} h`
+  return `${Math.floor(s / 86400)} d`
+}

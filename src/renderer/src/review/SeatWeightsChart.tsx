@@ -1,0 +1,74 @@
+import { Bar, BarChart, Cell, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type BarShapeProps } from 'recharts'
+
+export interface SeatWeightView {
+  seat: string
+  model: string | null
+  weight: number
+  reliability: number
+  /** Endorsements the reliability was fitted on. */
+  evidence: number
+  /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
+  adversarial: boolean
+}
+
+/** Seat weights as diverging bars: a negative weight means the seat's endorsements count against what it endorses. */
+export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }) {
+  const max = Math.max(1, ...seats.map((s) => Math.abs(s.weight)))
+  const height = 28 * seats.length + 24
+  return (
+    <div className="seat-weights">
+      <figure className="chart" aria-label="Seat weights">
+        <ResponsiveContainer width="100%" height={height}>
+          <BarChart data={seats.map((s) => ({ ...s }))} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+            <XAxis type="number" domain={[-max, max]} hide />
+            <YAxis type="category" dataKey="seat" width={70} tickLine={false} axisLine={false} tick={{ fill: 'var(--text)', fontSize: 12 }} />
+            <ReferenceLine x={0} stroke="var(--border-strong)" />
+            <Bar dataKey="weight" isAnimationActive={false} shape={(props: BarShapeProps) => <WeightRect {...props} />}>
+              {seats.map((s) => (
+                <Cell key={s.seat} fill={s.weight < 0 ? 'var(--bad)' : 'var(--good)'} />
+              ))}
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </figure>
+      <table className="seat-table">
+        <thead>
+          <tr>
+            <th scope="col">seat</th>
+            <th scope="col">weight</th>
+            <th scope="col">reliability</th>
+            <th scope="col">evidence</th>
+          </tr>
+        </thead>
+        <tbody>
+          {seats.map((s) => (
+            <tr
+              key={s.seat}
+              className={s.weight < 0 ? 'negative' : undefined}
+              data-testid="seat-weight"
+              data-seat={s.seat}
+              data-weight={String(s.weight)}
+              data-reliability={String(s.reliability)}
+            >
+              <th scope="row" title={s.model ?? undefined}>
+                {s.seat}
+                {s.adversarial && <span className="tag tag-bad">adversarial</span>}
+              </th>
+              <td>{s.weight.toFixed(2)}</td>
+              <td>{s.reliability.toFixed(3)}</td>
+              <td>{s.evidence}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function WeightRect(props: BarShapeProps) {
+  const { x, y, width, height, fill, payload } = props
+  const s = payload as SeatWeightView
+  // Recharts hands negative bars a negative width: normalise so the rect is drawable.
+  const left = width < 0 ? x + width : x
+  return <rect aria-label={`${s.seat} weight ${s.weight.toFixed(2)}`} x={left} y={y} width={Math.abs(width)} height={height} fill={fill} rx={2} />
+}

@@ -1,0 +1,84 @@
+import { useRef } from 'react'
+
+export interface TranscriptMove {
+  id: string
+  round: number
+  seat: string
+  force: string
+  answer: string | null
+  target: string | null
+  confidence: number | null
+  text: string | null
+}
+
+/**
+ * The debate by round. Every string is hostile LLM output: it is rendered as React text only,
+ * never as HTML. Seats are coloured by the sign of their weight; a link jumps to the move a
+ * challenge or concede targets without touching the URL (hash routes belong to the app).
+ */
+export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[]; weights: Readonly<Record<string, number>> }) {
+  const cards = useRef(new Map<string, HTMLElement>())
+  const byId = new Map(moves.map((m) => [m.id, m]))
+  const rounds = [...new Set(moves.map((m) => m.round))].sort((a, b) => a - b)
+
+  const jump = (id: string) => {
+    const el = cards.current.get(id)
+    if (!el) return
+    el.scrollIntoView({ block: 'center', behavior: 'smooth' })
+    el.classList.add('flash')
+    window.setTimeout(() => el.classList.remove('flash'), 900)
+  }
+
+  if (moves.length === 0) return <p className="muted">This task has no moves.</p>
+  return (
+    <div className="transcript">
+      {rounds.map((r) => (
+        <section key={r} className="round" aria-label={`Round ${r}`}>
+          <h3>Round {r}</h3>
+          {moves
+            .filter((m) => m.round === r)
+            .map((m) => {
+              const w = weights[m.seat]
+              const sign = w === undefined ? 'none' : w < 0 ? 'neg' : 'pos'
+              const target = m.target ? byId.get(m.target) : undefined
+              return (
+                <article
+                  key={m.id}
+                  ref={(el) => {
+                    if (el) cards.current.set(m.id, el)
+                    else cards.current.delete(m.id)
+                  }}
+                  className={`move seat-${sign}`}
+                  data-testid="transcript-move"
+                  data-move-id={m.id}
+                  data-seat={m.seat}
+                  data-force={m.force}
+                >
+                  <header>
+                    <span className={`seat-chip seat-${sign}`} title={w === undefined ? 'no weight' : `weight ${w.toFixed(2)}`}>
+                      {m.seat}
+                    </span>
+                    <span className={`force force-${m.force}`}>{m.force}</span>
+                    {m.answer !== null && (m.force === 'propose' || m.force === 'vote') && <span className="answer">{m.answer}</span>}
+                    {target && (
+                      <button type="button" className="link" onClick={() => jump(target.id)} title="Show the targeted move">
+                        → {target.seat}’s {target.force}
+                        {target.answer !== null && target.force !== 'challenge' && target.force !== 'concede' ? ` of ${target.answer}` : ''} ({target.id})
+                      </button>
+                    )}
+                    <span className="move-id muted">{m.id}</span>
+                    {m.confidence !== null && (
+                      <span className="confidence muted" title="Self-reported; the engine never reads it">
+                        conf. {m.confidence} (not used)
+                      </span>
+                    )}
+                  </header>
+                  {m.text !== null && m.text !== '' && <p className="move-text">{m.text}</p>}
+                </article>
+              )
+            })}
+        </section>
+      ))}
+    </div>
+  )
+}

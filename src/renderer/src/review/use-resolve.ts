@@ -1,0 +1,79 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useRef, useState } from 'react'
+import type { LabelSource, TaskDetail } from '@shared/api'
+import { ApiError } from '@shared/errors'
+import { useApi } from '../api/context'
+import { useToast } from '../components/Toasts'
+import { useReviewSession } from './session'
+
+/**
+ * Resolve and undo for one task. A label is acknowledged only once the main side returns (it is
+ * durable by then); a conflict — someone resolved the task since it was opened — is shown, the
+ * task reloaded, and nothing is overwritten.
+ */
+export function useResolve(source: LabelSource) {
+  const api = useApi()
+  const qc = useQueryClient()
+  const toast = useToast()
+  const session = useReviewSession()
+  // A ref guards against double submits without re-rendering the page before the request goes
+  // out; the state only greys the buttons if the call is slow.
+  const inFlight = useRef(false)
+  const [busy, setBusyState] = useState(false)
+  const setBusy = (b: boolean) => {
+    inFlight.current = b
+    if (!b) setBusyState(false)
+    else window.setTimeout(() => inFlight.current && setBusyState(true), 150)
+  }
+
+  const resolve = useCallback(
+    async (detail: TaskDetail, label: string, note: string | null): Promise<boolean> => {
+      if (inFlight.current) return false
+      setBusy(true)
+      try {
+        const res = await api['labels.resolve']({ taskId: detail.task.id, label, expectedVersion: detail.task.version, source, note })
+        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label })
+        void qc.invalidateQueries({ queryKey: ['labels.recent'] })
+        return true
+      } catch (e) {
+        report(e, toast)
+        void qc.invalidateQueries({ queryKey: ['task.detail', detail.task.id] })
+        return false
+      } finally {
+        setBusy(false)
+      }
+    },
+    [api, qc, toast, session, source]
+  )
+
+  /** Undoes this window's most recent label; returns the task it belonged to. */
+  const undo = useCallback(async (): Promise<string | null> => {
+    const last = session.pop()
+    if (!last) {
+      toast({ kind: 'info', text: 'Nothing to undo in this session.' })
+      return null
+    }
+    setBusy(true)
+    try {
+      await api['labels.undo']({ labelId: last.labelId, expectedVersion: last.version })
+      toast({ kind: 'info', text: `Undid “${last.label}” on ${last.taskId}.` })
+      void qc.invalidateQueries({ queryKey: ['labels.recent'] })
+      return last.taskId
+    } catch (e) {
+      report(e, toast)
+      return null
+    } finally {
+      setBusy(false)
+    }
+  }, [api, qc, toast, session])
+
+  return { resolve, undo, busy }
+}
+
+function report(e: unknown, toast: ReturnType<typeof useToast>): void {
+  if (e instanceof ApiError && e.code === 'conflict') {
+    toast({ kind: 'conflict', text: `Not saved: ${e.message}. The task was reloaded — check it and resolve again.` })
+  } else {
+    toast({ kind: 'error', text: `Not saved: ${e instanceof Error ? e.message : String(e)}` })
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The plain sentence the review screen shows for a deferred task, from the certificate's gap
+ * decomposition (ENGINE.md §8.9): at the best round, L = q̂ − b − c_k must reach 1 − α.
+ * If the neighbours' own accuracy q̂ already clears the line, only the uncertainty terms hold
+ * the task back — more labels near this state will help. If q̂ itself is short, the council is
+ * simply unreliable in this state and more labels will not make it act.
+ */
+export interface GapWhy {
+  qhat: number
+  bias: number
+  conc: number
+}
+
+export function whyDeferred(opts: { threshold: number; why: GapWhy | null; reason: string | null }): string {
+  const { threshold, why, reason } = opts
+  if (reason === 'alpha-nonpositive') return 'The wrong-action budget is too small for any task to be acted on: raise β in Settings.'
+  if (reason === 'no-usable-k') return 'Too few labeled calibration tasks for the certificate (it needs at least 128 outside its model-fitting part) — blind labels in Calibrate will let it start.'
+  if (reason === 'insufficient evidence') return 'No budget multiplier λ was feasible on the calibration set, so everything is deferred until more labels arrive.'
+  if (!why) return 'No certificate has been computed for this task yet.'
+  const { qhat, bias, conc } = why
+  if (qhat >= threshold) {
+    return conc >= bias
+      ? `Too few labeled neighbours near this state — labels here will help (neighbours were right ${pct(qhat)} of the time, but the sample is small).`
+      : `The council's reliability changes quickly around this state, so nearby labels are only a rough guide (neighbours right ${pct(qhat)}).`
+  }
+  return `The council is unreliable in this state: tasks like it were answered right only ${pct(qhat)} of the time, below the ${pct(threshold)} needed to act.`
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`
+}

@@ -1,0 +1,185 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import { createDemoDatabase } from '../../src/main/service/demo'
+import { openStore } from '../../src/main/store'
+import { launchChromium } from './browser'
+
+const SHOTS = join(__dirname, '../../test-results/screenshots')
+
+let dir: string
+let dbPath: string
+let server: ConsoleServer
+let browser: Browser
+let page: Page
+const pageErrors: string[] = []
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-review-'))
+  dbPath = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbPath)
+  server = await startConsoleServer({ dbPath })
+  browser = await launchChromium()
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true })
+  page = await context.newPage()
+  page.on('pageerror', (e) => pageErrors.push(String(e)))
+  await page.goto(server.host.loginUrl)
+  mkdirSync(SHOTS, { recursive: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function withStore<T>(fn: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const store = await openStore(dbPath)
+  try {
+    return await fn(store)
+  } finally {
+    await store.close()
+  }
+}
+
+const reviewTaskId = () => page.getByTestId('review-task').getAttribute('data-task-id')
+
+describe('review console on the demo database (Chromium, web host)', () => {
+  it('clears 10 queue tasks by keyboard alone, undoes one, and the database holds exactly those labels after a reload', async () => {
+    await page.goto(`${server.host.url}#/queue`)
+    await page.getByTestId('queue-row').first().waitFor()
+    await page.keyboard.press('Enter')
+    const given: { task: string; label: string }[] = []
+    for (let i = 0; i < 10; i++) {
+      await page.getByTestId('review-task').waitFor()
+      const task = (await reviewTaskId())!
+      const label = (await page.locator('[data-testid="review-candidate"][data-key="1"]').getAttribute('data-candidate'))!
+      await page.keyboard.press('1')
+      await expect.poll(reviewTaskId).not.toBe(task)
+      given.push({ task, label })
+    }
+    expect(new Set(given.map((g) => g.task)).size).toBe(10)
+    if (given.length === 10) await page.screenshot({ path: join(SHOTS, 'review-after-10.png') })
+
+    // Undo the tenth: Backspace returns to that task and supersedes its label.
+    await page.keyboard.press('Backspace')
+    await expect.poll(reviewTaskId).toBe(given[9].task)
+    await page.reload()
+    await page.getByTestId('review-task').waitFor()
+
+    const reviewer = (await withStore((s) => s.getSettings())).reviewer ?? 'reviewer'
+    await withStore(async (store) => {
+      for (const [i, g] of given.entries()) {
+        const live = (await store.liveLabels(g.task)).filter((l) => l.source === 'escalation' && l.reviewer === reviewer)
+        expect(live.map((l) => l.label), g.task).toEqual(i === 9 ? [] : [g.label])
+      }
+    })
+  })
+
+  it('hides the verdict in Calibrate until the blind label is committed, then reveals it', async () => {
+    await page.goto(`${server.host.url}#/calibrate`)
+    await page.getByTestId('verdict-hidden').waitFor()
+    await page.getByTestId('calibrate-progress').waitFor()
+    const task = (await reviewTaskId())!
+    expect(await page.getByTestId('posterior-bar').count()).toBe(0)
+    expect(await page.getByTestId('seat-weight').count()).toBe(0)
+    expect(await page.getByTestId('cert-gap').count()).toBe(0)
+    await page.screenshot({ path: join(SHOTS, 'calibrate-blind.png') })
+
+    await page.keyboard.press('1')
+    await page.getByTestId('posterior-bar').first().waitFor()
+    expect(await page.getByTestId('verdict-hidden').count()).toBe(0)
+    expect(await page.getByTestId('seat-weight').count()).toBeGreaterThan(0)
+    await page.getByTestId('cert-gap').waitFor()
+    await page.screenshot({ path: join(SHOTS, 'calibrate-revealed.png') })
+    const labels = await withStore((s) => s.liveLabels(task))
+    expect(labels.map((l) => l.source)).toEqual(['random'])
+  })
+
+  it('lists every error of an invalid import and changes nothing', async () => {
+    const before = await server.service.handlers['app.counts']({}, server.service.context())
+    const bad = join(dir, 'bad.trace.jsonl')
+    writeFileSync(
+      bad,
+      [
+        '{"task":"x1","candidates":["a","b"],"moves":[{"id":"m1","round":0,"seat":"S","force":"propose","answer":"c"}]}',
+        '',
+        '{"task":"x2","candidates":["a","b"],"moves":[{"id":"m1","round":0,"seat":"S","force":"challenge","target":"nope"}]}',
+        '{"task":"x3","candidates":["a"],"moves":[]}'
+      ].join('\n')
+    )
+    await page.goto(`${server.host.url}#/import`)
+    await page.getByTestId('import-file').setInputFiles(bad)
+    await page.getByRole('button', { name: /^Import bad/ }).click()
+    await page.getByTestId('import-error').first().waitFor()
+    const errors = await page.getByTestId('import-error').evaluateAll((els) => els.map((e) => [e.getAttribute('data-line'), e.getAttribute('data-rule')]))
+    expect(errors).toEqual([
+      ['1', 'answer-not-candidate'],
+      ['3', 'unknown-target'],
+      ['4', 'too-few-candidates']
+    ])
+    await page.screenshot({ path: join(SHOTS, 'import-errors.png') })
+    expect(await server.service.handlers['app.counts']({}, server.service.context())).toEqual(before)
+  })
+
+  it('exports exactly the rows the queue filter shows', async () => {
+    await page.goto(`${server.host.url}#/queue`)
+    await page.getByTestId('queue-row').first().waitFor()
+    await page.getByTestId('queue-filter-group').selectOption('Trivia')
+    await expect.poll(async () => {
+      const groups = await page.getByTestId('queue-row').evaluateAll((els) => els.map((e) => e.querySelectorAll('[role="gridcell"]')[1]?.textContent))
+      return groups.length > 0 && groups.every((g) => g === 'Trivia')
+    }).toBe(true)
+    const shown = await page.locator('.hint').textContent()
+    const total = Number(/(\d+) task/.exec(shown ?? '')?.[1])
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-decisions').click()])
+    const rows = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; decision: string })
+    expect(rows.length).toBe(total)
+    expect(rows.every((r) => r.task.startsWith('trivia-') && r.decision === 'defer')).toBe(true)
+  })
+
+  it('renders every audit chart with data', async () => {
+    await page.goto(`${server.host.url}#/audit`)
+    await page.getByTestId('audit-methods').waitFor({ timeout: 45_000 })
+    const methodRows = await page.getByTestId('audit-methods').locator('tbody tr').count()
+    expect(methodRows).toBeGreaterThanOrEqual(5)
+    // One reliability diagram per method that ran, each with its plotted points.
+    const diagrams = page.getByTestId('audit-reliability').locator('figure')
+    expect(await diagrams.count()).toBeGreaterThanOrEqual(4)
+    for (const fig of await diagrams.all()) expect(await fig.locator('.recharts-line-dots circle, .recharts-dot').count()).toBeGreaterThan(0)
+    expect(await page.getByTestId('audit-frontier').locator('.recharts-line').count()).toBeGreaterThanOrEqual(2)
+    const seats = page.getByTestId('audit-seats')
+    expect(await seats.locator('table.data > tbody > tr').count()).toBe(5)
+    expect(await seats.locator('table.heatmap').count()).toBeGreaterThan(0)
+    // The persistent adversary is visibly negative.
+    expect(await seats.locator('table.data tr.negative th').first().textContent()).toContain('A4')
+  })
+
+  it('shows every screen populated, in light and dark (screenshots for the README)', async () => {
+    const first = await page.goto(`${server.host.url}#/queue`).then(() => page.getByTestId('queue-row').first().getAttribute('data-task-id'))
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      const screens: [string, string, string][] = [
+        ['queue', '#/queue', 'queue-row'],
+        ['review', `#/review/${first}`, 'cert-gap'],
+        ['calibrate', '#/calibrate', 'calibrate-progress'],
+        ['audit', '#/audit', 'audit-seats'],
+        ['import', '#/import', 'import-file'],
+        ['settings', '#/settings', 'settings-method']
+      ]
+      for (const [name, hash, testId] of screens) {
+        await page.goto(`${server.host.url}${hash}`)
+        await page.getByTestId(testId).first().waitFor({ timeout: 45_000 })
+        await page.screenshot({ path: join(SHOTS, `demo-${name}-${scheme}.png`), fullPage: name === 'audit' })
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+  })
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([])
+  })
+})
