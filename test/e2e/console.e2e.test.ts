@@ -73,7 +73,7 @@ describe('the console in Chromium over the web host', () => {
     await page.getByTestId('nav-settings').click()
     const field = page.getByTestId('settings-reviewer')
     await field.fill('ana')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByText('Saved.').waitFor()
     const store = await openStore(dbPath)
     try {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Trace } from '../../src/shared/trace'
 import type { Actor, Store, TaskInput } from '../../src/main/store'
+import { taskInputOf } from '../../src/main/service/import/task-input'
 
 export const EXAMPLE_TRACES = join(__dirname, '../../resources/examples/council.trace.jsonl')
 
@@ -16,29 +17,9 @@ export function exampleTraces(): Trace[] {
     .map((l) => JSON.parse(l) as Trace)
 }
 
+/** The import's own conversion (tallies included), so seeded tasks are exactly what `import` writes. */
 export function taskInput(trace: Trace): TaskInput {
-  const raw = JSON.parse(JSON.stringify(trace)) as Record<string, never>
-  return {
-    id: trace.task,
-    question: trace.question ?? null,
-    candidates: trace.candidates,
-    gold: trace.gold ?? null,
-    group: trace.group ?? null,
-    raw,
-    contentSha256: createHash('sha256').update(JSON.stringify(trace)).digest('hex'),
-    seats: (trace.seats ?? []).map((s) => ({ id: s.id, model: s.model ?? null })),
-    moves: trace.moves.map((m) => ({
-      id: m.id,
-      round: m.round,
-      seat: m.seat,
-      force: m.force,
-      answer: m.answer ?? null,
-      target: m.target ?? null,
-      confidence: m.confidence ?? null,
-      text: m.text ?? null,
-      raw: null
-    }))
-  }
+  return taskInputOf(trace, JSON.parse(JSON.stringify(trace)) as Record<string, unknown>)
 }
 
 /** Publishes the traces as one import, through the store's real staged-import operations. */

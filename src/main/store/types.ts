@@ -14,9 +14,10 @@ export type { JsonObject, JsonPrimitive, JsonValue } from './json'
 export * from './types-loop'
 export type * from './types-audit'
 
-/** What a write changed; the service turns these into `changed{topics}` events. */
-export const TOPICS = ['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit'] as const
-export type Topic = (typeof TOPICS)[number]
+/** What a write changed; the service turns these into `changed{topics}` events (one list, shared). */
+export { TOPICS, type Topic } from '../../shared/events'
+import type { Topic } from '../../shared/events'
+import type { Counts } from '../../shared/api'
 
 export const SHELLS = ['electron', 'web', 'cli'] as const
 export type Shell = (typeof SHELLS)[number]
@@ -52,18 +53,7 @@ export type StoreInfo = {
  * Visible data only (rows of published imports). Decision counts are over the newest fit whose
  * decisions have been saved; all 0 when there is none.
  */
-export type StoreCounts = {
-  tasks: number
-  seats: number
-  moves: number
-  /** Live labels (not superseded, not undo markers). */
-  labels: number
-  labeledTasks: number
-  deferred: number
-  acted: number
-  spotCheck: number
-  fits: number
-}
+export type StoreCounts = Counts
 
 export type IntegrityReport = { ok: boolean; messages: string[] }
 

@@ -25,6 +25,9 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   if (taskId === null) {
     return (
       <div className="screen">
+        <header className="screen-header">
+          <h1>Review</h1>
+        </header>
         <EmptyState title="No task open">
           <p>
             The <a href={hrefFor('queue')}>queue</a> is empty or still loading; open a deferred task from it to review it.
