@@ -3,7 +3,7 @@
  * included): browser uploads, reservations across two windows, settings validation, re-decide,
  * the audit tail, and an import refused by the database that writes nothing.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,7 +28,7 @@ const call = async <T = unknown>(method: string, args: unknown = {}, ctx: CallCo
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-calls-'))
   const dbPath = join(dir, 'arbiter.db')
-  service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
+  service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'electron' })
   ana = { ...service.context(), reviewer: 'ana', sessionId: 'window-1' }
   bo = { ...service.context(), reviewer: 'bo', sessionId: 'window-2' }
   await call('engine.updateSettings', { patch: { autoRefit: false } })
@@ -66,6 +66,18 @@ describe('console calls', () => {
     expect(await call<unknown[]>('audit.tail', { limit: 1000 })).toHaveLength(audit)
     const missing = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: join(dir, 'nope.jsonl') } }, ana)
     expect(missing).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+  })
+
+  it('never reads or writes a host file path for the browser console (uploads and downloads only)', async () => {
+    const web: CallContext = { ...ana, shell: 'web' }
+    const read = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: EXAMPLE_TRACES } }, web)
+    expect(read).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('no file path in the browser console') } })
+    const out = join(dir, 'should-not-exist.jsonl')
+    const write = await dispatch(service.handlers, 'export.run', { what: 'labels', path: out }, web)
+    expect(write).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+    expect(existsSync(out)).toBe(false)
+    // Without a path the browser gets the content to download.
+    expect(await dispatch(service.handlers, 'export.run', { what: 'labels' }, web)).toMatchObject({ ok: true, value: { path: null } })
   })
 
   it('shows a second window who holds a task, and refuses its stale resolve', async () => {

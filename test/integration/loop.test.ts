@@ -51,7 +51,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'calibration.labels.jsonl'), `${labels.join('\n')}\n`)
   const dbPath = join(dir, 'arbiter.db')
   const store = await openStore(dbPath)
-  service = await createService({ store, dbPath, nativeBinding: null, shell: 'web' })
+  service = await createService({ store, dbPath, nativeBinding: null, shell: 'electron' })
   service.subscribe((e) => events.push(e))
   // At this size (600 calibration labels) the social state's neighbourhoods are too coarse for
   // λ = auto to find a feasible budget; the rounded posterior state acts (ENGINE.md §8.2).

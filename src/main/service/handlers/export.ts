@@ -1,9 +1,13 @@
 import type { ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { runExport } from '../export'
+import { refuseHostPathOverWeb } from './local-paths'
 
 export function exportHandlers(core: Core): Pick<ServerHandlers, 'export.run'> {
   return {
-    'export.run': ({ what, filter, format, path }) => runExport(core.store(), what, filter, format, path)
+    'export.run': async ({ what, filter, format, path }, ctx) => {
+      if (path !== null) refuseHostPathOverWeb(ctx, 'export')
+      return runExport(core.store(), what, filter, format, path)
+    }
   }
 }

@@ -12,6 +12,7 @@ import { ApiError } from '../../../shared/errors'
 import type { ImportRecord } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import { refuseHostPathOverWeb } from './local-paths'
 
 const MAX_UPLOAD_BYTES = 4 * 1024 ** 3
 
@@ -71,6 +72,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
   return {
     'imports.upload': ({ uploadId, fileName, chunk }) => uploads.append(uploadId, fileName, chunk),
     'imports.run': async ({ source, kind, skipInvalid, goldAs, dialect, gold }, ctx) => {
+      if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathOverWeb(ctx, 'import')
       const file = uploads.resolve(source)
       const goldFile = gold === null ? null : uploads.resolve(gold)
       try {
