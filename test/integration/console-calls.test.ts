@@ -68,6 +68,19 @@ describe('console calls', () => {
     expect(missing).toMatchObject({ ok: false, error: { code: 'bad_input' } })
   })
 
+  it('lets a reviewer change their own label (the old one superseded), and keeps other reviewers’ labels', async () => {
+    const taskId = 'trivia-0001'
+    const v0 = (await call<{ task: { version: number } }>('task.detail', { taskId })).task.version
+    const first = await call<{ version: number; labelId: string }>('labels.resolve', { taskId, label: 'Mercury', expectedVersion: v0 })
+    const changed = await call<{ version: number; labelId: string }>('labels.resolve', { taskId, label: 'Jupiter', expectedVersion: first.version })
+    const other = { ...ana, reviewer: 'cy', sessionId: 'window-3' }
+    await call('labels.resolve', { taskId, label: 'Jupiter', expectedVersion: changed.version }, other)
+    const detail = await call<{ labels: { id: string; label: string; reviewer: string; supersedes: string | null }[] }>('task.detail', { taskId })
+    expect(detail.labels.filter((l) => l.reviewer === 'ana').map((l) => l.label)).toEqual(['Jupiter'])
+    expect(detail.labels.filter((l) => l.reviewer === 'cy').map((l) => l.label)).toEqual(['Jupiter'])
+    expect(detail.labels.find((l) => l.reviewer === 'ana')?.supersedes).toBe(first.labelId)
+  })
+
   it('never reads or writes a host file path for the browser console (uploads and downloads only)', async () => {
     const web: CallContext = { ...ana, shell: 'web' }
     const read = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: EXAMPLE_TRACES } }, web)

@@ -9,7 +9,13 @@ type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'
 export function labelHandlers(core: Core): H {
   return {
     'labels.resolve': async ({ taskId, label, expectedVersion, source, note }, ctx) => {
-      const r = await core.store().recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion }, actorOf(ctx))
+      // A reviewer who resolves a task again changes their own label (the old one is superseded
+      // in the same write); the version check makes this read-then-write safe.
+      const own = (await core.store().liveLabels(taskId)).find((l) => l.reviewer === ctx.reviewer) ?? null
+      const r = await core.store().recordLabel(
+        { taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null },
+        actorOf(ctx)
+      )
       core.changed(r.topics)
       return { ...r.value, refitScheduled: await core.labelsChanged() }
     },
