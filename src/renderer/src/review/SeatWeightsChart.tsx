@@ -5,7 +5,7 @@ export interface SeatWeightView {
   model: string | null
   weight: number
   reliability: number
-  /** Endorsements the reliability was fitted on. */
+  /** The seat's endorsements in this task (what its weight multiplies here). */
   evidence: number
   /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
   adversarial: boolean
@@ -37,7 +37,7 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
             <th scope="col">seat</th>
             <th scope="col">weight</th>
             <th scope="col">reliability</th>
-            <th scope="col">evidence</th>
+            <th scope="col" title="endorsements this seat made in this task">endorsements here</th>
           </tr>
         </thead>
         <tbody>
