@@ -41,7 +41,7 @@ function printTable(figures: Figure[]): void {
       `${f.suite}: ${f.name}`,
       `${fmt(f.value)} ${f.unit}`,
       f.target === null ? '—' : `${f.better === 'lower' ? '≤' : '≥'} ${fmt(f.target)} ${f.unit}`,
-      f.reference ? `${f.reference.name} ${fmt(f.reference.value)} ${f.unit}` : '—',
+      f.reference ? `${f.reference.name} ${fmt(f.reference.value)} ${f.unit}` : (f.note ?? '—'),
       ratio === null ? '—' : `${ratio.toFixed(2)}${ratio <= 1 ? '' : ' (misses)'}`
     ]
   })

@@ -1,4 +1,4 @@
-import { memo } from 'react'
+import { memo, useDeferredValue } from 'react'
 import type { TaskDetail } from '@shared/api'
 import { CertificatePanel } from './CertificatePanel'
 import { LeaveOneOut } from './LeaveOneOut'
@@ -11,6 +11,9 @@ import { Transcript } from './Transcript'
  * shows nothing of the posterior, weights or gap: the reviewer must not be anchored by them.
  */
 export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail }) {
+  // The transcript paints first; the charts (the heaviest part) follow in a background render, so
+  // resolve → next shows the next task without waiting for them.
+  const sidePanels = useDeferredValue<TaskDetail | null>(detail, null)
   const v = detail.verdict
   const weights: Record<string, number> = {}
   for (const s of v?.seats ?? []) if (s.weight !== null) weights[s.seat] = s.weight
@@ -24,7 +27,11 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
         />
       </div>
       <aside className="review-side">
-        {detail.blind || v === null ? (
+        {sidePanels === null ? (
+          <section className="panel" aria-busy="true">
+            <h2>Posterior</h2>
+          </section>
+        ) : detail.blind || v === null ? (
           detail.blind ? (
             <section className="panel" data-testid="verdict-hidden">
               <h2>Verdict hidden</h2>
