@@ -36,6 +36,8 @@ export interface QueueRow {
   createdAt: string
   /** Pass as `expectedVersion` when resolving from the row. */
   version: number
+  /** Moves in the trace. */
+  moves: number
   state: TaskState | null
   decision: 'act' | 'defer' | null
   spotCheck: boolean

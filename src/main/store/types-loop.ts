@@ -116,6 +116,8 @@ export type TaskRow = {
   candidates: string[]
   createdAt: string
   version: number
+  /** Moves in the trace. */
+  moves: number
   state: TaskState | null
   /** The current fit's decision row (null when the task was labeled before that fit, or no fit). */
   decision: DecisionKind | null

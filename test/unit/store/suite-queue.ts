@@ -7,7 +7,7 @@ const FIT: FitInput = { method: 'per-agent', hyperparameters: { b: 0.7 }, reliab
 
 /** Five tasks: t1..t5, groups G1/G2, a question word each; decided by one fit. */
 async function seed(s: Store): Promise<string> {
-  const tasks: TaskInput[] = [1, 2, 3, 4, 5].map((i) => {
+  tasks = [1, 2, 3, 4, 5].map((i) => {
     const t = withTallies(makeTask(`t${i}`, { group: i <= 3 ? 'G1' : 'G2' }))
     return { ...t, question: `${['Aspirin', 'Statins', 'Vitamin', 'Aspirin dosage', 'Coffee'][i - 1]} claim ${i}` }
   })
@@ -24,6 +24,8 @@ async function seed(s: Store): Promise<string> {
   ], ANA)
   return fit.value.id
 }
+
+let tasks: TaskInput[] = []
 
 const q = (filter: Partial<TaskFilter> = {}, rest: Partial<QueueQuery> = {}): QueueQuery => ({
   filter: { ...NO_FILTER, decision: 'defer', ...filter }, sort: 'gap', direction: 'asc', offset: 0, limit: 50, ...rest
@@ -44,6 +46,8 @@ export function defineQueueTests(makeStore: MakeStore): void {
       expect(page).toMatchObject({ total: 4, fitId })
       expect(page.rows[1]).toMatchObject({ taskId: 't2', state: 'defer', decision: 'defer', answer: 'false', gap: 0.1, disagreement: 0.5, group: 'G1', version: 0, label: null, reservedBy: null, method: 'per-agent' })
       expect(hasUndefined(page)).toBe(false)
+      // Each row counts its trace's moves (t5 was rewritten to one move).
+      expect(page.rows.map((r) => r.moves)).toEqual([1, ...[1, 3, 0].map((i) => tasks[i].moves.length)])
       expect(await ids(q({}, { offset: 1, limit: 2 }))).toEqual(['t2', 't4'])
       expect((await store().queuePage(q({}, { offset: 1, limit: 2 }))).total).toBe(4)
     })

@@ -11,7 +11,7 @@ export const RESERVATION_MS = 15 * 60_000
 
 export function queueRow(r: TaskRow): QueueRow {
   return {
-    taskId: r.taskId, question: r.question, group: r.group, candidates: r.candidates, createdAt: r.createdAt, version: r.version,
+    taskId: r.taskId, question: r.question, group: r.group, candidates: r.candidates, createdAt: r.createdAt, version: r.version, moves: r.moves,
     state: r.state, decision: r.decision, spotCheck: r.spotCheck, answer: r.answer, posterior: r.posterior, stopRound: r.stopRound,
     gap: r.gap, bound: r.bound, disagreement: r.disagreement,
     label: r.label === null ? null : { labelId: r.label.labelId, label: r.label.label, source: r.label.source, reviewer: r.label.reviewer, at: r.label.at },

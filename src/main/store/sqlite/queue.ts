@@ -17,6 +17,7 @@ type Row = {
   candidates: string
   created_at: string
   version: number
+  moves: number
   fit_id: string | null
   decision: 'act' | 'defer' | null
   spot_check: number | null
@@ -49,6 +50,7 @@ function toRow(r: Row, method: string | null): TaskRow {
     candidates: parseStringArray(r.candidates),
     createdAt: r.created_at,
     version: r.version,
+    moves: r.moves,
     state: label !== null ? 'human' : r.decision,
     decision: r.decision,
     spotCheck: r.spot_check === 1,

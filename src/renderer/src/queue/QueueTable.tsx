@@ -110,6 +110,7 @@ function placeholderPage(page: number, total: number): QueueRow[] {
     candidates: [],
     createdAt: new Date(0).toISOString(),
     version: 0,
+    moves: 0,
     state: null,
     decision: null,
     spotCheck: false,

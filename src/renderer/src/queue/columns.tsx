@@ -23,13 +23,14 @@ export const columns = helper.columns([
     }
   }),
   helper.accessor('gap', { header: 'Gap', cell: (c) => <GapBar gap={c.getValue()} /> }),
+  helper.accessor('moves', { header: 'Moves', cell: (c) => c.getValue() }),
   helper.accessor('disagreement', { header: 'Disagreement', cell: (c) => (c.getValue() === null ? '—' : c.getValue()!.toFixed(2)) }),
   helper.accessor('createdAt', { header: 'Age', cell: (c) => age(c.getValue()) }),
   helper.display({ id: 'label', header: 'Label', cell: (c) => <LabelState row={c.row.original} /> })
 ])
 
 /** Grid template shared by the header and the virtual rows (a div grid virtualizes cleanly). */
-export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 100px 70px 110px'
+export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 60px 100px 70px 110px'
 
 function GapBar({ gap }: { gap: number | null }) {
   if (gap === null) return <span className="muted">—</span>
