@@ -30,7 +30,7 @@ export const columns = helper.columns([
 ])
 
 /** Grid template shared by the header and the virtual rows (a div grid virtualizes cleanly). */
-export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 60px 100px 70px 110px'
+export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 72px 110px 70px 110px'
 
 function GapBar({ gap }: { gap: number | null }) {
   if (gap === null) return <span className="muted">—</span>
