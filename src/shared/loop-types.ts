@@ -91,6 +91,8 @@ export interface SeatView {
   model: string | null
   /** §4 reliability r_i (r̄ for a seat unseen in the labels); null for unsupervised methods. */
   reliability: number | null
+  /** Endorsements on labeled tasks that r_i rests on; null for unsupervised methods. */
+  evidence: number | null
   /** w_i (one-coin) or §5's mean log-ratio (confusion); null for baselines. */
   weight: number | null
   /** Called adversarial only when r_i < 1/K (ENGINE.md §4). */

@@ -39,7 +39,7 @@ function reference(labels: Map<string, { label: string; source: string }>) {
   const aod = buildActOrDefer(fits, { state: 'posterior', options: { delta: 0.03, epsAct: 0.02 }, spotRate: 0.05 })
   const scored = all.filter((t) => !labels.has(t.task))
   const decided = aod.decide(scored, { kind: 'auto' })
-  return { fits, scored, decided, byId: new Map(all.map((t) => [t.task, t])) }
+  return { fits, scored, decided, seats, byId: new Map(all.map((t) => [t.task, t])) }
 }
 
 beforeAll(async () => {
@@ -118,14 +118,16 @@ describe('the operating loop over a real SQLite file', () => {
     const ref = reference(labels)
     const t = ref.byId.get(page.rows[0].taskId) as TaskTallies
     expect(page.rows[0].disagreement).toBeCloseTo(1 - Math.max(...socialAt(t)), 12)
-    const d = await call<{ verdict: { posterior: Record<string, number>; answer: string; seats: { seat: string; weight: number; influence: { shift: number } }[]; decision: { gap: number; threshold: number } }; moves: unknown[] }>('task.detail', { taskId: t.task })
+    const d = await call<{ verdict: { posterior: Record<string, number>; answer: string; seats: { seat: string; weight: number; evidence: number | null; influence: { shift: number } }[]; decision: { gap: number; threshold: number } }; moves: unknown[] }>('task.detail', { taskId: t.task })
     const p = ref.fits.deployed.posteriorAt(t)
     t.candidates.forEach((c, g) => expect(d.verdict.posterior[c]).toBeCloseTo(p[g], 12))
     expect(d.verdict.answer).toBe(t.candidates[tieBreak(p, t.K, t.task, 0)])
     const w = ref.fits.deployed.weights(t)
     const loo = new Map(looInfluence(ref.fits.deployed, t).map((x) => [x.seat, x.shift]))
+    const evidence = new Map(ref.fits.deployed.seatReport(ref.seats).map((r) => [r.seat, r.evidence]))
     for (const s of d.verdict.seats) {
       expect(s.weight).toBeCloseTo(w[s.seat], 12)
+      expect(s.evidence).toBe(evidence.get(s.seat))
       expect(s.influence.shift).toBeCloseTo(loo.get(s.seat) as number, 12)
     }
     expect(d.verdict.decision.gap).toBeGreaterThan(0)

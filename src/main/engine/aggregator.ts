@@ -9,6 +9,8 @@ export interface SeatReport {
   seen: boolean
   /** §4 Laplace reliability (r̄ for unseen seats); null for unsupervised baselines. */
   r: number | null
+  /** Endorsements on labeled tasks behind r (supervised models). */
+  evidence?: number
   /** One-coin prior mean μ_i. */
   mu?: number
   /** w_i (one-coin) or §5's mean log-ratio (confusion). */

@@ -2,7 +2,7 @@ import type { Aggregator, SeatReport } from './aggregator'
 import { LabelMap } from './candidate-set'
 import { normalizeLog } from './ln-f'
 import type { Hyper } from './methods'
-import { fitReliabilities, reliabilityOf, type Reliabilities } from './reliability'
+import { evidenceOf, fitReliabilities, reliabilityOf, type Reliabilities } from './reliability'
 import type { SeatIndex } from './seat-index'
 import { C_AT, cutAt, N_AT, recordWidth, type TaskTallies } from './tallies'
 
@@ -156,7 +156,7 @@ export class ConfusionAggregator implements Aggregator {
       const lnP = this.lnPOf(gi)
       const matrix = Array.from({ length: K }, (_, g) => Array.from({ length: K }, (_, h) => Math.exp(lnP[g * K + h])))
       const seen = gi < rel.seen.length && rel.seen[gi] === 1
-      return { seat, seen, r: reliabilityOf(rel, gi), weight: this.weightOf(gi), confusion: { labels: [...this.counts.labels], matrix } }
+      return { seat, seen, r: reliabilityOf(rel, gi), evidence: evidenceOf(rel, gi), weight: this.weightOf(gi), confusion: { labels: [...this.counts.labels], matrix } }
     })
   }
 }

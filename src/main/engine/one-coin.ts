@@ -4,7 +4,7 @@ import { SeatTables } from './lgamma-tables'
 import { normalizeLog } from './ln-f'
 import type { Hyper, OneCoinMethod } from './methods'
 import { betaPriors, seatWeight, type BetaPriors } from './prior-means'
-import { reliabilityOf, type Reliabilities } from './reliability'
+import { evidenceOf, reliabilityOf, type Reliabilities } from './reliability'
 import type { SeatIndex } from './seat-index'
 import { C_AT, cutAt, N_AT, recordWidth, type TaskTallies } from './tallies'
 
@@ -102,7 +102,7 @@ export class OneCoinAggregator implements Aggregator {
     return index.ids.map((seat, gi) => {
       const mu = this.muOf(gi)
       const seen = gi < this.reliabilities.seen.length && this.reliabilities.seen[gi] === 1
-      return { seat, seen, r: reliabilityOf(this.reliabilities, gi), mu, weight: seatWeight(mu) }
+      return { seat, seen, r: reliabilityOf(this.reliabilities, gi), evidence: evidenceOf(this.reliabilities, gi), mu, weight: seatWeight(mu) }
     })
   }
 }

@@ -13,6 +13,13 @@ export interface Reliabilities {
   readonly r: Float64Array
   readonly seen: Uint8Array
   readonly rBar: number
+  /** Σ_L N_i: the endorsements on labeled tasks each r_i rests on (the console's evidence count). */
+  readonly evidence: Float64Array
+}
+
+/** The endorsements behind r_i of global seat gi (0 for a seat unseen in the labels). */
+export function evidenceOf(rel: Reliabilities, gi: number): number {
+  return gi < rel.evidence.length ? rel.evidence[gi] : 0
 }
 
 /** r_i of global seat gi, r̄ beyond the fitted range. */
@@ -49,5 +56,5 @@ export function fitReliabilities(labeled: readonly TaskTallies[]): Reliabilities
   }
   const rBar = nSeen === 0 ? 0.5 : sum / nSeen
   for (let i = 0; i < size; i++) if (!seen[i]) r[i] = rBar
-  return { r, seen, rBar }
+  return { r, seen, rBar, evidence: total }
 }

@@ -65,7 +65,7 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
     const inf = influence.get(seat)
     const reliability = r?.r ?? null
     return {
-      seat, model: rec.task.models[seat] ?? null, reliability,
+      seat, model: rec.task.models[seat] ?? null, reliability, evidence: r?.evidence ?? null,
       weight: weights[seat] ?? r?.weight ?? null,
       adversarial: reliability !== null && reliability < 1 / t.K,
       seen: r?.seen ?? false,

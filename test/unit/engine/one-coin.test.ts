@@ -9,7 +9,7 @@ import { buildTallies, C_AT, N_AT, recordWidth } from '../../../src/main/engine/
 import type { Move } from '@shared/trace'
 import { m, rng, trace } from './helpers'
 
-const noFit: Reliabilities = { r: new Float64Array(0), seen: new Uint8Array(0), rBar: 0.5 }
+const noFit: Reliabilities = { r: new Float64Array(0), seen: new Uint8Array(0), rBar: 0.5, evidence: new Float64Array(0) }
 const cands = (K: number) => Array.from({ length: K }, (_, i) => `c${i + 1}`)
 
 /** N seats, each with one propose of c1. */
@@ -63,7 +63,7 @@ describe('one-coin posterior (ENGINE.md §3, BDA C.8)', () => {
       const moves = Array.from({ length: I }, (_, i) => m(`m${i}`, 0, `S${i}`, 'propose', { answer: rand() < 0.5 ? 'x' : 'y' }))
       const t = buildTallies(trace(`w${rep}`, ['x', 'y'], moves), seats)
       const r = Float64Array.from({ length: I }, () => rand())
-      const rel: Reliabilities = { r, seen: new Uint8Array(I).fill(1), rBar: r.reduce((a, b) => a + b, 0) / I }
+      const rel: Reliabilities = { r, seen: new Uint8Array(I).fill(1), rBar: r.reduce((a, b) => a + b, 0) / I, evidence: new Float64Array(I) }
       const agg = new OneCoinAggregator('per-agent', { b: 0.52 + 0.4 * rand(), kappa: 4 * rand(), s: 1 + 100 * rand() }, rel)
       const p = agg.posteriorAt(t)
       let score = 0
@@ -93,7 +93,7 @@ describe('one-coin posterior (ENGINE.md §3, BDA C.8)', () => {
       }
       const t = buildTallies(trace(`k${rep}`, C, moves), new SeatIndex())
       const r = Float64Array.from({ length: 4 }, () => rand())
-      const agg = new OneCoinAggregator('tempered', { b: 0.6, kappa: 2, s: 8, tau: 0.75 }, { r, seen: new Uint8Array(4).fill(1), rBar: 0.5 })
+      const agg = new OneCoinAggregator('tempered', { b: 0.6, kappa: 2, s: 8, tau: 0.75 }, { r, seen: new Uint8Array(4).fill(1), rBar: 0.5, evidence: new Float64Array(4) })
       for (const round of [0, 10, Infinity]) {
         const cut = t.R === 0 ? -1 : t.rounds.filter((x) => x <= round).length - 1
         const ref = new Float64Array(K)

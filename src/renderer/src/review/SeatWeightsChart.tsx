@@ -5,8 +5,8 @@ export interface SeatWeightView {
   model: string | null
   weight: number
   reliability: number
-  /** The seat's endorsements in this task (what its weight multiplies here). */
-  evidence: number
+  /** Endorsements on labeled tasks that the reliability rests on (null: unsupervised method). */
+  evidence: number | null
   /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
   adversarial: boolean
 }
@@ -37,7 +37,7 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
             <th scope="col">seat</th>
             <th scope="col">weight</th>
             <th scope="col">reliability</th>
-            <th scope="col" title="endorsements this seat made in this task">endorsements here</th>
+            <th scope="col" title="endorsements on labeled tasks the reliability rests on">evidence</th>
           </tr>
         </thead>
         <tbody>
@@ -56,7 +56,7 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
               </th>
               <td>{s.weight.toFixed(2)}</td>
               <td>{s.reliability.toFixed(3)}</td>
-              <td>{s.evidence}</td>
+              <td>{s.evidence ?? '—'}</td>
             </tr>
           ))}
         </tbody>

@@ -73,7 +73,7 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   model: s.model,
                   weight: s.weight ?? 0,
                   reliability: s.reliability ?? 1 / K,
-                  evidence: detail.moves.filter((m) => m.seat === s.seat && m.endorsement !== null).length,
+                  evidence: s.evidence,
                   adversarial: s.adversarial
                 }))}
               />
