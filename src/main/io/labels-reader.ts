@@ -1,6 +1,7 @@
 import { LABELS_FORMAT } from '../../shared/trace'
-import { kindOf, isRecord, LineErrors, stringField } from './json-fields'
-import { fileLines, isBlank, splitLines } from './lines'
+import { kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { fileLines, splitLines } from './lines'
+import { parseJsonLine } from './json-line'
 import type { ReadError } from './read-error'
 
 export const LABEL_SOURCES = ['random', 'escalation'] as const
@@ -41,16 +42,9 @@ export class LabelLineReader {
 
   push(line: string): void {
     this.lineNo++
-    if (isBlank(line)) return
-    const errs = new LineErrors(this.file, this.lineNo)
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (e) {
-      errs.add('malformed-json', (e as Error).message)
-      this.out.errors.push(...errs.list)
-      return
-    }
+    const parsed = parseJsonLine(this.file, this.lineNo, line, this.out.errors)
+    if (parsed === null || !parsed.parsed) return
+    const { value, errs } = parsed
     const label = validateLabel(value, errs)
     if (label !== null) {
       this.out.labels.push(label)

@@ -1,6 +1,6 @@
 import type { Trace } from '../../shared/trace'
-import { LineErrors } from './json-fields'
-import { fileLines, isBlank, splitLines } from './lines'
+import { fileLines, splitLines } from './lines'
+import { parseJsonLine } from './json-line'
 import type { TraceError } from './read-error'
 import { validateTraceObject } from './trace-object'
 
@@ -28,16 +28,9 @@ export class TraceLineReader {
 
   push(line: string): void {
     this.lineNo++
-    if (isBlank(line)) return
-    const errs = new LineErrors(this.file, this.lineNo)
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (e) {
-      errs.add('malformed-json', (e as Error).message)
-      this.out.errors.push(...errs.list)
-      return
-    }
+    const parsed = parseJsonLine(this.file, this.lineNo, line, this.out.errors)
+    if (parsed === null || !parsed.parsed) return
+    const { value, errs } = parsed
     const trace = validateTraceObject(value, errs)
     const task = errs.task
     if (task !== null) {
