@@ -7,13 +7,14 @@ import { ConfusionHeatmap } from '../audit/ConfusionHeatmap'
 import { FitsPanel } from '../audit/FitsPanel'
 import { FrontierChart } from '../audit/FrontierChart'
 import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
+import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { EmptyState, ErrorState } from '../components/States'
 import { hrefFor } from '../router'
 
 export function AuditScreen() {
   const api = useApi()
   const audit = useQuery({ queryKey: ['audit.summary'], queryFn: () => api['audit.summary']({}), staleTime: 60_000 })
-  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  const [progress, setProgress] = useState<Progress | null>(null)
   useApiEvents(
     useCallback((e: ApiEvent) => {
       if (e.type === 'job' && e.kind === 'audit') setProgress({ done: e.done, total: e.total, message: e.message })
@@ -25,10 +26,7 @@ export function AuditScreen() {
         <header className="screen-header">
           <h1>Audit</h1>
         </header>
-        <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
-          <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
-          <span>{progress?.message ?? 'computing the audit (nested cross-validation, act-or-defer splits)'}</span>
-        </div>
+        <ProgressBar progress={progress} label="computing the audit (nested cross-validation, act-or-defer splits)" />
       </div>
     )
   }

@@ -3,6 +3,7 @@ import { useCallback, useRef, useState, type DragEvent } from 'react'
 import type { ImportSummary } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
+import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { ErrorState, Loading } from '../components/States'
 
 const CHUNK = 512 * 1024
@@ -19,7 +20,7 @@ export function ImportScreen() {
   const [delimiter, setDelimiter] = useState<'' | 'comma' | 'tab' | 'space'>('')
   const [header, setHeader] = useState(true)
   const [phase, setPhase] = useState<'idle' | 'uploading' | 'importing'>('idle')
-  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  const [progress, setProgress] = useState<Progress | null>(null)
   const [result, setResult] = useState<ImportSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
   const history = useQuery({ queryKey: ['imports.list'], queryFn: () => api['imports.list']({ limit: 20 }) })
@@ -122,10 +123,7 @@ export function ImportScreen() {
           Import {file ? file.name : ''}
         </button>
         {phase !== 'idle' && (
-          <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
-            <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
-            <span>{phase === 'uploading' ? 'uploading' : (progress?.message ?? 'validating')}</span>
-          </div>
+          <ProgressBar progress={phase === 'uploading' && progress ? { ...progress, message: 'uploading' } : progress} label="validating" />
         )}
         {error && (
           <p role="alert" className="error-text">

@@ -5,6 +5,7 @@ import { useApi, useApiEvents } from '../api/context'
 import { useEngineSettings } from '../api/loop-queries'
 import { useAppInfo, useSettings, useUpdateSettings } from '../api/queries'
 import { EngineSettingsForm } from '../settings/EngineSettingsForm'
+import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { ErrorState, Loading } from '../components/States'
 
 export function SettingsScreen() {
@@ -86,7 +87,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 function IntegrityCheck() {
   const api = useApi()
   const [running, setRunning] = useState(false)
-  const [progress, setProgress] = useState<{ done: number; total: number; message: string | null } | null>(null)
+  const [progress, setProgress] = useState<Progress | null>(null)
   const [report, setReport] = useState<IntegrityReport | null>(null)
   const [error, setError] = useState<string | null>(null)
 
@@ -115,10 +116,7 @@ function IntegrityCheck() {
         Check database integrity
       </button>
       {running && (
-        <div className="progress" data-testid="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress?.total ?? 1} aria-valuenow={progress?.done ?? 0}>
-          <div className="progress-fill" style={{ width: `${progress ? (100 * progress.done) / Math.max(1, progress.total) : 0}%` }} />
-          <span>{progress?.message ?? 'starting'}</span>
-        </div>
+        <ProgressBar progress={progress} label="starting" />
       )}
       {report && (
         <p role="status" data-testid="integrity-result" data-ok={String(report.ok)}>
