@@ -90,7 +90,8 @@ describe('review console on the demo database (Chromium, web host)', () => {
     await page.screenshot({ path: join(SHOTS, 'calibrate-blind.png') })
 
     await page.keyboard.press('1')
-    await page.getByTestId('posterior-bar').first().waitFor()
+    // attached, not visible: a near-zero probability draws a bar too thin to count as visible
+    await page.getByTestId('posterior-bar').first().waitFor({ state: 'attached' })
     expect(await page.getByTestId('verdict-hidden').count()).toBe(0)
     expect(await page.getByTestId('seat-weight').count()).toBeGreaterThan(0)
     await page.getByTestId('cert-gap').waitFor()

@@ -151,11 +151,9 @@ describe('audit.summary on the demo database', () => {
   })
 
   it('is cached: opening the screen again is free, and a label (or its undo) recomputes it', async () => {
-    const t0 = performance.now()
+    // The same computation instant: served from the cache, not recomputed.
     const again = await call<AuditSummary>('audit.summary')
-    const ms = performance.now() - t0
     expect(again.computedAt).toBe(summary.computedAt)
-    expect(ms).toBeLessThan(250)
 
     const page = await call<{ rows: { taskId: string; version: number; candidates: string[] }[] }>('queue.page', { limit: 1 })
     const task = page.rows[0]
