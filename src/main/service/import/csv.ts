@@ -10,7 +10,7 @@ import { readLabelCsvText, type CsvDialect } from '../../io'
 import type { Actor } from '../../store'
 import { Problems } from './problems'
 import { contentSha256, taskInputOf } from './task-input'
-import { alreadyImported, rejected } from './traces'
+import { alreadyImported, imported, rejected } from './traces'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
 import { checkAgainstStore, StagedWriter, type Candidate, type ImportProgress } from './writer'
 
@@ -62,19 +62,7 @@ export async function importCsvFile(open: StoreSource, req: ImportRequest, actor
   await writer.begin()
   try {
     for (const { t, i } of accepted) await writer.add(taskInputOf(t, read.raws[i] as Record<string, unknown>, shas[i]))
-    const published = await writer.publish(req.goldAs === null ? null : { source: req.goldAs, reviewer: `import:${req.displayName}` })
-    return {
-      ...base,
-      status: 'imported',
-      importId: published.id,
-      tasks: published.counts.tasks,
-      skipped: skip.size + published.counts.skipped,
-      moves: published.counts.moves,
-      seats: published.counts.seats,
-      labels: published.counts.labels,
-      errors: problems.list,
-      errorCount: problems.count
-    }
+    return imported(base, await writer.publish(req.goldAs === null ? null : { source: req.goldAs, reviewer: `import:${req.displayName}` }), skip.size, problems)
   } catch (e) {
     await writer.abandon()
     throw e

@@ -8,7 +8,7 @@
  *    (its hash differs) is abandoned.
  */
 import { streamFileLines, TraceLineChecker } from '../../io'
-import type { Actor } from '../../store'
+import type { Actor, ImportRecord } from '../../store'
 import { Problems } from './problems'
 import { contentSha256, taskInputOf } from './task-input'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
@@ -66,19 +66,7 @@ export async function importTraceFile(open: StoreSource, req: ImportRequest, act
     if (second.sha256 !== first.sha256) throw Object.assign(new Error(`${file} changed while it was being imported; nothing was imported`), { code: 'conflict' })
     await writer.flush()
     progress({ phase: 'publishing', done: toWrite, total: toWrite, message: null })
-    const published = await writer.publish(req.goldAs === null ? null : { source: req.goldAs, reviewer: `import:${req.displayName}` })
-    return {
-      ...base,
-      status: 'imported',
-      importId: published.id,
-      tasks: published.counts.tasks,
-      skipped: skip.size + published.counts.skipped,
-      moves: published.counts.moves,
-      seats: published.counts.seats,
-      labels: published.counts.labels,
-      errors: problems.list,
-      errorCount: problems.count
-    }
+    return imported(base, await writer.publish(req.goldAs === null ? null : { source: req.goldAs, reviewer: `import:${req.displayName}` }), skip.size, problems)
   } catch (e) {
     await writer.abandon()
     throw e
@@ -100,6 +88,12 @@ type Base = { file: string; kind: 'traces' | 'csv' | 'labels'; sha256: string }
 
 export function alreadyImported(base: Base, importId: string): ImportOutcome {
   return { ...base, status: 'already-imported', importId, tasks: 0, skipped: 0, moves: 0, seats: 0, labels: 0, errors: [], errorCount: 0 }
+}
+
+/** A published import: its counts, plus the tasks skipped before writing (already present, same content). */
+export function imported(base: Base, published: ImportRecord, skippedBefore: number, problems: Problems): ImportOutcome {
+  const c = published.counts
+  return { ...base, status: 'imported', importId: published.id, tasks: c.tasks, skipped: skippedBefore + c.skipped, moves: c.moves, seats: c.seats, labels: c.labels, errors: problems.list, errorCount: problems.count }
 }
 
 export function rejected(base: Base, problems: Problems): ImportOutcome {
