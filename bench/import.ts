@@ -2,8 +2,9 @@
  * BenchSuite `import` (issue #5): 1,000,000 moves in 200,000 tasks, imported the way `arbiter
  * import` does it (stream, validate the whole file, tallies, staged batches, publish), in a child
  * process so its peak memory is its own. Reference: a bare better-sqlite3 loop inserting the very
- * same rows (read back from the imported database) into a fresh database with the identical
- * schema — same tables, indexes, triggers and full-text index — in batches of the same size.
+ * same rows (read back from the imported database: tasks with their packed moves, tallies, the
+ * search index) into a fresh database with the identical schema — same tables, indexes, triggers
+ * and full-text index — in batches of the same size.
  * Targets: ≥ 100,000 moves/s, peak RSS ≤ 1 GiB, and at most 2× the bare loop's time.
  */
 import Database from 'better-sqlite3'
@@ -59,9 +60,9 @@ async function bareInsert(source: string, target: string): Promise<number> {
   const imp = src.prepare('SELECT * FROM imports').get() as Record<string, unknown>
   const seats = src.prepare('SELECT * FROM seats').all() as Record<string, unknown>[]
   const tasks = src.prepare('SELECT * FROM tasks ORDER BY rowid').raw().all() as unknown[][]
-  const moves = src.prepare('SELECT * FROM moves ORDER BY task_id, idx').raw().all() as unknown[][]
   const tallies = src.prepare('SELECT * FROM task_tallies').raw().all() as unknown[][]
   const byTask = new Map(tallies.map((t) => [t[0] as string, t]))
+  const moves = new Map((src.prepare('SELECT task_id, moves FROM task_moves').raw().all() as [string, string][]))
   src.close()
   const db = new Database(target)
   db.pragma('journal_mode = WAL')
@@ -71,7 +72,7 @@ async function bareInsert(source: string, target: string): Promise<number> {
   const insImport = db.prepare(`INSERT INTO imports VALUES (${Object.keys(imp).map(() => '?').join(', ')})`)
   const insSeat = db.prepare('INSERT INTO seats VALUES (?, ?, ?)')
   const insTask = db.prepare(`INSERT INTO tasks VALUES (${tasks[0].map(() => '?').join(', ')})`)
-  const insMove = db.prepare(`INSERT INTO moves VALUES (${moves[0].map(() => '?').join(', ')})`)
+  const insMoves = db.prepare('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)')
   const insTally = db.prepare(`INSERT INTO task_tallies VALUES (${tallies[0].map(() => '?').join(', ')})`)
   const t0 = performance.now()
   db.transaction(() => {
@@ -79,7 +80,6 @@ async function bareInsert(source: string, target: string): Promise<number> {
     for (const s of seats) insSeat.run(...Object.values(s))
   }).immediate()
   const index = db.prepare(`INSERT INTO task_search (rowid, task_id, question) SELECT rowid, id, question FROM tasks WHERE rowid BETWEEN ? AND ? AND question IS NOT NULL`)
-  let m = 0
   for (let i = 0; i < tasks.length; i += BATCH) {
     db.transaction(() => {
       let first = Infinity
@@ -88,9 +88,9 @@ async function bareInsert(source: string, target: string): Promise<number> {
         const rowid = Number(insTask.run(...tasks[j]).lastInsertRowid)
         first = Math.min(first, rowid)
         last = Math.max(last, rowid)
-        const id = tasks[j][0]
-        for (; m < moves.length && moves[m][0] === id; m++) insMove.run(...moves[m])
-        insTally.run(...byTask.get(id as string) as unknown[])
+        const id = tasks[j][0] as string
+        insMoves.run(id, moves.get(id))
+        insTally.run(...byTask.get(id) as unknown[])
       }
       index.run(first, last)
     }).immediate()

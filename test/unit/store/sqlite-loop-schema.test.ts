@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, type QueueSort, type TaskFilter } from '../../../src/main/store'
 import { buildFilter, orderBy, rowColumns } from '../../../src/main/store/sqlite/task-filter'
 import { ANA, decision, importTasks, makeTask, NO_FILTER, withTallies } from './fixtures'
-import { rawDb, useTempDir } from './sqlite-helpers'
+import { rawDb, useTempDir, writeLegacyTasks } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 
@@ -74,14 +74,18 @@ describe('sqlite: the operating loop’s schema', () => {
   it('migrates a version-1 database: its questions become searchable, its tallies are backfilled later', async () => {
     const path = tmp.dbPath()
     const v1 = await openSqliteStore(path, { migrations: [SQLITE_MIGRATIONS[0]] })
-    await importTasks(v1, [makeTask('old1'), makeTask('old2')])
     await v1.close()
+    writeLegacyTasks(path, [makeTask('old1'), makeTask('old2')])
     const store = await openSqliteStore(path)
     try {
       expect((await store.info()).schemaVersion).toBe(SQLITE_MIGRATIONS.length)
       expect((await store.filteredTasks({ ...NO_FILTER, search: 'old2' }, null, 10)).map((r) => r.taskId)).toEqual(['old2'])
       expect((await store.filteredTasks({ ...NO_FILTER, search: 'claim' }, null, 10)).map((r) => r.taskId)).toEqual(['old1', 'old2'])
-      expect((await store.tasksWithoutTallies(10)).map((t) => t.id)).toEqual(['old1', 'old2'])
+      const traces = await store.tasksWithoutTallies(10)
+      expect(traces.map((t) => t.id)).toEqual(['old1', 'old2'])
+      // Migration 0003 packed each task's move rows into its row: the same moves, in file order.
+      expect(traces[1].moves).toEqual(makeTask('old2').moves)
+      expect(await store.counts()).toMatchObject({ tasks: 2, moves: 8 })
       expect(await store.tallyPage(null, 10)).toEqual([])
     } finally {
       await store.close()

@@ -9,17 +9,21 @@ import { ANA, importTasks, makeTask, rejection } from './fixtures'
 import { fileSha256, rawDb, useTempDir } from './sqlite-helpers'
 
 const M1 = SQLITE_MIGRATIONS[0]
-const M2: Migration = {
-  version: 2,
+/** The shipped history, and a next migration that does not exist yet (the store's code reads the shipped schema). */
+const BASE = SQLITE_MIGRATIONS
+const N = BASE.length
+const NEXT: Migration = {
+  version: N + 1,
   name: 'add-notes',
   sql: 'CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL);\nALTER TABLE settings ADD COLUMN origin TEXT;'
 }
-const M3_BAD: Migration = { version: 3, name: 'broken', sql: 'CREATE TABLE extra (x INTEGER);\nSELECT no_such_column FROM no_such_table;' }
+const BAD: Migration = { version: N + 2, name: 'broken', sql: 'CREATE TABLE extra (x INTEGER);\nSELECT no_such_column FROM no_such_table;' }
+const label = (v: number) => String(v).padStart(4, '0')
 const CLOCK = () => new Date('2026-11-30T12:34:56.789Z')
 
-/** Creates a database at [M1] holding one published task with one label. */
+/** Creates a database at the shipped version holding one published task with one label. */
 async function seeded(path: string): Promise<void> {
-  const store = await openSqliteStore(path, { migrations: [M1] })
+  const store = await openSqliteStore(path, { migrations: BASE })
   await importTasks(store, [makeTask('t1')])
   await store.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
   await store.close()
@@ -81,19 +85,19 @@ describe('sqlite migrations', () => {
   it('upgrades an earlier version, keeping the data and a VACUUM INTO backup of the old file', async () => {
     const path = tmp.dbPath()
     await seeded(path)
-    const store = await openSqliteStore(path, { migrations: [M1, M2], now: CLOCK })
+    const store = await openSqliteStore(path, { migrations: [...BASE, NEXT], now: CLOCK })
     const info = await store.info()
-    expect(info.schemaVersion).toBe(2)
-    const backup = `${path}.bak-v1-20261130T123456789Z`
-    expect(info.migration).toEqual({ from: 1, to: 2, applied: [2], backupPath: backup })
+    expect(info.schemaVersion).toBe(N + 1)
+    const backup = `${path}.bak-v${N}-20261130T123456789Z`
+    expect(info.migration).toEqual({ from: N, to: N + 1, applied: [N + 1], backupPath: backup })
     expect(await store.counts()).toMatchObject({ tasks: 1, labels: 1 })
     expect((await store.getTaskSummary('t1')).liveLabels[0].label).toBe('true')
     await store.close()
 
     expect(tableNames(path)).toContain('notes')
     expect(existsSync(backup)).toBe(true)
-    expect(basename(backup)).toMatch(/^arbiter\.db\.bak-v1-/)
-    expect(appliedVersions(backup).map((r) => r.version)).toEqual([1])
+    expect(basename(backup)).toMatch(new RegExp(`^arbiter\\.db\\.bak-v${N}-`))
+    expect(appliedVersions(backup).map((r) => r.version)).toEqual(BASE.map((m) => m.version))
     expect(tableNames(backup)).not.toContain('notes')
     const old = rawDb(backup, true)
     expect(old.prepare('SELECT count(*) AS n FROM labels').get()).toEqual({ n: 1 })
@@ -102,47 +106,47 @@ describe('sqlite migrations', () => {
 
   it('refuses a database newer than the code, naming both versions, and leaves it untouched', async () => {
     const path = tmp.dbPath()
-    await (await openSqliteStore(path, { migrations: [M1, M2] })).close()
+    await (await openSqliteStore(path, { migrations: [...BASE, NEXT] })).close()
     const before = fileSha256(path)
-    const e = await rejection(openSqliteStore(path, { migrations: [M1] }))
+    const e = await rejection(openSqliteStore(path, { migrations: BASE }))
     expect(e).toBeInstanceOf(StoreError)
     expect(e.code).toBe('conflict')
-    expect(e.message).toMatch(/version 2, newer than this build of Arbiter knows \(latest 1\)/)
+    expect(e.message).toContain(`version ${N + 1}, newer than this build of Arbiter knows (latest ${N})`)
     expect(fileSha256(path)).toBe(before)
   })
 
   it('refuses an applied migration whose SQL was edited, naming it', async () => {
     const path = tmp.dbPath()
-    await (await openSqliteStore(path, { migrations: [M1, M2] })).close()
-    const edited: Migration = { ...M2, sql: M2.sql.replace('NOT NULL', '') }
-    const e = await rejection(openSqliteStore(path, { migrations: [M1, edited] }))
+    await (await openSqliteStore(path, { migrations: [...BASE, NEXT] })).close()
+    const edited: Migration = { ...NEXT, sql: NEXT.sql.replace('NOT NULL', '') }
+    const e = await rejection(openSqliteStore(path, { migrations: [...BASE, edited] }))
     expect(e.code).toBe('conflict')
-    expect(e.message).toContain('0002 "add-notes" was edited after it was applied')
-    expect(e.details).toMatchObject({ version: 2, recorded: migrationSha256(M2), code: migrationSha256(edited) })
+    expect(e.message).toContain(`${label(N + 1)} "add-notes" was edited after it was applied`)
+    expect(e.details).toMatchObject({ version: N + 1, recorded: migrationSha256(NEXT), code: migrationSha256(edited) })
   })
 
   it('rolls a failed migration back, leaving the file byte-for-byte as it was', async () => {
     const path = tmp.dbPath()
     await seeded(path)
     const before = fileSha256(path)
-    const e = await rejection(openSqliteStore(path, { migrations: [M1, M2, M3_BAD], now: CLOCK }))
+    const e = await rejection(openSqliteStore(path, { migrations: [...BASE, NEXT, BAD], now: CLOCK }))
     expect(e.code).toBe('internal')
-    expect(e.message).toContain('0003 "broken" failed and was rolled back')
-    expect(e.message).toContain('unchanged at version 1')
-    expect(e.details).toMatchObject({ version: 3, databaseVersion: 1 })
+    expect(e.message).toContain(`${label(N + 2)} "broken" failed and was rolled back`)
+    expect(e.message).toContain(`unchanged at version ${N}`)
+    expect(e.details).toMatchObject({ version: N + 2, databaseVersion: N })
     expect(fileSha256(path)).toBe(before) // the store closed its connection before rejecting
-    expect(appliedVersions(path).map((r) => r.version)).toEqual([1])
-    expect(tableNames(path)).not.toContain('notes') // M2 went with M3: one transaction
-    expect(existsSync(`${path}.bak-v1-20261130T123456789Z`)).toBe(true)
+    expect(appliedVersions(path).map((r) => r.version)).toEqual(BASE.map((m) => m.version))
+    expect(tableNames(path)).not.toContain('notes') // NEXT went with BAD: one transaction
+    expect(existsSync(`${path}.bak-v${N}-20261130T123456789Z`)).toBe(true)
 
-    const store = await openSqliteStore(path, { migrations: [M1] }) // still opens as before
+    const store = await openSqliteStore(path, { migrations: BASE }) // still opens as before
     expect(await store.counts()).toMatchObject({ tasks: 1, labels: 1 })
     await store.close()
   })
 
   it('refuses a migration list whose versions do not strictly increase, before creating a file', async () => {
     const path = tmp.dbPath()
-    const e = await rejection(openSqliteStore(path, { migrations: [M2, { ...M1, version: 2 }] }))
+    const e = await rejection(openSqliteStore(path, { migrations: [NEXT, { ...M1, version: N + 1 }] }))
     expect(e.code).toBe('internal')
     expect(e.message).toMatch(/strictly increase/)
     expect(existsSync(path)).toBe(false)
@@ -162,11 +166,11 @@ describe('sqlite migrations', () => {
     const path = tmp.dbPath()
     expect((await rejection(openSqliteStore(path, { readonly: true }))).code).toBe('not_found')
     await seeded(path)
-    const pending = await rejection(openSqliteStore(path, { readonly: true, migrations: [M1, M2] }))
+    const pending = await rejection(openSqliteStore(path, { readonly: true, migrations: [...BASE, NEXT] }))
     expect(pending.code).toBe('conflict')
-    expect(pending.message).toMatch(/needs migrating to 2/)
+    expect(pending.message).toContain(`needs migrating to ${N + 1}`)
 
-    const ro = await openSqliteStore(path, { readonly: true, migrations: [M1] })
+    const ro = await openSqliteStore(path, { readonly: true, migrations: BASE })
     expect(await ro.counts()).toMatchObject({ tasks: 1 })
     expect((await ro.info()).readonly).toBe(true)
     expect(await ro.integrityCheck()).toEqual({ ok: true, messages: [] })

@@ -53,8 +53,9 @@ describe('sqlite schema guarantees', () => {
     try {
       expect(() => db.prepare(`UPDATE tasks SET gold = 'false' WHERE id = 't1'`).run()).toThrow(/immutable/)
       expect(() => db.prepare(`DELETE FROM tasks WHERE id = 't2'`).run()).toThrow(/cannot be deleted/)
-      expect(() => db.prepare(`UPDATE moves SET answer = 'false'`).run()).toThrow(/immutable/)
-      expect(() => db.prepare(`DELETE FROM moves WHERE task_id = 't2'`).run()).toThrow(/cannot be deleted/)
+      expect(() => db.prepare(`UPDATE task_moves SET moves = '[]' WHERE task_id = 't1'`).run()).toThrow(/immutable/)
+      expect(() => db.prepare(`DELETE FROM task_moves WHERE task_id = 't2'`).run()).toThrow(/cannot be deleted/)
+      expect(() => db.prepare(`UPDATE tasks SET move_count = 0 WHERE id = 't1'`).run()).toThrow(/immutable/)
       expect(() => db.prepare(`UPDATE decisions SET decision = 'act'`).run()).toThrow(/immutable/)
       expect(() => db.prepare(`UPDATE imports SET state = 'abandoned'`).run()).toThrow(/only a staged import/)
       expect(() => db.prepare(`DELETE FROM imports`).run()).toThrow(/cannot be deleted/)
@@ -99,7 +100,8 @@ describe('sqlite schema guarantees', () => {
     expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
     await store.close()
     expect(count('SELECT count(*) AS n FROM tasks')).toBe(1)
-    expect(count('SELECT count(*) AS n FROM moves')).toBe(4)
+    expect(count('SELECT sum(move_count) AS n FROM tasks')).toBe(4)
+    expect(count('SELECT count(*) AS n FROM task_moves')).toBe(1)
     expect(count('SELECT count(*) AS n FROM imports')).toBe(1)
   })
 

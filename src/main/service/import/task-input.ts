@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Trace } from '../../../shared/trace'
 import { buildTallies, SeatIndex, socialAt, type TaskTallies } from '../../engine'
 import type { JsonObject, MoveInput, TallyInput, TaskInput } from '../../store'
@@ -13,7 +13,7 @@ const seats = new SeatIndex()
  * parsed line re-serialised, so whitespace does not count but every field, known or not, does.
  */
 export function contentSha256(raw: unknown): string {
-  return createHash('sha256').update(JSON.stringify(raw), 'utf8').digest('hex')
+  return hash('sha256', JSON.stringify(raw), 'hex')
 }
 
 /** The engine's tallies of a trace, as the store keeps them (ENGINE.md §2). */

@@ -24,6 +24,7 @@ import type { Sql } from './connection'
 import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
 import { checkTallies, insertTallies } from './tallies'
+import { packMoves } from '../packed-moves'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
 
 function getImport(q: Sql, id: string): ImportRecord | null {
@@ -104,22 +105,15 @@ function admitTask(q: Sql, imp: ImportRecord, t: TaskInput, old: ExistingTask | 
   )
 }
 
-/** Inserts a task and its moves; returns the task's rowid (the batch indexes its questions by range). */
+/** Inserts a task and its moves (one row: migration 0003); returns the task's rowid (the batch indexes its questions by range). */
 function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): number {
   const rowid = q.insert(
-    `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at, move_count)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
     t.id, imp.id, t.question, JSON.stringify(t.candidates), t.gold, t.group,
-    JSON.stringify(t.raw), t.contentSha256, now
+    JSON.stringify(t.raw), t.contentSha256, now, t.moves.length
   )
-  t.moves.forEach((m, idx) => {
-    q.run(
-      `INSERT INTO moves (task_id, idx, id, round, seat, force, answer, target, confidence, text, raw)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      t.id, idx, m.id, m.round, m.seat, m.force, m.answer ?? null, m.target ?? null,
-      m.confidence ?? null, m.text ?? null, m.raw === null || m.raw === undefined ? null : JSON.stringify(m.raw)
-    )
-  })
+  q.run('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)', t.id, packMoves(t.moves))
   if (t.tallies !== undefined && t.tallies !== null) insertTallies(q, t.id, t.tallies)
   return rowid
 }

@@ -24,7 +24,7 @@ export function counts(q: Sql): StoreCounts {
   return {
     tasks: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED}`),
     seats: n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),
-    moves: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED} JOIN moves m ON m.task_id = x.id`),
+    moves: n(`SELECT coalesce(sum(x.move_count), 0) AS n FROM tasks x ${PUBLISHED}`),
     // Labels can only be written on visible tasks, and a published import stays published.
     labels: n(`SELECT count(*) AS n FROM labels l WHERE ${live}`),
     labeledTasks: n(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE ${live}`),

@@ -41,7 +41,7 @@ export function checkFilter(f: TaskFilter): TaskFilter {
 
 const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,
   d.fit_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement, d.decided_at,
-  (SELECT count(*) FROM moves mv WHERE mv.task_id = t.id) AS moves`
+  t.move_count AS moves`
 const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
 
 /** The selected columns; a decided row has no live label by definition, so none is joined. */

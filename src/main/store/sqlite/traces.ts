@@ -2,10 +2,10 @@
  * Reading tasks back with their moves, in file order (the review screen's transcript and the
  * tallies backfill). Published tasks only.
  */
-import type { Force } from '../../../shared/trace'
-import type { JsonObject, MoveInput, TaskTrace } from '../types'
+import { unpackMoves } from '../packed-moves'
+import type { TaskTrace } from '../types'
 import type { Sql } from './connection'
-import { parseJsonObject, parseStringArray } from './rows'
+import { parseStringArray } from './rows'
 
 type TaskHead = {
   id: string
@@ -16,44 +16,18 @@ type TaskHead = {
   version: number
   import_id: string
   file_name: string
-}
-
-type MoveRow = {
-  id: string
-  round: number
-  seat: string
-  force: Force
-  answer: string | null
-  target: string | null
-  confidence: number | null
-  text: string | null
-  raw: string | null
-}
-
-export function toMove(m: MoveRow): MoveInput {
-  return {
-    id: m.id,
-    round: m.round,
-    seat: m.seat,
-    force: m.force,
-    answer: m.answer,
-    target: m.target,
-    confidence: m.confidence,
-    text: m.text,
-    raw: m.raw === null ? null : (parseJsonObject(m.raw) as JsonObject)
-  }
+  moves: string
 }
 
 export function readTaskTrace(q: Sql, id: string): TaskTrace | null {
   const head = q.get<TaskHead>(
-    `SELECT t.id, t.question, t.candidates, t.grp, t.created_at, t.version, t.import_id, i.file_name
-     FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`,
+    `SELECT t.id, t.question, t.candidates, t.grp, t.created_at, t.version, t.import_id, i.file_name, tm.moves
+     FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' JOIN task_moves tm ON tm.task_id = t.id
+     WHERE t.id = ?`,
     id
   )
   if (head === undefined) return null
-  const moves = q
-    .all<MoveRow>('SELECT id, round, seat, force, answer, target, confidence, text, raw FROM moves WHERE task_id = ? ORDER BY idx', id)
-    .map(toMove)
+  const moves = unpackMoves(head.moves)
   const models: Record<string, string | null> = {}
   for (const m of moves) models[m.seat] = null
   // A seat's model may have been declared by any published import; the first one found is shown.
