@@ -9,7 +9,10 @@ import type { CallContext, ServerHandlers } from '../../shared/api'
 import { API_METHODS, IPC_EVENT_CHANNEL, ipcChannel } from '../../shared/api-methods'
 import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
-import { CONTENT_SECURITY_POLICY, isAllowedNavigation, mainWindowOptions } from './hardening'
+import {
+  isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
+  webviewAttachDecision, windowOpenDecision, withContentSecurityPolicy
+} from './hardening'
 
 export interface DesktopShellOptions {
   handlers: ServerHandlers
@@ -26,14 +29,24 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
   const win = new BrowserWindow(mainWindowOptions(opts.preloadPath))
   const contents = win.webContents
   contents.setWindowOpenHandler(({ url }) => {
-    // Links in transcripts never open inside the app; http(s) goes to the system browser.
-    if (/^https?:\/\//i.test(url)) void shell.openExternal(url)
-    return { action: 'deny' }
+    // Links in transcripts never open inside the app; a plain http(s) URL goes to the system browser.
+    const decision = windowOpenDecision(url)
+    if (decision.openExternal !== null) void shell.openExternal(decision.openExternal)
+    return { action: decision.action }
   })
-  contents.on('will-navigate', (event, url) => {
-    if (!isAllowedNavigation(url, indexUrl)) event.preventDefault()
+  // Every way a frame can leave our index.html: a link, a redirect, a subframe navigation.
+  contents.on('will-navigate', (event) => {
+    if (shouldBlockNavigation(event.url, indexUrl)) event.preventDefault()
   })
-  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.on('will-redirect', (event) => {
+    if (shouldBlockNavigation(event.url, indexUrl)) event.preventDefault()
+  })
+  contents.on('will-frame-navigate', (event) => {
+    if (shouldBlockNavigation(event.url, indexUrl)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => {
+    if (webviewAttachDecision() === 'deny') event.preventDefault()
+  })
 
   registerIpc(opts, contents, indexUrl)
   const unsubscribe = opts.subscribe((event) => {
@@ -52,10 +65,10 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
 function registerIpc(opts: DesktopShellOptions, contents: WebContents, indexUrl: string): void {
   for (const method of API_METHODS) {
     ipcMain.handle(ipcChannel(method), async (event: IpcMainInvokeEvent, args: unknown) => {
-      const frame = event.senderFrame
-      if (event.sender !== contents || !frame || frame !== contents.mainFrame || !isAllowedNavigation(frame.url, indexUrl)) {
-        return { ok: false, error: { code: 'unauthorized', message: 'call from an unknown frame', details: null } }
-      }
+      const trusted = isTrustedSender({
+        sender: event.sender, ourContents: contents, frame: event.senderFrame, mainFrame: contents.mainFrame, rendererIndexUrl: indexUrl
+      })
+      if (!trusted) return UNTRUSTED_SENDER_REPLY
       return dispatch(opts.handlers, method, args, opts.context())
     })
   }
@@ -63,9 +76,10 @@ function registerIpc(opts: DesktopShellOptions, contents: WebContents, indexUrl:
 
 function lockDownSession(): void {
   const ses = session.defaultSession
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  ses.setPermissionCheckHandler(() => false)
+  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionDecision(permission)))
+  ses.setPermissionCheckHandler((_wc, permission) => permissionDecision(permission))
+  ses.setDevicePermissionHandler((details) => permissionDecision(details.deviceType))
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
+    callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) })
   })
 }

@@ -84,3 +84,80 @@ export function isAllowedNavigation(target: string, rendererIndexUrl: string): b
     return false
   }
 }
+
+// ── the window's decisions, as pure functions (host/electron.ts only wires them) ──────────────
+// Electron cannot launch in CI, so every choice the hardened window makes is taken here, where
+// test/unit/host/electron-checklist.test.ts can exercise it under plain Node.
+
+/**
+ * `setWindowOpenHandler`: the app never opens a second window. A link in a transcript is hostile
+ * text, so only a well-formed http(s) URL may go to the system browser; `file:`, `javascript:`,
+ * `smb:`, custom schemes and anything unparsable are dropped (shell.openExternal would hand them
+ * to the OS, which may run them).
+ */
+export function windowOpenDecision(url: string): { action: 'deny'; openExternal: string | null } {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { action: 'deny', openExternal: null }
+  }
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:'
+  // Credentials in a link are a phishing device (https://bank.example@evil.example/); refuse them.
+  const ok = web && parsed.hostname !== '' && parsed.username === '' && parsed.password === ''
+  return { action: 'deny', openExternal: ok ? parsed.href : null }
+}
+
+/** `will-navigate` / `will-redirect` / `will-frame-navigate`: true when the navigation must be stopped. */
+export function shouldBlockNavigation(target: string, rendererIndexUrl: string): boolean {
+  return !isAllowedNavigation(target, rendererIndexUrl)
+}
+
+/**
+ * Session permission requests and checks (camera, microphone, geolocation, notifications,
+ * clipboard, HID/serial/USB, fullscreen, openExternal…): the console needs none, so every one is
+ * refused, whatever page asks.
+ */
+export function permissionDecision(permission: string): boolean {
+  void permission
+  return false
+}
+
+/** `will-attach-webview`: the app has no webview (webviewTag is off too); any attach is stopped. */
+export function webviewAttachDecision(): 'deny' {
+  return 'deny'
+}
+
+/**
+ * Who may call the contract over IPC: our own window's webContents, from its main frame (never a
+ * subframe), while that frame shows our own index.html. Object identity is compared, so the
+ * types stay generic and the check runs without Electron.
+ */
+export function isTrustedSender<C, F extends { url: string }>(facts: {
+  sender: C
+  ourContents: C
+  frame: F | null | undefined
+  mainFrame: F | null | undefined
+  rendererIndexUrl: string
+}): boolean {
+  const { sender, ourContents, frame, mainFrame, rendererIndexUrl } = facts
+  if (sender !== ourContents || !frame || frame !== mainFrame) return false
+  return isAllowedNavigation(frame.url, rendererIndexUrl)
+}
+
+/** What an untrusted sender gets back: the contract's envelope, never a handler's result. */
+export const UNTRUSTED_SENDER_REPLY = {
+  ok: false,
+  error: { code: 'unauthorized', message: 'call from an unknown frame', details: null }
+} as const
+
+/**
+ * Response headers with exactly one Content-Security-Policy, ours: any variant already present
+ * (header names are case-insensitive) is dropped, so the enforced policy is the asserted one.
+ */
+export function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() !== 'content-security-policy') out[k] = v
+  out['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY]
+  return out
+}

@@ -51,7 +51,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v)
     if (!hostOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden host'))
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    const url = requestUrl(req.url, port)
+    if (!url) return send(res, 400, errorBody('bad_input', 'bad request target'))
 
     const queryToken = url.searchParams.get('token')
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
@@ -79,6 +80,12 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   }
 
   async function callApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    // A declared length over the cap is refused before a byte is read (and the connection closed,
+    // so the server never reads the body it refused); without one, readBody stops at the cap.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      res.setHeader('Connection', 'close')
+      return send(res, 413, errorBody('bad_input', `request body over ${MAX_BODY_BYTES} bytes`))
+    }
     const body = await readBody(req)
     if (body === 'too-large') return send(res, 413, errorBody('bad_input', `request body over ${MAX_BODY_BYTES} bytes`))
     let args: unknown
@@ -131,6 +138,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   }
 }
 
+/**
+ * The request target as a URL. An origin-form target is a path even when it starts with `//`
+ * (resolved against a base, `//secret.txt` would become a host named secret.txt and path `/`).
+ */
+function requestUrl(target: string | undefined, port: number): URL | null {
+  const origin = `http://127.0.0.1:${port}`
+  const t = target ?? '/'
+  try {
+    return t.startsWith('/') ? new URL(origin + t) : new URL(t, origin)
+  } catch {
+    return null
+  }
+}
+
 function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: string) {
   return { ok: false, error: { code, message, details: null } }
 }
@@ -140,17 +161,25 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body))
 }
 
+/**
+ * The body, or 'too-large' as soon as it passes the cap (a chunked body has no length to check
+ * first): the caller answers 413 at once; the rest is read and dropped, never buffered (Node dumps
+ * an unread request body once the response has ended, and its requestTimeout bounds a body that
+ * never ends).
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    let over = false
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) over = true
-      else chunks.push(chunk)
-    })
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)))
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.resume()
+      resolve('too-large')
+    }
+    req.on('data', onData)
+    req.on('end', () => resolve(Buffer.concat(chunks)))
     req.on('error', reject)
   })
 }
