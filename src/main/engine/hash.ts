@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto'
+// One-shot `hash` (no Hash object per call): spot-checks and tie-breaks hash every decided task.
+import { hash } from 'node:crypto'
 
 /**
  * H(x) mod m, where H(x) is the SHA-256 digest of the UTF-8 string x read as a big-endian
@@ -11,7 +12,7 @@ import { createHash } from 'node:crypto'
  */
 export function hashMod(x: string, m: number): number {
   if (!Number.isInteger(m) || m <= 0 || m >= 2 ** 45) throw new RangeError(`hashMod: bad modulus ${m}`)
-  const digest = createHash('sha256').update(x, 'utf8').digest()
+  const digest = hash('sha256', x, 'buffer')
   let r = 0
   for (let i = 0; i < digest.length; i++) r = (r * 256 + digest[i]) % m
   return r
@@ -19,5 +20,5 @@ export function hashMod(x: string, m: number): number {
 
 /** H(x) as a 64-hex-digit string; sorting these strings sorts by H(x) as an integer. */
 export function hashHex(x: string): string {
-  return createHash('sha256').update(x, 'utf8').digest('hex')
+  return hash('sha256', x, 'hex')
 }

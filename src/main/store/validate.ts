@@ -3,11 +3,11 @@
  * guard the invariants the store itself relies on (so a caller bug is a `bad_input`, never a
  * half-written row or a silently mangled JSON value such as NaN turned into null).
  */
+import { MAX_ID_LENGTH } from '../../shared/limits'
 import { FORCES } from '../../shared/trace'
 import type { JsonObject, JsonValue } from './json'
 import { SHELLS, StoreError, type Actor, type MoveInput, type SeatInput, type TaskInput } from './types'
 
-const MAX_ID = 512
 const SHA256_RE = /^[0-9a-f]{64}$/
 const ISO_UTC_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
 
@@ -16,8 +16,8 @@ function bad(message: string, details: JsonObject = {}): StoreError {
 }
 
 export function checkId(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID) {
-    throw bad(`${what} must be a non-empty string of at most ${MAX_ID} characters`)
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH) {
+    throw bad(`${what} must be a non-empty string of at most ${MAX_ID_LENGTH} characters`)
   }
   return value
 }

@@ -120,6 +120,17 @@ export function toStoreError(e: unknown): StoreError {
     if (e.code === 'SQLITE_CANTOPEN') {
       return new StoreError('not_found', `cannot open the database file: ${e.message}`, { cause: e.code })
     }
+    // What the disk refused, said in words: the driver's own text ("disk I/O error") names neither
+    // the likely cause nor that the transaction was rolled back.
+    if (e.code === 'SQLITE_FULL') {
+      return new StoreError('internal', 'could not write to the database: the disk is full (or the file size limit was reached); nothing of this operation was saved', { cause: e.code })
+    }
+    if (e.code.startsWith('SQLITE_IOERR')) {
+      return new StoreError('internal', `could not read or write the database (${e.code}: ${e.message}): the disk may be full, over a file size limit, or failing; nothing of this operation was saved`, { cause: e.code })
+    }
+    if (e.code.startsWith('SQLITE_READONLY')) {
+      return new StoreError('internal', `could not write to the database: it is read-only here (${e.message}); nothing of this operation was saved`, { cause: e.code })
+    }
     return new StoreError('internal', e.message, { cause: e.code })
   }
   if (e instanceof TypeError && /directory does not exist/i.test(e.message)) {

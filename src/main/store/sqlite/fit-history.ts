@@ -56,7 +56,8 @@ export function rollbackFit(q: Sql, now: string, fitId: string, actor: Actor): F
        disagreement, ?, task_created_at, task_group, ks, why, reason FROM decisions WHERE fit_id = ?`,
     id, now, fitId
   )
-  q.run('UPDATE fits SET decided_at = ?, decision_count = ? WHERE id = ?', now, copied, id)
+  const stored = q.get<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
+  q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   appendAudit(q, now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })
   return requireFit(q, id)
 }

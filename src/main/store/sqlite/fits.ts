@@ -93,7 +93,15 @@ function checkDecision(d: DecisionInput, i: number): void {
   checkNullableFinite(d.disagreement, `${where}.disagreement`)
 }
 
-type DecisionTask = { id: string; candidates: string; created_at: string; grp: string | null }
+/** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */
+function refuseDecision(q: Sql, fitId: string, d: DecisionInput): never {
+  const t = q.get<{ candidates: string }>(
+    `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'`,
+    d.taskId
+  )
+  if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
+  throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
+}
 
 export function saveDecisions(
   q: Sql,
@@ -116,29 +124,27 @@ export function saveDecisions(
   for (const d of rows) {
     if (seen.has(d.taskId)) throw new StoreError('bad_input', `task ${d.taskId} appears twice in the decisions`)
     seen.add(d.taskId)
-    const t = q.get<DecisionTask>(
-      `SELECT t.id, t.candidates, t.created_at, t.grp FROM tasks t JOIN imports i ON i.id = t.import_id
-       WHERE t.id = ? AND i.state = 'published'`,
-      d.taskId
-    )
-    if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
-    if (d.answer !== null && !parseStringArray(t.candidates).includes(d.answer)) {
-      throw new StoreError('bad_input', `answer "${d.answer}" is not a candidate of task ${d.taskId}`)
-    }
-    q.run(
+    // One statement per row: the task's immutable created_at and group are copied from its row,
+    // and a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
+    const inserted = q.run(
       `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
          disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      fitId, t.id, d.decision, d.spotCheck ? 1 : 0, d.answer, JSON.stringify(d.posterior), d.stopRound,
-      d.gap, d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, now, t.created_at, t.grp,
-      d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
-      d.why === null || d.why === undefined ? null : JSON.stringify(d.why),
-      d.reason ?? null
+       SELECT @fit, t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement, @now,
+         t.created_at, t.grp, @ks, @why, @reason
+       FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+       WHERE t.id = @task AND (@answer IS NULL OR EXISTS (SELECT 1 FROM json_each(t.candidates) c WHERE c.value = @answer))`,
+      {
+        fit: fitId, decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
+        stopRound: d.stopRound, gap: d.gap, bound: d.bound === null ? null : JSON.stringify(d.bound), disagreement: d.disagreement,
+        now, ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
+        why: d.why === null || d.why === undefined ? null : JSON.stringify(d.why), reason: d.reason ?? null, task: d.taskId
+      }
     )
+    if (inserted === 0) refuseDecision(q, fitId, d)
     if (d.decision === 'act') acted++
     if (d.spotCheck) spot++
   }
-  q.run('UPDATE fits SET decided_at = ?, decision_count = ? WHERE id = ?', now, rows.length, fitId)
+  q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, rows.length, rows.length - acted, spot, fitId)
   appendAudit(q, now, actor, 'decisions.save', fitId, {
     count: rows.length,
     acted,

@@ -4,7 +4,8 @@
  * before it is reported, so a refused open leaves the file as it found it.
  */
 import Database from 'better-sqlite3'
-import { existsSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { checkMigrationList, type Migration } from '../migrations'
 import { StoreError, type Store } from '../types'
 import { applyPragmas, DEFAULT_BUSY_TIMEOUT_MS, Sql, toStoreError, type Db } from './connection'
@@ -68,6 +69,26 @@ export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}
     } catch {
       // the original error is the one worth reporting
     }
-    throw toStoreError(e)
+    const err = toStoreError(e)
+    const why = err.details.cause === 'SQLITE_CANTOPEN' && isFile && existsSync(path) ? unwritable(path) : null
+    if (why === null) throw err
+    throw new StoreError('bad_input', `cannot open the database ${path}: ${why}, and SQLite must write the database's -wal and -shm files next to it`, { path, cause: 'SQLITE_CANTOPEN' })
   }
+}
+
+/**
+ * Why an existing database could not be opened, when the file system says so: SQLite reports a
+ * read-only mount or folder only as "unable to open database file".
+ */
+function unwritable(path: string): string | null {
+  for (const [p, what] of [[dirname(path), 'its folder'], [path, 'the file']] as const) {
+    try {
+      accessSync(p, constants.W_OK)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EROFS') return `${what} is on a read-only file system`
+      if (code === 'EACCES' || code === 'EPERM') return `${what} is not writable by this user`
+    }
+  }
+  return null
 }

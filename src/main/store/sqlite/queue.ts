@@ -5,6 +5,7 @@
 import { StoreError, type DrawInput, type DrawResult, type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
 import { checkId, checkInt } from '../validate'
 import type { Sql } from './connection'
+import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
 import { LABEL_COLUMNS, parseJson, parseStringArray, toLabel, type LabelRow } from './rows'
 import { LIVE_LABEL } from './tallies'
@@ -72,6 +73,14 @@ function fitMethod(q: Sql, fitId: string | null): string | null {
   return fitId === null ? null : (q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId)?.method ?? null)
 }
 
+/** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
+function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null): number | null {
+  if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
+  if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
+  const c = decidedCounts(q, fitId)
+  return c === null ? null : f.decision === 'defer' ? c.deferred : c.acted
+}
+
 export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
@@ -79,7 +88,7 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const fitId = latestDecidedFitId(q)
   const b = buildFilter(filter, fitId, now)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
-  const total = q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
+  const total = decidedTotal(q, filter, fitId) ?? q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
   const rows = q.all<Row>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
     ...b.fromParams, ...b.params, Math.min(limit, 1000), offset

@@ -4,6 +4,7 @@
  */
 import type { IntegrityReport, StoreCounts } from '../types'
 import type { Sql } from './connection'
+import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
 
 const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
@@ -21,16 +22,21 @@ export function counts(q: Sql): StoreCounts {
            AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`,
           fitId
         )
+  const stored = fitId === null ? null : decidedCounts(q, fitId)
+  // A published import's counts are final and its tasks can never be deleted: summing the task
+  // imports (a label import counts the tasks it labeled) is exact, and flat however many tasks they hold.
+  const imported = (what: 'tasks' | 'moves') =>
+    n(`SELECT coalesce(sum(json_extract(i.counts, '$.${what}')), 0) AS n FROM imports i WHERE i.state = 'published' AND i.kind <> 'labels'`)
   return {
-    tasks: n(`SELECT count(*) AS n FROM tasks x ${PUBLISHED}`),
+    tasks: imported('tasks'),
     seats: n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),
-    moves: n(`SELECT coalesce(sum(x.move_count), 0) AS n FROM tasks x ${PUBLISHED}`),
+    moves: imported('moves'),
     // Labels can only be written on visible tasks, and a published import stays published.
     labels: n(`SELECT count(*) AS n FROM labels l WHERE ${live}`),
     labeledTasks: n(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE ${live}`),
-    deferred: decisions(`decision = 'defer'`),
-    acted: decisions(`decision = 'act'`),
-    spotCheck: decisions('spot_check = 1'),
+    deferred: stored?.deferred ?? decisions(`decision = 'defer'`),
+    acted: stored?.acted ?? decisions(`decision = 'act'`),
+    spotCheck: stored?.spotCheck ?? decisions('spot_check = 1'),
     fits: n('SELECT count(*) AS n FROM fits')
   }
 }

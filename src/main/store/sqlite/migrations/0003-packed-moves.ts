@@ -13,6 +13,10 @@ import type { Migration } from '../../migrations'
  *   WITHOUT ROWID: the row is its key's only B-tree, one insert per task.
  * - Immutable like the moves were; removed only with its unpublished task (ON DELETE CASCADE).
  * The data moves over in this same transaction; `moves` and its triggers go.
+ *
+ * Also `fits.deferred_count` and `fits.spot_count`, set once with the decisions: the console's
+ * counts and the queue's total are then the fit's counts minus its tasks labeled since (a walk of
+ * the labels, not of a million decisions). NULL for fits decided before: those are counted.
  */
 const sql = `
 CREATE TABLE task_moves (
@@ -34,6 +38,12 @@ DROP TRIGGER tasks_content_immutable;
 CREATE TRIGGER tasks_content_immutable
 BEFORE UPDATE OF id, import_id, question, candidates, gold, grp, raw, content_sha256, created_at, move_count ON tasks
 BEGIN SELECT RAISE(ABORT, 'tasks: content is immutable (only version changes)'); END;
+ALTER TABLE fits ADD COLUMN deferred_count INTEGER CHECK (deferred_count IS NULL OR deferred_count >= 0);
+ALTER TABLE fits ADD COLUMN spot_count INTEGER CHECK (spot_count IS NULL OR spot_count >= 0);
+DROP TRIGGER fits_decided_once;
+CREATE TRIGGER fits_decided_once BEFORE UPDATE OF decided_at, decision_count, deferred_count, spot_count ON fits
+WHEN OLD.decided_at IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'fits: decisions were already saved'); END;
 CREATE TRIGGER task_moves_immutable BEFORE UPDATE ON task_moves
 BEGIN SELECT RAISE(ABORT, 'moves: immutable'); END;
 CREATE TRIGGER task_moves_published_kept BEFORE DELETE ON task_moves

@@ -1,0 +1,189 @@
+/**
+ * BenchSuite `scale` (issue #8): how Arbiter's cost grows with its work. At 10k, 100k and 1M tasks
+ * (a 3-seat council; binary claims over 3 rounds and 4-way multiple choice over 4, ≈ 10 moves a
+ * task), each size in its own child process so its peak memory is its own:
+ * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
+ * thread, publish), 1,000 blind labels, fit + decide, decide again under another budget (the
+ * `decide` use case: stored tallies → decision rows), then the queue's first page, a deep page and
+ * a task's detail through the service's contract calls (median of 21 after a warm-up).
+ * `ARBITER_BENCH_SCALE` lists the sizes (default `10000,100000,1000000`).
+ */
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CallContext } from '../src/shared/api'
+import { hashHex } from '../src/main/engine/hash'
+import { dispatch } from '../src/main/host/dispatch'
+import { createService } from '../src/main/service'
+import { updateEngineSettings } from '../src/main/service/engine-settings'
+import { fitAndDecide } from '../src/main/service/fit/run-fit'
+import { runImport } from '../src/main/service/import'
+import { generateCouncil, toJsonl, type CouncilConfig } from '../src/main/sim'
+import { openStore, type Actor } from '../src/main/store'
+import { medianMs, type BenchSuite, type Figure } from './figure'
+
+const LABELS = 1000
+const ACTOR: Actor = { reviewer: 'bench', sessionId: 'bench-scale', shell: 'cli' }
+const DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
+
+function council(tasks: number): CouncilConfig {
+  return {
+    tasks,
+    seed: 11,
+    rounds: 3,
+    seats: [
+      { id: 'A1', model: 'gemma-3-27b-it', reliability: 0.74 },
+      { id: 'A2', model: 'phi-4', reliability: 0.68 },
+      { id: 'A3', model: 'gpt-4.1-nano', reliability: 0.66 }
+    ],
+    groups: [
+      { name: 'claims', labels: ['true', 'false'], rounds: 3 },
+      { name: 'choice', k: 4, rounds: 4 }
+    ],
+    text: false
+  }
+}
+
+/** Streams the council to a file (a 1M-task file is ≈ 1 GB: never held in memory); returns the gold. */
+async function writeCouncil(path: string, tasks: number): Promise<Map<string, string>> {
+  const out = createWriteStream(path)
+  const gold = new Map<string, string>()
+  let n = 0
+  for (const t of generateCouncil(council(tasks))) {
+    // 1 in 5 of the first 25,000 tasks keeps its gold for the labels; the rest is not needed in memory.
+    if (n++ < 25_000 && n % 5 === 0 && typeof t.gold === 'string') gold.set(t.task, t.gold)
+    if (!out.write(`${toJsonl(t)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()))
+  }
+  await new Promise<void>((r) => out.end(() => r()))
+  return gold
+}
+
+type ChildResult = {
+  tasks: number
+  moves: number
+  importMs: number
+  fitDecideMs: number
+  decideMs: number
+  pageMs: number
+  deepPageMs: number
+  detailMs: number
+  deferred: number
+  maxRssMiB: number
+}
+
+const seconds = (t0: number) => performance.now() - t0
+
+/** One size, start to end, in this process (the child). */
+async function child(tasks: number, dir: string): Promise<ChildResult> {
+  const file = join(dir, 'scale.trace.jsonl')
+  const dbPath = join(dir, 'scale.db')
+  const gold = await writeCouncil(file, tasks)
+
+  let store = await openStore(dbPath)
+  let t0 = performance.now()
+  const imported = await runImport(store, {
+    path: file, fileName: file, displayName: 'scale.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null,
+    dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbPath, nativeBinding: null }
+  }, ACTOR)
+  const importMs = seconds(t0)
+  if (imported.status !== 'imported' || imported.tasks !== tasks) throw new Error(`scale import wrote ${imported.tasks} of ${tasks} tasks (${imported.status})`)
+  rmSync(file)
+
+  const drawn = [...gold.keys()].sort((a, b) => (hashHex(`scale:${a}`) < hashHex(`scale:${b}`) ? -1 : 1)).slice(0, LABELS)
+  const at = new Date().toISOString()
+  await store.importLabels({ fileName: 'scale-labels', sha256: hashHex(`scale-labels-${tasks}`), kind: 'labels', labels: drawn.map((taskId) => ({ taskId, label: gold.get(taskId) as string, source: 'random' as const, reviewer: 'bench', at, note: null })) }, ACTOR)
+  const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.1 }, autoRefit: false }, ACTOR)
+  t0 = performance.now()
+  const fit = await fitAndDecide(store, { settings, redo: null }, ACTOR)
+  const fitDecideMs = seconds(t0)
+  t0 = performance.now()
+  await fitAndDecide(store, { settings, redo: { fit, budget: { kind: 'absolute', beta: 0.15 } } }, ACTOR)
+  const decideMs = seconds(t0)
+  await store.close()
+  // Kept for profiling a size by hand (the database as fit and decide left it).
+  if (process.env.ARBITER_BENCH_KEEP_DB) copyFileSync(dbPath, process.env.ARBITER_BENCH_KEEP_DB)
+
+  store = await openStore(dbPath)
+  const service = await createService({ store, dbPath, nativeBinding: null, shell: 'cli' })
+  try {
+    const ctx: CallContext = { ...service.context(), reviewer: 'bench', sessionId: 'bench-scale' }
+    const call = async (method: string, args: unknown): Promise<unknown> => {
+      const env = await dispatch(service.handlers, method, args, ctx)
+      if (!env.ok) throw new Error(`${method}: ${env.error.message}`)
+      return env.value
+    }
+    const first = (await call('queue.page', { limit: 50 })) as { rows: { taskId: string }[]; total: number }
+    if (first.rows.length === 0) throw new Error('the scale queue is empty: nothing to page through')
+    const deep = Math.min(50_000, Math.max(0, first.total - 50))
+    const pageMs = await medianMs(() => call('queue.page', { limit: 50 }), 21, 2)
+    const deepPageMs = await medianMs(() => call('queue.page', { limit: 50, offset: deep }), 21, 2)
+    let i = 0
+    const detailMs = await medianMs(() => call('task.detail', { taskId: first.rows[i++ % first.rows.length].taskId }), 21, 2)
+    return { tasks, moves: imported.moves, importMs, fitDecideMs, decideMs, pageMs, deepPageMs, detailMs, deferred: first.total, maxRssMiB: process.resourceUsage().maxRSS / 1024 }
+  } finally {
+    await service.close()
+  }
+}
+
+function figures(r: ChildResult, previous: ChildResult | null): Figure[] {
+  const at = `${r.tasks >= 1_000_000 ? `${r.tasks / 1_000_000}M` : `${r.tasks / 1000}k`} tasks`
+  const big = r.tasks >= 1_000_000
+  // Growth against the previous size: near-linear work grows ×10 per ×10 tasks; paged reads not at all.
+  const growth = (now: number, before: number | undefined) => (before === undefined ? undefined : `×${(now / before).toFixed(1)} vs ${previous?.tasks.toLocaleString('en-US')}`)
+  const f = (name: string, value: number, unit: string, target: number | null, better: 'lower' | 'higher', note?: string): Figure =>
+    ({ suite: 'scale', name: `${name} (${at})`, value, unit, target: big ? target : null, better, reference: null, note })
+  return [
+    f('import', r.moves / (r.importMs / 1000), 'moves/s', 100_000, 'higher', `${(r.moves / 1e6).toFixed(2)}M moves in ${(r.importMs / 1000).toFixed(1)} s`),
+    f('fit + decide', r.fitDecideMs / 1000, 's', null, 'lower', growth(r.fitDecideMs, previous?.fitDecideMs)),
+    f('decide (stored tallies → decisions)', r.decideMs / 1000, 's', 10, 'lower', growth(r.decideMs, previous?.decideMs)),
+    f('queue page (first 50)', r.pageMs, 'ms', 50, 'lower', `${r.deferred.toLocaleString('en-US')} deferred`),
+    f('queue page (deep offset)', r.deepPageMs, 'ms', 50, 'lower', growth(r.deepPageMs, previous?.deepPageMs)),
+    f('task detail', r.detailMs, 'ms', 50, 'lower', growth(r.detailMs, previous?.detailMs)),
+    f('peak memory (child RSS)', r.maxRssMiB, 'MiB', 2048, 'lower')
+  ]
+}
+
+export function scaleSizes(): number[] {
+  const env = process.env.ARBITER_BENCH_SCALE
+  if (env === undefined || env.trim() === '') return DEFAULT_SIZES
+  return env.split(',').map((s) => {
+    const n = Number(s.trim())
+    if (!Number.isInteger(n) || n < 2000) throw new Error(`ARBITER_BENCH_SCALE: ${s} is not a task count ≥ 2000`)
+    return n
+  })
+}
+
+export const scale: BenchSuite = {
+  name: 'scale',
+  summary: 'import, fit, decide, queue page, task detail and memory at 10k, 100k and 1M tasks',
+  async run(): Promise<Figure[]> {
+    const out: Figure[] = []
+    let previous: ChildResult | null = null
+    for (const tasks of scaleSizes()) {
+      const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-scale-'))
+      try {
+        const t0 = performance.now()
+        const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), [__filename, 'child', String(tasks), dir], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] })
+        if (r.status !== 0) throw new Error(`scale child (${tasks} tasks) failed with status ${r.status}`)
+        const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as ChildResult
+        console.error(`scale ${tasks}: ${((performance.now() - t0) / 1000).toFixed(1)} s (import ${(got.importMs / 1000).toFixed(1)} s, fit+decide ${(got.fitDecideMs / 1000).toFixed(1)} s, decide ${(got.decideMs / 1000).toFixed(1)} s)`)
+        out.push(...figures(got, previous))
+        previous = got
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    return out
+  }
+}
+
+if (require.main === module && process.argv[2] === 'child') {
+  child(Number(process.argv[3]), process.argv[4]).then(
+    (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
+    (e: unknown) => {
+      console.error(e)
+      process.exitCode = 1
+    }
+  )
+}

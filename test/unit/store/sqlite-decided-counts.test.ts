@@ -1,0 +1,69 @@
+/**
+ * The console's counts and the queue's total come from the counts a fit stores with its decisions
+ * (minus its tasks labeled since), not from counting a million rows: here they must equal what
+ * counting the rows says, through labels, undos and a rollback.
+ */
+import { describe, expect, it } from 'vitest'
+import { openSqliteStore, type Store } from '../../../src/main/store'
+import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
+import { rawDb, useTempDir } from './sqlite-helpers'
+
+const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
+
+/** The same figures, counted row by row over the current fit. */
+function counted(path: string, fitId: string): { acted: number; deferred: number; spotCheck: number } {
+  const db = rawDb(path, true)
+  try {
+    const n = (where: string) =>
+      (db.prepare(
+        `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = ? AND ${where} AND NOT EXISTS (SELECT 1 FROM labels l
+         WHERE l.task_id = d.task_id AND l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`
+      ).get(fitId) as { n: number }).n
+    return { acted: n(`decision = 'act'`), deferred: n(`decision = 'defer'`), spotCheck: n('spot_check = 1') }
+  } finally {
+    db.close()
+  }
+}
+
+async function expectAgreement(store: Store, path: string, fitId: string): Promise<void> {
+  const want = counted(path, fitId)
+  expect(await store.counts()).toMatchObject(want)
+  const page = (decision: 'act' | 'defer') => store.queuePage({ filter: { ...NO_FILTER, decision }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })
+  expect((await page('defer')).total).toBe(want.deferred)
+  expect((await page('act')).total).toBe(want.acted)
+}
+
+describe('sqlite: stored decision counts', () => {
+  const tmp = useTempDir()
+
+  it('agree with counting the rows through labels, undos and a rollback', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    try {
+      const tasks = Array.from({ length: 30 }, (_, i) => makeTask(`t${i}`))
+      await importTasks(store, tasks)
+      expect(await store.counts()).toMatchObject({ tasks: 30, moves: 120, acted: 0, deferred: 0 })
+      const fit = await store.saveFit(FIT, ANA)
+      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 30, { spotCheck: i % 5 === 0 })), ANA)
+      await expectAgreement(store, path, fit.value.id)
+
+      const labels = []
+      for (const i of [0, 1, 5, 10, 11]) {
+        labels.push((await store.recordLabel({ taskId: `t${i}`, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)).value)
+      }
+      // A second reviewer on the same task: the task is counted out once.
+      await store.recordLabel({ taskId: 't1', label: 'false', source: 'escalation', reviewer: 'bo', expectedVersion: labels[1].version }, { ...ANA, reviewer: 'bo' })
+      await expectAgreement(store, path, fit.value.id)
+      await store.undoLabel({ labelId: labels[2].labelId, expectedVersion: labels[2].version }, ANA)
+      await expectAgreement(store, path, fit.value.id)
+
+      const second = await store.saveFit(FIT, ANA)
+      await store.saveDecisions(second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5)), ANA)
+      await expectAgreement(store, path, second.value.id)
+      const back = await store.rollbackFit(fit.value.id, ANA)
+      await expectAgreement(store, path, back.value.id)
+    } finally {
+      await store.close()
+    }
+  })
+})
