@@ -16,6 +16,18 @@ export default defineConfig({
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 120_000 }
       },
       {
+        // Crash-kill, fuzzing and load suites (issue #7): long, seeded and time-bounded; one file
+        // at a time so a load test never competes with a kill loop for the two cores.
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false
+        }
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',

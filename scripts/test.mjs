@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: build when out/ is missing or stale, then every vitest project in turn
-// (unit, integration, e2e), printing each suite's duration and one closing count line.
+// (unit, integration, reliability, e2e), printing each suite's duration and one closing count line.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
-const projects = process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'e2e']
+const projects = process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'e2e']
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], { cwd: root, stdio: 'inherit' })
 if (build.status !== 0) process.exit(build.status ?? 1)

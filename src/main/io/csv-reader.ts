@@ -4,6 +4,7 @@ import { delimiterFor, type CsvDialect } from './csv-dialect'
 import { parseGold } from './csv-gold'
 import { parseRecords } from './csv-records'
 import { checkRow } from './csv-row'
+import { formatCount, MAX_CSV_LABELS } from './limits'
 import type { ReadError } from './read-error'
 import type { TraceReadResult } from './trace-reader'
 
@@ -26,7 +27,8 @@ export interface TextSource {
  * `worker` of `label`, with move id `r<line>` (its physical line: unique and stable). Tasks come in
  * order of first appearance; candidates are the labels of the whole file in order of first appearance,
  * the same list for every task so a label keeps its identity across tasks. Exact duplicate rows are
- * kept, each one propose. Gold labels come from the optional gold source.
+ * kept, each one propose. Gold labels come from the optional gold source. A file of more than
+ * MAX_CSV_LABELS distinct labels is refused whole (`too-many-labels`), with no tasks.
  */
 export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?: TextSource): CsvReadResult {
   const { records, errors } = parseRecords(answers.text, delimiterFor(dialect, answers.file), answers.file)
@@ -35,6 +37,7 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
   const labels: string[] = []
   const labelSet = new Set<string>()
   let firstRow: number | null = null
+  let tooMany: { line: number; label: string } | null = null
 
   for (const rec of dialect.header ? records.slice(1) : records) {
     const id = `r${rec.line}`
@@ -44,6 +47,7 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
     if (!labelSet.has(label)) {
       labelSet.add(label)
       labels.push(label)
+      if (labels.length === MAX_CSV_LABELS + 1) tooMany = { line: rec.line, label }
     }
     let moves = byTask.get(task)
     if (moves === undefined) byTask.set(task, (moves = []))
@@ -51,6 +55,13 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
   }
   if (firstRow !== null && labels.length < 2)
     errors.push({ file: answers.file, line: firstRow, task: null, move: null, rule: 'too-few-candidates', message: `the file uses ${labels.length} distinct label; a task needs at least 2 candidates` })
+  // Every label is a candidate of every task: past the limit the file is refused whole, and its
+  // tasks are not built (tasks × labels candidates is what the limit keeps from growing).
+  if (tooMany !== null) {
+    const message = `the file uses ${formatCount(labels.length)} distinct labels; at most ${MAX_CSV_LABELS} are allowed, since every label is a candidate of every task (label ${JSON.stringify(tooMany.label.length > 40 ? `${tooMany.label.slice(0, 40)}…` : tooMany.label)}, the ${MAX_CSV_LABELS + 1}th, first appears on this line)`
+    errors.push({ file: answers.file, line: tooMany.line, task: null, move: null, rule: 'too-many-labels', message })
+    byTask.clear()
+  }
 
   const golds = new Map<string, string>()
   let goldIgnored = 0

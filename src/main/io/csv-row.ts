@@ -1,4 +1,6 @@
 import type { CsvRecord } from './csv-records'
+import { idFault } from './json-fields'
+import { MAX_ID_LENGTH } from './limits'
 import type { ReadError } from './read-error'
 
 /**
@@ -23,6 +25,12 @@ export function checkRow(rec: CsvRecord, order: readonly string[], file: string,
   const empty = order.filter((_, i) => rec.fields[i] === '')
   if (empty.length > 0) {
     push('empty-field', `empty ${empty.join(', ')}`)
+    return false
+  }
+  // Task and worker become ids in the store, which takes at most MAX_ID_LENGTH characters.
+  const long = order.filter((c, i) => c !== 'label' && idFault(rec.fields[i]) !== null)
+  if (long.length > 0) {
+    push('wrong-type', `${long.join(', ')} longer than ${MAX_ID_LENGTH} characters (an id)`)
     return false
   }
   return true

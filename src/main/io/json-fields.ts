@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from './limits'
 import type { ReadError, RuleId } from './read-error'
 
 /** A JSON object (not an array, not null): the only shape a JSONL record line may have. */
@@ -52,4 +53,32 @@ export function stringField(
     return undefined
   }
   return v
+}
+
+/**
+ * A string field that is an id (task, move, seat, reviewer): besides stringField's checks, it must be
+ * non-empty and at most MAX_ID_LENGTH characters, as the store requires of every id — an id the
+ * reader let through would otherwise fail the whole import at write time, without a line number.
+ */
+export function idField(
+  obj: Record<string, unknown>,
+  key: string,
+  required: boolean,
+  errs: LineErrors,
+  where: string,
+  move: string | null = null
+): string | undefined {
+  const v = stringField(obj, key, required, errs, where, move)
+  if (v === undefined) return undefined
+  const fault = idFault(v)
+  if (fault === null) return v
+  errs.add('wrong-type', `${where} "${key}" must be a non-empty string of at most ${MAX_ID_LENGTH} characters, got ${fault}`, move)
+  return undefined
+}
+
+/** Why a string cannot be an id, or null. */
+export function idFault(v: string): string | null {
+  if (v === '') return 'an empty string'
+  if (v.length > MAX_ID_LENGTH) return `${v.length} characters`
+  return null
 }

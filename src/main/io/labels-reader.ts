@@ -1,5 +1,5 @@
 import { LABELS_FORMAT } from '../../shared/trace'
-import { kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
 import { fileLines, splitLines } from './lines'
 import { parseJsonLine } from './json-line'
 import type { ReadError } from './read-error'
@@ -58,6 +58,18 @@ export class LabelLineReader {
   }
 }
 
+/**
+ * A time with a zone that names a real instant whose UTC form still has a 4-digit year: the store
+ * keeps times as UTC ISO strings, and `9999-12-31T23:00:00-05:00` is year 10000 there.
+ */
+function storableTime(at: string): boolean {
+  if (!ISO_TIME.test(at)) return false
+  const ms = Date.parse(at)
+  if (Number.isNaN(ms)) return false
+  const year = new Date(ms).getUTCFullYear()
+  return year >= 0 && year <= 9999
+}
+
 function validateLabel(value: unknown, errs: LineErrors): Label | null {
   if (!isRecord(value)) {
     errs.add('not-an-object', `a label line must be a JSON object, got ${kindOf(value)}`)
@@ -71,9 +83,9 @@ function validateLabel(value: unknown, errs: LineErrors): Label | null {
   const source = stringField(value, 'source', true, errs, 'the label')
   if (source !== undefined && !(LABEL_SOURCES as readonly string[]).includes(source))
     errs.add('bad-source', `"source" is "${source}"; expected random or escalation`)
-  const reviewer = stringField(value, 'reviewer', true, errs, 'the label')
+  const reviewer = idField(value, 'reviewer', true, errs, 'the label')
   const at = stringField(value, 'at', true, errs, 'the label')
-  if (at !== undefined && (!ISO_TIME.test(at) || Number.isNaN(Date.parse(at))))
+  if (at !== undefined && !storableTime(at))
     errs.add('bad-time', `"at" is "${at}"; expected an ISO 8601 date-time with a zone, e.g. 2026-11-30T12:00:00Z`)
   const note = stringField(value, 'note', false, errs, 'the label')
   if (!errs.empty || task === undefined || label === undefined || reviewer === undefined || at === undefined) return null

@@ -24,7 +24,10 @@ export const TRACE_RULES = [
   'unknown-target',
   'target-not-earlier',
   'target-no-endorsement',
-  'round-decreasing'
+  'round-decreasing',
+  'too-many-seats',
+  'too-many-rounds',
+  'tallies-too-large'
 ] as const
 
 /** Rules added by the label-aggregation CSV reader (answers file and gold file). */
@@ -35,7 +38,8 @@ export const CSV_RULES = [
   'bad-quote',
   'too-few-candidates',
   'gold-not-candidate',
-  'conflicting-gold'
+  'conflicting-gold',
+  'too-many-labels'
 ] as const
 
 /** Rules of the label JSONL reader (`arbiter.labels/1`). */

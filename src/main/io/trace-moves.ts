@@ -1,6 +1,7 @@
 import { FORCES, type Force, type Move } from '../../shared/trace'
 import { EndorsementTracker } from './endorsement-tracker'
-import { kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { formatCount, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
 
 const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
 
@@ -18,6 +19,7 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
   const tracker = new EndorsementTracker()
   const moves: Move[] = []
   let lastRound: number | null = null
+  const size = new TallySize()
 
   raw.forEach((m, index) => {
     const before = errs.list.length
@@ -26,12 +28,13 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
       errs.add('wrong-type', `${where} must be an object, got ${kindOf(m)}`)
       return
     }
-    const id = stringField(m, 'id', true, errs, where)
+    const id = idField(m, 'id', true, errs, where)
     const moveId = id ?? null
     const label = id === undefined ? where : `move ${id}`
-    const seat = stringField(m, 'seat', true, errs, label, moveId)
+    const seat = idField(m, 'seat', true, errs, label, moveId)
     const round = roundField(m, errs, label, moveId)
     const force = forceField(m, errs, label, moveId)
+    size.see(seat, round, moveId)
 
     if (id !== undefined && seen.has(id)) errs.add('duplicate-move', `move id ${id} appears earlier in this task`, moveId)
 
@@ -76,7 +79,55 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
     tracker.recordValid(move, targetSeat)
     moves.push(move)
   })
+  size.check(candidates, errs)
   return moves
+}
+
+/**
+ * The size of the task's tallies (limits.ts): distinct seats and rounds of its moves, and the move
+ * that first went past each limit. A task past a limit is one error on its line, not one per move.
+ */
+class TallySize {
+  private readonly seats = new Set<string>()
+  private readonly rounds = new Set<number>()
+  private seatOver: { seat: string; move: string | null } | null = null
+  private roundOver: { round: number; move: string | null } | null = null
+
+  see(seat: string | undefined, round: number | undefined, move: string | null): void {
+    if (seat !== undefined && !this.seats.has(seat)) {
+      this.seats.add(seat)
+      if (this.seats.size === MAX_SEATS_PER_TASK + 1) this.seatOver = { seat, move }
+    }
+    if (round !== undefined && !this.rounds.has(round)) {
+      this.rounds.add(round)
+      if (this.rounds.size === MAX_ROUNDS_PER_TASK + 1) this.roundOver = { round, move }
+    }
+  }
+
+  check(candidates: readonly string[] | null, errs: LineErrors): void {
+    const S = this.seats.size
+    const R = this.rounds.size
+    if (this.seatOver !== null)
+      errs.add(
+        'too-many-seats',
+        `the moves use ${formatCount(S)} distinct seats; a task may use at most ${MAX_SEATS_PER_TASK}; this move brings the ${MAX_SEATS_PER_TASK + 1}th, seat "${this.seatOver.seat}"`,
+        this.seatOver.move
+      )
+    if (this.roundOver !== null)
+      errs.add(
+        'too-many-rounds',
+        `the moves use ${formatCount(R)} distinct rounds; a task may use at most ${MAX_ROUNDS_PER_TASK}; this move brings the ${MAX_ROUNDS_PER_TASK + 1}th, round ${this.roundOver.round}`,
+        this.roundOver.move
+      )
+    if (this.seatOver !== null || this.roundOver !== null || candidates === null) return
+    const K = candidates.length
+    const n = tallyCounts(R, S, K)
+    if (n > MAX_TALLY_COUNTS)
+      errs.add(
+        'tallies-too-large',
+        `the task's tallies would hold ${R} rounds × ${S} seats × ${2 * K + 2} (2K+2, K = ${formatCount(K)} candidates) = ${formatCount(n)} counts; at most ${formatCount(MAX_TALLY_COUNTS)} are allowed (ENGINE.md §2)`
+      )
+  }
 }
 
 function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
@@ -90,8 +141,9 @@ function roundField(m: Record<string, unknown>, errs: LineErrors, label: string,
     return undefined
   }
   // JSON `1.0` parses to 1 and is accepted: the rule is "no fractional part", not a lexical form.
-  if (!Number.isInteger(r) || r < 0) {
-    errs.add('bad-round', `${label} "round" must be an integer ≥ 0, got ${r}`, moveId)
+  // Safe integers only: a round of 1e300 is an integer but no store column can hold it exactly.
+  if (!Number.isSafeInteger(r) || r < 0) {
+    errs.add('bad-round', `${label} "round" must be an integer ≥ 0 and at most ${Number.MAX_SAFE_INTEGER}, got ${r}`, moveId)
     return undefined
   }
   return r

@@ -1,5 +1,5 @@
 import { TRACE_FORMAT, type SeatInfo, type Trace } from '../../shared/trace'
-import { kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
 import { validateMoves } from './trace-moves'
 
 /**
@@ -13,7 +13,7 @@ export function validateTraceObject(value: unknown, errs: LineErrors): Trace | n
     errs.add('not-an-object', `a trace line must be a JSON object, got ${kindOf(value)}`)
     return null
   }
-  const task = stringField(value, 'task', true, errs, 'the trace')
+  const task = idField(value, 'task', true, errs, 'the trace')
   if (task !== undefined) errs.task = task
 
   if (value.format !== undefined && value.format !== TRACE_FORMAT)
@@ -50,7 +50,9 @@ function candidatesField(value: Record<string, unknown>, errs: LineErrors): stri
     return null
   }
   const list = c as string[]
-  const dup = list.find((x, i) => list.indexOf(x) !== i)
+  // A Set, not indexOf: a hostile line may list hundreds of thousands of candidates.
+  const seen = new Set<string>()
+  const dup = list.find((x) => seen.size === seen.add(x).size)
   if (dup !== undefined) {
     errs.add('duplicate-candidate', `candidate "${dup}" is listed twice`)
     return null
@@ -87,7 +89,7 @@ function seatsField(value: Record<string, unknown>, errs: LineErrors): SeatInfo[
       errs.add('wrong-type', `seat #${i + 1} must be an object, got ${kindOf(x)}`)
       return
     }
-    const id = stringField(x, 'id', true, errs, `seat #${i + 1}`)
+    const id = idField(x, 'id', true, errs, `seat #${i + 1}`)
     const model = stringField(x, 'model', false, errs, `seat #${i + 1}`)
     if (id === undefined) return
     seats.push(model === undefined ? { id } : { id, model })

@@ -1,5 +1,6 @@
 import type { Trace } from '../../shared/trace'
 import { LineErrors } from './json-fields'
+import { parseLimited } from './json-line'
 import { isBlank } from './lines'
 import type { TraceError } from './read-error'
 import { validateTraceObject } from './trace-object'
@@ -29,13 +30,8 @@ export class TraceLineChecker {
     this.lineNo++
     if (isBlank(line)) return { kind: 'blank' }
     const errs = new LineErrors(this.file, this.lineNo)
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (e) {
-      errs.add('malformed-json', (e as Error).message)
-      return { kind: 'invalid', errors: errs.list }
-    }
+    const value = parseLimited(line, errs)
+    if (!errs.empty) return { kind: 'invalid', errors: errs.list }
     const trace = validateTraceObject(value, errs)
     const task = errs.task
     if (task !== null) {

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readTraceFile, readTraceText, TRACE_RULES, type TraceError } from '../../../src/main/io'
+import { MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from '../../../src/main/io/limits'
 
 const FIX = join(__dirname, '../../fixtures/io/invalid-trace')
 const expected = JSON.parse(readFileSync(join(FIX, 'expected.json'), 'utf8')) as { rule: string; file: string; line: number; task: string | null; move: string | null }[]
@@ -157,5 +158,44 @@ describe('trace JSONL reader: targets carrying no endorsement (ENGINE.md §2)', 
 
   it('an invalid move is one error: later moves that depend on it are not reported', () => {
     expect(errorsOf([P('m1', 'A', 'zzz'), M('m2', 'B', 'challenge', 'm1'), M('m3', 'A', 'retract'), M('m4', 'B', 'concede', 'm3')])).toEqual([['answer-not-candidate', 'm1']])
+  })
+})
+
+describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), ENGINE.md §2)', () => {
+  const cands = (k: number): string[] => Array.from({ length: k }, (_, i) => `c${i}`)
+  const moves = (n: number, seat: (i: number) => string, round: (i: number) => number): object[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `m${i}`, round: round(i), seat: seat(i), force: 'propose', answer: 'c0' }))
+  const read = (k: number, ms: object[]) => readTraceText(line({ task: 't', candidates: cands(k), moves: ms }), 'f')
+
+  it('accepts the limits themselves: 128 seats, 128 rounds, and tallies of exactly the maximum', () => {
+    expect(read(2, moves(MAX_SEATS_PER_TASK, (i) => `s${i}`, () => 0)).errors).toEqual([])
+    expect(read(2, moves(MAX_ROUNDS_PER_TASK, () => 'A', (i) => i)).errors).toEqual([])
+    // 128 × 128 × (2·31 + 2) = 1,048,576 counts.
+    expect(tallyCounts(128, 128, 31)).toBe(MAX_TALLY_COUNTS)
+    expect(read(31, moves(128, (i) => `s${i}`, (i) => i)).errors).toEqual([])
+  })
+
+  it('counts distinct seats and rounds, not moves', () => {
+    expect(read(2, moves(1000, (i) => `s${i % 128}`, (i) => Math.floor(i / 8))).errors).toEqual([])
+  })
+
+  it('one error per task past a limit, on the move that passes it, naming the count and the limit', () => {
+    const res = read(2, moves(2000, (i) => `s${i}`, (i) => i))
+    expect(res.traces).toEqual([])
+    expect(res.errors.map((e) => [e.rule, e.move])).toEqual([['too-many-seats', 'm128'], ['too-many-rounds', 'm128']])
+    expect(res.errors[0].message).toContain('2,000 distinct seats')
+    expect(res.errors[0].message).toContain(`at most ${MAX_SEATS_PER_TASK}`)
+    expect(res.errors[1].message).toContain('2,000 distinct rounds')
+  })
+
+  it('tallies-too-large names R, S, K, the product and the limit', () => {
+    const res = read(32, moves(128, (i) => `s${i}`, (i) => i))
+    expect(res.errors).toMatchObject([{ rule: 'tallies-too-large', task: 't', move: null }])
+    expect(res.errors[0].message).toMatch(/128 rounds × 128 seats × 66 .*K = 32.* = 1,081,344 counts; at most 1,048,576/)
+    // Many candidates with one move: 1 × 1 × (2K + 2) counts.
+    expect(read(524_288, moves(1, () => 'A', () => 0)).errors.map((e) => e.rule)).toEqual(['tallies-too-large'])
+    expect(read(524_287, moves(1, () => 'A', () => 0)).errors).toEqual([])
+    // No moves, no tallies.
+    expect(read(524_288, []).errors).toEqual([])
   })
 })

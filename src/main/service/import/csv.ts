@@ -14,7 +14,8 @@ import { alreadyImported, imported, rejected } from './traces'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
 import { checkAgainstStore, StagedWriter, type Candidate, type ImportProgress } from './writer'
 
-const FILE_LEVEL: ReadonlySet<string> = new Set(['too-few-candidates', 'bad-quote'])
+/** Faults not local to a line: they refuse the file even with --skip-invalid. */
+const FILE_LEVEL: ReadonlySet<string> = new Set(['too-few-candidates', 'too-many-labels', 'bad-quote'])
 
 function csvSha(answers: Buffer, gold: Buffer | null, dialect: CsvDialect): string {
   const h = createHash('sha256').update(answers).update('\u0000')
@@ -30,11 +31,10 @@ export async function importCsvFile(open: StoreSource, req: ImportRequest, actor
   const sha256 = csvSha(answers, gold, req.dialect)
   const base = { file, kind: 'csv' as const, sha256 }
   progress({ phase: 'validating', done: 0, total: answers.length, message: null })
-  const read = readLabelCsvText(
-    { text: answers.toString('utf8'), file },
-    req.dialect,
-    gold === null ? undefined : { text: gold.toString('utf8'), file: req.goldName ?? req.dialect.gold ?? 'gold' }
-  )
+  // Problems are kept by file and line: the gold file must not share the answers file's name.
+  const named = req.goldName ?? req.dialect.gold ?? 'gold'
+  const goldFile = named === file ? `${named} (gold)` : named
+  const read = readLabelCsvText({ text: answers.toString('utf8'), file }, req.dialect, gold === null ? undefined : { text: gold.toString('utf8'), file: goldFile })
   const problems = new Problems()
   read.errors.forEach((e) => problems.add(e))
   const tasks = new Map<string, Candidate>()
@@ -53,9 +53,10 @@ export async function importCsvFile(open: StoreSource, req: ImportRequest, actor
   const skip = await checkAgainstStore(store, file, tasks, problems)
   if (!problems.empty && !req.skipInvalid) return rejected(base, problems)
 
+  // Only the answers file's lines gate its tasks: a bad gold row is skipped, not its task's answers.
   const accepted = read.traces
     .map((t, i) => ({ t, i }))
-    .filter(({ t }) => !skip.has(t.task) && !problems.lines.has(tasks.get(t.task)?.line ?? -1))
+    .filter(({ t }) => !skip.has(t.task) && !problems.onLine(file, tasks.get(t.task)?.line ?? -1))
   const writer = new StagedWriter(store, { fileName: file, sha256, kind: 'crowd-csv' }, actor, (n) =>
     progress({ phase: 'writing', done: n, total: accepted.length, message: null })
   )

@@ -20,13 +20,20 @@ export const MAX_REPORTED = 1000
 export class Problems {
   readonly list: ImportProblem[] = []
   count = 0
-  /** Physical lines with at least one problem: skipped under --skip-invalid. */
-  readonly lines = new Set<number>()
+  /** Physical lines with at least one problem, by file: skipped under --skip-invalid. */
+  private readonly byFile = new Map<string, Set<number>>()
 
   add(p: ImportProblem | ReadError): void {
     this.count++
-    this.lines.add(p.line)
+    let lines = this.byFile.get(p.file)
+    if (lines === undefined) this.byFile.set(p.file, (lines = new Set()))
+    lines.add(p.line)
     if (this.list.length < MAX_REPORTED) this.list.push({ file: p.file, line: p.line, task: p.task, move: p.move, rule: p.rule, message: p.message })
+  }
+
+  /** Whether line `line` of `file` has a problem (a gold file's line 2 is not the answers file's). */
+  onLine(file: string, line: number): boolean {
+    return this.byFile.get(file)?.has(line) === true
   }
 
   get empty(): boolean {

@@ -49,7 +49,7 @@ export async function importTraceFile(open: StoreSource, req: ImportRequest, act
   const skip = await checkAgainstStore(store, file, tasks, problems, (wanted) => hashLines(req.path, file, wanted))
   if (!problems.empty && !req.skipInvalid) return rejected(base, problems)
 
-  const toWrite = [...tasks.values()].filter((c) => !skip.has(c.task) && !problems.lines.has(c.line)).length
+  const toWrite = [...tasks.values()].filter((c) => !skip.has(c.task) && !problems.onLine(file, c.line)).length
   const onBatch = (n: number) => progress({ phase: 'writing', done: n, total: toWrite, message: null })
   const input = { fileName: file, sha256: first.sha256, kind: 'traces' as const }
   const target = req.target ?? null
@@ -60,7 +60,7 @@ export async function importTraceFile(open: StoreSource, req: ImportRequest, act
     const replay = new TraceLineChecker(file)
     const second = await streamFileLines(req.path, async (line) => {
       const r = replay.check(line)
-      if (r.kind !== 'valid' || problems.lines.has(replay.line) || skip.has(r.trace.task)) return
+      if (r.kind !== 'valid' || problems.onLine(file, replay.line) || skip.has(r.trace.task)) return
       await writer.add(taskInputOf(r.trace, r.raw, contentSha256(r.raw)))
     })
     if (second.sha256 !== first.sha256) throw Object.assign(new Error(`${file} changed while it was being imported; nothing was imported`), { code: 'conflict' })

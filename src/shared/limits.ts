@@ -1,0 +1,8 @@
+/**
+ * Limits that more than one side enforces and that must agree: the readers (src/main/io) refuse a
+ * value on its line that the store (src/main/store/validate.ts) would otherwise refuse at write
+ * time, without a line number.
+ */
+
+/** The longest id (task, move, seat, reviewer) Arbiter keeps, in UTF-16 code units. */
+export const MAX_ID_LENGTH = 512
