@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FitRunner } from '../../../src/main/service/fit/runner'
+import { FitRunner, MAX_WAIT_PERIODS } from '../../../src/main/service/fit/runner'
 import type { FitRecord } from '../../../src/main/store'
 
 const fit = (id: string) => ({ id }) as FitRecord
@@ -35,6 +35,19 @@ describe('FitRunner: one fit at a time, and the debounced background refit', () 
     expect(runner.status().scheduledFor).not.toBeNull()
     await expect.poll(() => landed, { timeout: 2000 }).toEqual(['f1'])
     expect(runs).toBe(1)
+  })
+
+  it('refits under a steady stream of labels: at the latest MAX_WAIT_PERIODS quiet periods after the first', async () => {
+    let runs = 0
+    const runner = new FitRunner(async () => fit(`f${++runs}`), () => {})
+    // A label every 10 ms keeps restarting a 20 ms quiet period; without the cap no refit would ever run.
+    const until = Date.now() + 20 * MAX_WAIT_PERIODS * 4
+    while (Date.now() < until && runs === 0) {
+      runner.schedule(20)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    expect(runs).toBeGreaterThanOrEqual(1)
+    await runner.close()
   })
 
   it('reports a failed fit and keeps working', async () => {

@@ -6,6 +6,12 @@
 import type { BudgetSetting } from '../../../shared/api'
 import type { FitRecord } from '../../store'
 
+/**
+ * A steady stream of labels never leaves a quiet period: the refit then runs at the latest this
+ * many quiet periods after the first label it waits for, so the queue keeps learning under load.
+ */
+export const MAX_WAIT_PERIODS = 10
+
 export type RunFit = (redo: { fitId: string; budget: BudgetSetting } | null) => Promise<FitRecord>
 
 export class FitRunner {
@@ -13,6 +19,8 @@ export class FitRunner {
   private active = 0
   private timer: NodeJS.Timeout | null = null
   private due: number | null = null
+  /** When the first label of the pending refit arrived (null: none pending). */
+  private firstAt: number | null = null
   private lastError: string | null = null
   private closed = false
 
@@ -41,16 +49,22 @@ export class FitRunner {
     return job
   }
 
-  /** (Re)starts the quiet period; the refit runs `delayMs` after the last call. */
+  /**
+   * (Re)starts the quiet period; the refit runs `delayMs` after the last call, or
+   * MAX_WAIT_PERIODS · `delayMs` after the first one, whichever comes first.
+   */
   schedule(delayMs: number): void {
     if (this.closed) return
     if (this.timer !== null) clearTimeout(this.timer)
-    this.due = Date.now() + delayMs
+    const now = Date.now()
+    this.firstAt ??= now
+    this.due = Math.min(now + delayMs, this.firstAt + MAX_WAIT_PERIODS * delayMs)
     this.timer = setTimeout(() => {
       this.timer = null
       this.due = null
+      this.firstAt = null
       this.now().catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
-    }, delayMs)
+    }, Math.max(0, this.due - now))
     this.timer.unref()
   }
 
@@ -69,6 +83,7 @@ export class FitRunner {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
     this.due = null
+    this.firstAt = null
     await this.chain
   }
 }
