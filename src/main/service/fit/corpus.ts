@@ -18,17 +18,38 @@ export interface Corpus {
   labels: Map<string, EffectiveLabel>
 }
 
+/**
+ * Per-array derivations, shared by every task whose store page shares the array (a million tasks
+ * of one council have a handful of candidate lists and seat lists between them).
+ */
+const candKeys = new WeakMap<string[], string>()
+const seatIndexes = new WeakMap<SeatIndex, WeakMap<string[], Int32Array>>()
+
+function candKeyOf(candidates: string[]): string {
+  let k = candKeys.get(candidates)
+  if (k === undefined) candKeys.set(candidates, (k = candidates.join('\u0001')))
+  return k
+}
+
+function seatsOf(seatIds: string[], seats: SeatIndex): Int32Array {
+  let byList = seatIndexes.get(seats)
+  if (byList === undefined) seatIndexes.set(seats, (byList = new WeakMap()))
+  let a = byList.get(seatIds)
+  if (a === undefined) byList.set(seatIds, (a = Int32Array.from(seatIds, (id) => seats.index(id))))
+  return a
+}
+
 /** StoredTallies → the engine's TaskTallies (ENGINE.md §2 layout), with `label` as gold. */
 export function toTaskTallies(s: StoredTallies, seats: SeatIndex, label: string | null): TaskTallies {
   return {
     task: s.taskId,
     candidates: s.candidates,
     K: s.K,
-    candKey: s.candidates.join('\u0001'),
+    candKey: candKeyOf(s.candidates),
     gold: label === null ? -1 : s.candidates.indexOf(label),
     S: s.seatIds.length,
     seatIds: s.seatIds,
-    seats: Int32Array.from(s.seatIds, (id) => seats.index(id)),
+    seats: seatsOf(s.seatIds, seats),
     R: s.rounds.length,
     rounds: s.rounds,
     counts: s.counts,

@@ -42,7 +42,7 @@ export async function importCsvFile(open: StoreSource, req: ImportRequest, actor
   read.traces.forEach((t, i) => {
     // A CSV task's line is its first row's (move ids are `r<line>`).
     const line = Number(t.moves[0]?.id.slice(1) ?? 0)
-    tasks.set(t.task, { task: t.task, line, sha: shas[i], candidates: t.candidates })
+    tasks.set(t.task, { task: t.task, line, sha: shas[i] })
   })
   // The reader already leaves bad rows out of its tasks, so --skip-invalid can go on without them;
   // but not past a file-level fault: too few labels, or a quote that swallowed the rest of the file.

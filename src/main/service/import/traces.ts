@@ -32,7 +32,7 @@ export async function importTraceFile(open: StoreSource, req: ImportRequest, act
     if (r.kind === 'invalid') r.errors.forEach((e) => problems.add(e))
     else if (r.kind === 'valid') {
       // The content hash is only needed for ids the database already has: computed later, for those.
-      tasks.set(r.trace.task, { task: r.trace.task, line: checker.line, sha: '', candidates: r.trace.candidates })
+      tasks.set(r.trace.task, { task: r.trace.task, line: checker.line, sha: '' })
       seats.check(file, checker.line, r.trace.task, r.trace.seats ?? [], problems)
     }
     if (checker.line % PROGRESS_EVERY === 0) progress({ phase: 'validating', done: read, total: bytes, message: `line ${checker.line}` })

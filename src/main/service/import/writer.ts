@@ -11,8 +11,8 @@ const LOOKUP_CHUNK = 500
 
 export type ImportProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
-/** What pass 1 learned about one valid task: where it is, its content hash, the seats it declares. */
-export type Candidate = { task: string; line: number; sha: string; candidates: string[] }
+/** What pass 1 keeps of one valid task (a million of these may be held): where it is, and its content hash once known. */
+export type Candidate = { task: string; line: number; sha: string }
 
 /**
  * Tasks already present with the same content are skipped (re-import is a no-op); a task id that

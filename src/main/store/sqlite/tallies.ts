@@ -89,6 +89,11 @@ export function toStoredTallies(r: TallyRow): StoredTallies {
   }
 }
 
+/**
+ * A page of tallies, built to be held by the million (a fit keeps every task's): the page's count
+ * arrays are views on one slab (one allocation, not two per task), and tasks with the same
+ * candidates, seats or rounds share one frozen array. Callers must not mutate them.
+ */
 export function tallyPage(q: Sql, afterTaskId: string | null, limit: number): StoredTallies[] {
   checkInt(limit, 'limit', 1)
   const rows = q.all<TallyRow>(
@@ -96,7 +101,41 @@ export function tallyPage(q: Sql, afterTaskId: string | null, limit: number): St
      JOIN task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
     afterTaskId ?? '', Math.min(limit, 100_000)
   )
-  return rows.map(toStoredTallies)
+  let ints = 0
+  for (const r of rows) ints += (r.counts.byteLength >> 2) + (r.vote0.byteLength >> 2)
+  const slab = new Int32Array(ints)
+  let at = 0
+  const view = (b: Buffer): Int32Array => {
+    const n = b.byteLength >> 2
+    const out = slab.subarray(at, at + n)
+    if (LITTLE) new Uint8Array(slab.buffer, at * 4, n * 4).set(b.subarray(0, n * 4))
+    else out.set(blobToInt32(b))
+    at += n
+    return out
+  }
+  const strings = new Map<string, readonly string[]>()
+  const shared = (json: string): string[] => {
+    let a = strings.get(json)
+    if (a === undefined) strings.set(json, (a = Object.freeze(parseStringArray(json))))
+    return a as string[]
+  }
+  const numbers = new Map<string, readonly number[]>()
+  const sharedRounds = (json: string): number[] => {
+    let a = numbers.get(json)
+    if (a === undefined) numbers.set(json, (a = Object.freeze(JSON.parse(json) as number[])))
+    return a as number[]
+  }
+  return rows.map((r) => ({
+    taskId: r.task_id,
+    candidates: shared(r.candidates),
+    group: r.grp,
+    K: r.k,
+    seatIds: shared(r.seats),
+    rounds: sharedRounds(r.rounds),
+    counts: view(r.counts),
+    vote0: view(r.vote0),
+    socialP1: r.social_p1
+  }))
 }
 
 export function talliesOf(q: Sql, taskIds: string[]): StoredTallies[] {
