@@ -143,7 +143,9 @@ export class ThreadedWriter {
       await Promise.allSettled(this.inFlight.splice(0))
       if (this.failed === null) await this.send({ type: 'abandon' })
     } catch (e) {
-      console.error('[arbiter] could not abandon a failed import:', e)
+      // One line, not a stack: the import's own error was already reported; its rows stay invisible
+      // and are swept once the import is stale.
+      console.error(`[arbiter] could not abandon a failed import: ${e instanceof Error ? e.message : String(e)}`)
     } finally {
       await this.close()
     }

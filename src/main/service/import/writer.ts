@@ -130,7 +130,9 @@ export class StagedWriter {
     try {
       await this.store.abandonImport(this.importId)
     } catch (e) {
-      console.error('[arbiter] could not abandon a failed import:', e)
+      // One line, not a stack: the import's own error was already reported; its rows stay invisible
+      // and are swept once the import is stale.
+      console.error(`[arbiter] could not abandon a failed import: ${e instanceof Error ? e.message : String(e)}`)
     }
   }
 }
