@@ -7,6 +7,7 @@ import { StoreError, type Store } from './types'
 
 export * from './types'
 export type { Migration } from './migrations'
+export { prepareTask, type PreparedTask } from './prepared-task'
 export { openSqliteStore, DEFAULT_STALE_IMPORT_MS, type SqliteOpenOptions } from './sqlite/open'
 export { SQLITE_MIGRATIONS } from './sqlite/migrations'
 

@@ -9,6 +9,7 @@ import type { Force } from '../../shared/trace'
 import type { JsonObject, JsonValue } from './json'
 import type { LoopStore, TallyInput } from './types-loop'
 import type { AuditStore } from './types-audit'
+import type { PreparedTask } from './prepared-task'
 
 export type { JsonObject, JsonPrimitive, JsonValue } from './json'
 export * from './types-loop'
@@ -120,7 +121,8 @@ export type TaskInput = {
 }
 
 export type ImportBatch = {
-  tasks: TaskInput[]
+  /** Tasks as read, or already validated and serialised by `prepareTask` (see prepared-task.ts). */
+  tasks: (TaskInput | PreparedTask)[]
   /** Seats declared outside any task (e.g. a file header); seats of tasks and moves are implied. */
   seats?: SeatInput[]
 }

@@ -6,13 +6,13 @@
  * same methods as `StagedWriter`, and keeps at most two batches in flight (bounded memory).
  */
 import { Worker, type MessagePort } from 'node:worker_threads'
-import { openStore, type Actor, type ImportKind, type ImportRecord, type LabelSource, type Store, type TaskInput } from '../../store'
+import { openStore, prepareTask, type Actor, type ImportKind, type ImportRecord, type LabelSource, type PreparedTask, type Store, type TaskInput } from '../../store'
 import { workerEntry } from '../jobs/runner'
 import { BATCH_TASKS } from './writer'
 
 export type WriterRequest =
   | { type: 'begin'; input: { fileName: string; sha256: string; kind: ImportKind }; actor: Actor }
-  | { type: 'batch'; tasks: TaskInput[] }
+  | { type: 'batch'; tasks: PreparedTask[] }
   | { type: 'publish'; goldAs: { source: LabelSource; reviewer: string } | null; actor: Actor }
   | { type: 'abandon' }
 
@@ -65,7 +65,7 @@ export class ThreadedWriter {
   private readonly worker: Worker
   private readonly waiting: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = []
   private readonly inFlight: Promise<unknown>[] = []
-  private batch: TaskInput[] = []
+  private batch: PreparedTask[] = []
   private failed: unknown = null
   readonly totals = { tasks: 0, skipped: 0, moves: 0, seats: 0 }
 
@@ -102,8 +102,9 @@ export class ThreadedWriter {
     await this.send({ type: 'begin', input: this.input, actor: this.actor })
   }
 
+  /** Validated and serialised on this thread: the writer thread receives flat rows (prepared-task.ts). */
   async add(task: TaskInput): Promise<void> {
-    this.batch.push(task)
+    this.batch.push(prepareTask(task))
     if (this.batch.length >= BATCH_TASKS) await this.ship()
   }
 

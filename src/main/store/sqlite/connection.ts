@@ -11,6 +11,15 @@ export type Params = unknown[]
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
+/** SQLite's default: checkpoint the WAL into the database once it holds this many pages. */
+const DEFAULT_CHECKPOINT_PAGES = 1000
+/**
+ * While an import writes its staged batches: every checkpoint syncs the WAL and the database file,
+ * and at the default a 200k-task import would checkpoint (and sync twice) every few batches. The
+ * WAL may grow to 64 MiB instead; the next ordinary commit checkpoints it.
+ */
+const STAGED_CHECKPOINT_PAGES = 16_384
+
 /**
  * WAL lets readers (the UI) run while a worker writes; synchronous=FULL makes an acknowledged
  * label survive power loss (DESIGN.md); foreign keys are per-connection in SQLite, so every
@@ -90,10 +99,12 @@ export class Sql {
   writeStaged<T>(fn: () => T): T {
     if (this.readonlyConnection()) return this.write(fn)
     this.db.pragma('synchronous = NORMAL')
+    this.db.pragma(`wal_autocheckpoint = ${STAGED_CHECKPOINT_PAGES}`)
     try {
       return this.write(fn)
     } finally {
       this.db.pragma('synchronous = FULL')
+      this.db.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`)
     }
   }
 

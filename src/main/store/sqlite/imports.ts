@@ -15,16 +15,15 @@ import {
   type ImportCounts,
   type ImportRecord,
   type ImportState,
-  type PublishOptions,
-  type TaskInput
+  type PublishOptions
 } from '../types'
-import { checkId, checkInt, checkOneOf, checkSeat, checkSha256, checkTask } from '../validate'
+import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
-import { checkTallies, insertTallies } from './tallies'
-import { packMoves } from '../packed-moves'
+import { insertTallies } from './tallies'
+import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
 
 function getImport(q: Sql, id: string): ImportRecord | null {
@@ -63,9 +62,8 @@ export function beginImport(q: Sql, now: string, input: BeginImportInput, actor:
 
 type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
 
-/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
-function existingRows(q: Sql, tasks: TaskInput[]): Map<string, ExistingTask> {
+function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
   const rows = q.all<ExistingTask & { id: string }>(
     `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
      FROM json_each(?) j JOIN tasks t ON t.id = j.value JOIN imports i ON i.id = t.import_id`,
@@ -74,7 +72,8 @@ function existingRows(q: Sql, tasks: TaskInput[]): Map<string, ExistingTask> {
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-function admitTask(q: Sql, imp: ImportRecord, t: TaskInput, old: ExistingTask | undefined): boolean {
+/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
+function admitTask(q: Sql, imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined): boolean {
   if (old === undefined) return true
   if (old.state === 'abandoned') {
     // Left over from an abandoned import not yet swept: it was never visible, replace it.
@@ -106,15 +105,14 @@ function admitTask(q: Sql, imp: ImportRecord, t: TaskInput, old: ExistingTask | 
 }
 
 /** Inserts a task and its moves (one row: migration 0003); returns the task's rowid (the batch indexes its questions by range). */
-function insertTask(q: Sql, imp: ImportRecord, t: TaskInput, now: string): number {
+function insertTask(q: Sql, imp: ImportRecord, t: PreparedTask, now: string): number {
   const rowid = q.insert(
     `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at, move_count)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-    t.id, imp.id, t.question, JSON.stringify(t.candidates), t.gold, t.group,
-    JSON.stringify(t.raw), t.contentSha256, now, t.moves.length
+    t.id, imp.id, t.question, t.candidates, t.gold, t.group, t.raw, t.contentSha256, now, t.moveCount
   )
-  q.run('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)', t.id, packMoves(t.moves))
-  if (t.tallies !== undefined && t.tallies !== null) insertTallies(q, t.id, t.tallies)
+  q.run('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)', t.id, t.moves)
+  if (t.tallies !== null) insertTallies(q, t.id, t.tallies)
   return rowid
 }
 
@@ -135,19 +133,17 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
   }
   const extraSeats = batch.seats ?? []
   extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  batch.tasks.forEach((t) => {
-    checkTask(t)
-    if (t.tallies !== undefined && t.tallies !== null) checkTallies(t.id, t.candidates.length, t.tallies)
-  })
+  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
+  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
 
   const own = seatCache(q, imp.id)
-  const existing = existingRows(q, batch.tasks)
+  const existing = existingRows(q, tasks)
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
   let first = Infinity
   let last = -Infinity
   for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
-  for (const t of batch.tasks) {
+  for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
     const old = earlier !== undefined ? { import_id: imp.id, content_sha256: earlier, state: 'staged' as const, file_name: imp.fileName } : existing.get(t.id)
@@ -155,17 +151,13 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
       result.skipped++
       continue
     }
-    // Every seat the task mentions is registered, so counts and seat lists need no move scan.
-    const seats = new Map<string, string | null>()
-    for (const m of t.moves) if (!seats.has(m.seat)) seats.set(m.seat, null)
-    for (const s of t.seats) if (s.model !== null || !seats.has(s.id)) seats.set(s.id, s.model ?? null)
-    for (const [id, model] of seats) result.seats += admitSeat(q, imp, { id, model }, own)
+    for (const [id, model] of t.seats) result.seats += admitSeat(q, imp, { id, model }, own)
     const rowid = insertTask(q, imp, t, now)
     written.set(t.id, t.contentSha256)
     first = Math.min(first, rowid)
     last = Math.max(last, rowid)
     result.written++
-    result.moves += t.moves.length
+    result.moves += t.moveCount
   }
   if (result.written > 0) indexQuestions(q, imp.id, first, last)
   const c = imp.counts
