@@ -1,0 +1,92 @@
+/**
+ * Everything the review screen reads about one task, in one snapshot: the transcript, the label
+ * log, the decision under the current fit and the one before it, the reservation, the tallies.
+ */
+import { StoreError, type DecisionRecord, type Reservation, type TaskDetailRecord } from '../types'
+import { checkId } from '../validate'
+import type { PgSql } from './connection'
+import { LABEL_COLUMNS, parseJson, parseNullableJsonObject, toLabel, type LabelRow } from './rows'
+import { LIVE_LABEL, TALLY_COLUMNS, toStoredTallies } from './tallies'
+import { readTaskTrace } from './traces'
+
+type DecisionRow = {
+  fit_id: string
+  task_id: string
+  decision: 'act' | 'defer'
+  spot_check: boolean
+  answer: string | null
+  posterior: string
+  stop_round: number | null
+  gap: number | null
+  bound: string | null
+  ks: string | null
+  why: string | null
+  reason: string | null
+  disagreement: number | null
+  decided_at: string
+}
+
+export const DECISION_COLUMNS =
+  'fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, ks, why, reason, disagreement, decided_at'
+
+export function toDecision(r: DecisionRow): DecisionRecord {
+  return {
+    fitId: r.fit_id,
+    taskId: r.task_id,
+    decision: r.decision,
+    spotCheck: r.spot_check,
+    answer: r.answer,
+    posterior: parseJson(r.posterior) as Record<string, number>,
+    stopRound: r.stop_round,
+    gap: r.gap,
+    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
+    k: r.ks === null ? null : (parseJson(r.ks) as (number | null)[]),
+    why: parseNullableJsonObject(r.why),
+    reason: r.reason,
+    disagreement: r.disagreement,
+    decidedAt: r.decided_at
+  }
+}
+
+/** The newest decided fits, newest first (the current one, then the one before it). */
+async function decidedFits(q: PgSql, n: number): Promise<string[]> {
+  const rows = await q.all<{ id: string }>('SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT ?', n)
+  return rows.map((r) => r.id)
+}
+
+export async function decisionOf(q: PgSql, fitId: string | undefined, taskId: string): Promise<DecisionRecord | null> {
+  if (fitId === undefined) return null
+  const row = await q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM decisions WHERE fit_id = ? AND task_id = ?`, fitId, taskId)
+  return row === undefined ? null : toDecision(row)
+}
+
+export async function taskDetail(q: PgSql, now: string, taskId: string): Promise<TaskDetailRecord> {
+  checkId(taskId, 'taskId')
+  const task = await readTaskTrace(q, taskId)
+  if (task === null) throw new StoreError('not_found', `no task ${taskId}`, { taskId })
+  const gold = (await q.get<{ gold: string | null }>('SELECT gold FROM tasks WHERE id = ?', taskId))?.gold ?? null
+  const labelLog = (await q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? ORDER BY seq`, taskId)).map(toLabel)
+  const liveLabels = (
+    await q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE_LABEL('labels')} ORDER BY seq`, taskId)
+  ).map(toLabel)
+  const [current, previous] = await decidedFits(q, 2)
+  const res = await q.get<{ reviewer: string; session_id: string; expires_at: string }>(
+    'SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ? AND expires_at > ?',
+    taskId, now
+  )
+  const reservation: Reservation | null = res === undefined ? null : { taskId, reviewer: res.reviewer, sessionId: res.session_id, expiresAt: res.expires_at }
+  const tallyRow = await q.get<Parameters<typeof toStoredTallies>[0]>(
+    `SELECT ${TALLY_COLUMNS} FROM task_tallies tt JOIN tasks t ON t.id = tt.task_id WHERE tt.task_id = ?`,
+    taskId
+  )
+  return {
+    task,
+    gold,
+    liveLabels,
+    labelLog,
+    decision: await decisionOf(q, current, taskId),
+    previousDecision: await decisionOf(q, previous, taskId),
+    reservation,
+    tallies: tallyRow === undefined ? null : toStoredTallies(tallyRow)
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * Staged imports (DESIGN.md, "Imports"): rows are written in batches under an import id that
+ * stays invisible, then published by flipping that one import row. Abandoned (and stale staged)
+ * imports are swept when a store opens, never during a reviewer's write. The import row is read
+ * FOR UPDATE by every step that changes it, so two clients writing or publishing one import
+ * queue up behind each other instead of both acting on a stale state.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  IMPORT_KINDS,
+  LABEL_SOURCES,
+  StoreError,
+  type Actor,
+  type BeginImportInput,
+  type ImportBatch,
+  type ImportBatchResult,
+  type ImportCounts,
+  type ImportRecord,
+  type ImportState,
+  type PublishOptions,
+  type TallyInput
+} from '../types'
+import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
+import { appendAudit } from './audit'
+import type { PgSql } from './connection'
+import { admitSeat, seatCache } from './import-seats'
+import { recordGoldLabels } from './label-import'
+import { searchLexemes } from './search'
+import { insertTallies } from './tallies'
+import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
+
+async function getImport(q: PgSql, id: string, lock = false): Promise<ImportRecord | null> {
+  const row = await q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
+  return row === undefined ? null : toImport(row)
+}
+
+async function requireImport(q: PgSql, id: string, lock = false): Promise<ImportRecord> {
+  checkId(id, 'importId')
+  const imp = await getImport(q, id, lock)
+  if (imp === null) throw new StoreError('not_found', `no import ${id}`, { importId: id })
+  return imp
+}
+
+async function requireStaged(q: PgSql, id: string, verb: string): Promise<ImportRecord> {
+  const imp = await requireImport(q, id, true)
+  if (imp.state !== 'staged') {
+    throw new StoreError('conflict', `cannot ${verb} import ${id}: it is ${imp.state}`, { importId: id, state: imp.state })
+  }
+  return imp
+}
+
+export async function beginImport(q: PgSql, now: string, input: BeginImportInput, actor: Actor): Promise<ImportRecord> {
+  checkId(input.fileName, 'fileName')
+  checkSha256(input.sha256, 'sha256')
+  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
+  const id = randomUUID()
+  await q.run(
+    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
+     VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
+    id, input.fileName, input.sha256, input.kind, now, now,
+    JSON.stringify(EMPTY_IMPORT_COUNTS), actor.reviewer, actor.sessionId, actor.shell
+  )
+  return requireImport(q, id)
+}
+
+type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
+
+/** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
+async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
+  const rows = await q.all<ExistingTask & { id: string }>(
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+     FROM unnest(?::text[]) AS j(id) JOIN tasks t ON t.id = j.id JOIN imports i ON i.id = t.import_id`,
+    tasks.map((t) => t.id)
+  )
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
+async function admitTask(q: PgSql, imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined): Promise<boolean> {
+  if (old === undefined) return true
+  if (old.state === 'abandoned') {
+    // Left over from an abandoned import not yet swept: it was never visible, replace it.
+    await q.run('DELETE FROM tasks WHERE id = ?', t.id)
+    return true
+  }
+  if (old.content_sha256 === t.contentSha256 && (old.state === 'published' || old.import_id === imp.id)) return false
+  const details = {
+    taskId: t.id,
+    existingImportId: old.import_id,
+    existingFileName: old.file_name,
+    importId: imp.id,
+    fileName: imp.fileName
+  }
+  if (old.state === 'staged' && old.import_id !== imp.id) {
+    throw new StoreError(
+      'conflict',
+      `task "${t.id}" is being imported by import ${old.import_id} ("${old.file_name}"), not yet published; ` +
+        `import ${imp.id} ("${imp.fileName}") cannot write it now`,
+      details
+    )
+  }
+  throw new StoreError(
+    'bad_input',
+    `task "${t.id}" has different content in import ${imp.id} ("${imp.fileName}") than in import ` +
+      `${old.import_id} ("${old.file_name}"), which already holds it; a task cannot be changed by re-importing`,
+    details
+  )
+}
+
+/** Rows per INSERT: each statement takes its rows as arrays (one round trip, not three per task). */
+const CHUNK = 1000
+
+/**
+ * Inserts the batch's admitted tasks, their moves (one row each, as SQLite's migration 0003 stores
+ * them) and their tallies: a few statements per chunk of tasks, rows in batch order.
+ */
+async function insertTasks(q: PgSql, imp: ImportRecord, tasks: PreparedTask[], now: string): Promise<void> {
+  for (let i = 0; i < tasks.length; i += CHUNK) {
+    const chunk = tasks.slice(i, i + CHUNK)
+    await q.run(
+      `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at, move_count)
+       SELECT u.id, ?::text, u.question, u.candidates::json, u.gold, u.grp, u.raw::json, u.sha, 0, ?::text, u.moves
+       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[])
+         WITH ORDINALITY AS u(id, question, candidates, gold, grp, raw, sha, moves, n)
+       ORDER BY u.n`,
+      imp.id, now,
+      chunk.map((t) => t.id), chunk.map((t) => t.question), chunk.map((t) => t.candidates), chunk.map((t) => t.gold),
+      chunk.map((t) => t.group), chunk.map((t) => t.raw), chunk.map((t) => t.contentSha256), chunk.map((t) => t.moveCount)
+    )
+    await q.run(
+      'INSERT INTO task_moves (task_id, moves) SELECT u.id, u.moves::json FROM unnest(?::text[], ?::text[]) AS u(id, moves)',
+      chunk.map((t) => t.id), chunk.map((t) => t.moves)
+    )
+    await insertTallies(q, chunk.filter((t) => t.tallies !== null).map((t) => ({ taskId: t.id, tallies: t.tallies as TallyInput })))
+  }
+}
+
+/** The batch's questions into the search index, in one statement (search.ts makes the lexemes). */
+async function indexQuestions(q: PgSql, tasks: PreparedTask[]): Promise<void> {
+  const ids: string[] = []
+  const words: string[] = []
+  for (const t of tasks) {
+    const lexemes = searchLexemes(t.question)
+    if (lexemes.length === 0) continue
+    ids.push(t.id)
+    words.push(lexemes.join(' '))
+  }
+  if (ids.length === 0) return
+  await q.run(
+    `INSERT INTO task_search (task_id, words)
+     SELECT u.id, array_to_tsvector(string_to_array(u.w, ' ')) FROM unnest(?::text[], ?::text[]) AS u(id, w)`,
+    ids, words
+  )
+}
+
+export async function writeImportBatch(q: PgSql, now: string, importId: string, batch: ImportBatch): Promise<ImportBatchResult> {
+  const imp = await requireStaged(q, importId, 'write to')
+  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
+    throw new StoreError('bad_input', 'an import batch needs a tasks array')
+  }
+  const extraSeats = batch.seats ?? []
+  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
+  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
+  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
+
+  const own = await seatCache(q, imp.id)
+  const existing = await existingRows(q, tasks)
+  const written = new Map<string, string>() // id → content hash, for a task twice in one batch
+  const inserted: PreparedTask[] = []
+  const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
+  for (const s of extraSeats) result.seats += await admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
+  for (const t of tasks) {
+    // A second copy of a task within one batch meets the first one, as it would across batches.
+    const earlier = written.get(t.id)
+    const old = earlier !== undefined ? { import_id: imp.id, content_sha256: earlier, state: 'staged' as const, file_name: imp.fileName } : existing.get(t.id)
+    if (!(await admitTask(q, imp, t, old))) {
+      result.skipped++
+      continue
+    }
+    for (const [id, model] of t.seats) result.seats += await admitSeat(q, imp, { id, model }, own)
+    written.set(t.id, t.contentSha256)
+    inserted.push(t)
+    result.written++
+    result.moves += t.moveCount
+  }
+  await insertTasks(q, imp, inserted, now)
+  await indexQuestions(q, inserted)
+  const c = imp.counts
+  const counts: ImportCounts = {
+    tasks: c.tasks + result.written,
+    skipped: c.skipped + result.skipped,
+    moves: c.moves + result.moves,
+    seats: c.seats + result.seats,
+    labels: c.labels
+  }
+  await q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  return result
+}
+
+export async function publishImport(q: PgSql, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): Promise<ImportRecord> {
+  const imp = await requireStaged(q, importId, 'publish')
+  const goldAs = opts.goldAs ?? null
+  if (goldAs !== null) {
+    checkOneOf(goldAs.source, LABEL_SOURCES, 'goldAs.source')
+    checkId(goldAs.reviewer, 'goldAs.reviewer')
+  }
+  // Gold labels first: their count goes into the import row, which is final once published.
+  const goldLabels = goldAs === null ? 0 : await recordGoldLabels(q, now, imp.id, goldAs, actor)
+  const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
+  await q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
+  await appendAudit(q, now, actor, 'import.publish', imp.id, {
+    fileName: imp.fileName,
+    sha256: imp.sha256,
+    kind: imp.kind,
+    counts,
+    begunBy: imp.createdBy,
+    goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
+  })
+  return requireImport(q, imp.id)
+}
+
+export async function listImports(q: PgSql, limit: number): Promise<ImportRecord[]> {
+  checkInt(limit, 'limit', 1)
+  const rows = await q.all<ImportRow>(
+    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
+    Math.min(limit, 1000)
+  )
+  return rows.map(toImport)
+}
+
+export async function abandonImport(q: PgSql, now: string, importId: string): Promise<ImportRecord> {
+  const imp = await requireImport(q, importId, true)
+  if (imp.state === 'abandoned') return imp
+  if (imp.state === 'published') {
+    throw new StoreError('conflict', `import ${imp.id} is published and cannot be abandoned`, { importId: imp.id })
+  }
+  await q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
+  return requireImport(q, imp.id)
+}
+
+export async function findImportBySha(q: PgSql, sha256: string): Promise<ImportRecord | null> {
+  checkSha256(sha256, 'sha256')
+  const row = await q.get<ImportRow>(
+    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE sha256 = ? AND state <> 'abandoned'
+     ORDER BY state = 'published' DESC, created_at DESC LIMIT 1`,
+    sha256
+  )
+  return row === undefined ? null : toImport(row)
+}
+
+/** Whether the open-time sweep has anything to do (the common case takes no write transaction). */
+export async function sweepNeeded(q: PgSql, now: Date, staleMs: number): Promise<boolean> {
+  const cutoff = new Date(now.getTime() - staleMs).toISOString()
+  const row = await q.get(`SELECT 1 AS one FROM imports WHERE state = 'abandoned' OR (state = 'staged' AND updated_at <= ?) LIMIT 1`, cutoff)
+  return row !== undefined
+}
+
+/**
+ * At open: a staged import untouched for `staleMs` belongs to a process that died mid-import, so
+ * it is abandoned; then every abandoned import's rows, and the import row itself, are deleted.
+ * Returns how many imports were swept.
+ */
+export async function sweepImports(q: PgSql, now: Date, staleMs: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - staleMs).toISOString()
+  await q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE state = 'staged' AND updated_at <= ?`, now.toISOString(), cutoff)
+  const ids = (await q.all<{ id: string }>(`SELECT id FROM imports WHERE state = 'abandoned'`)).map((r) => r.id)
+  for (const id of ids) {
+    await q.run('DELETE FROM seats WHERE import_id = ?', id)
+    await q.run('DELETE FROM tasks WHERE import_id = ?', id) // moves, tallies, search rows follow by ON DELETE CASCADE
+    await q.run('DELETE FROM imports WHERE id = ?', id)
+  }
+  return ids.length
+}

@@ -1,0 +1,18 @@
+import type { ReviewerLabelCount } from '../types-audit'
+import type { PgSql } from './connection'
+
+/**
+ * Labels per reviewer and source (the audit's "labels by reviewer"). An undo marker has no label
+ * of its own, so it is not counted; the label it supersedes counts as superseded.
+ */
+export async function labelCounts(q: PgSql): Promise<ReviewerLabelCount[]> {
+  const rows = await q.all<{ reviewer: string; source: 'random' | 'escalation'; live: number; superseded: number }>(
+    `SELECT l.reviewer AS reviewer, l.source AS source,
+       SUM(CASE WHEN s.id IS NULL THEN 1 ELSE 0 END) AS live,
+       SUM(CASE WHEN s.id IS NULL THEN 0 ELSE 1 END) AS superseded
+     FROM labels l LEFT JOIN labels s ON s.supersedes = l.id
+     WHERE l.label IS NOT NULL
+     GROUP BY l.reviewer, l.source ORDER BY l.reviewer, l.source`
+  )
+  return rows.map((r) => ({ reviewer: r.reviewer, source: r.source, live: r.live, superseded: r.superseded }))
+}

@@ -1,0 +1,176 @@
+/**
+ * Labels: an append-only log with optimistic concurrency. Each write locks the task's row, checks
+ * its `version` against what the reviewer saw, appends one row, bumps the version and appends the
+ * audit row — all in the caller's one (SERIALIZABLE) transaction, so of two reviewers who saw the
+ * same version exactly one writes and the other gets a `conflict`, never a silent overwrite.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  LABEL_SOURCES,
+  StoreError,
+  type Actor,
+  type LabelRecord,
+  type LabelWriteResult,
+  type RecordLabelInput,
+  type TaskSummary,
+  type UndoLabelInput,
+  type VersionConflictDetails
+} from '../types'
+import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
+import { appendAudit } from './audit'
+import type { PgSql } from './connection'
+import { clearReservation } from './reservations'
+import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from './rows'
+
+type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
+
+/** Visible tasks only: a task of an unpublished import does not exist for reviewers. `lock`: FOR UPDATE (writes). */
+export async function requireTask(q: PgSql, taskId: string, lock = false): Promise<TaskRow> {
+  checkId(taskId, 'taskId')
+  const row = await q.get<TaskRow>(
+    `SELECT t.id, t.question, t.candidates, t.grp, t.version
+     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'${lock ? ' FOR UPDATE OF t' : ''}`,
+    taskId
+  )
+  if (row === undefined) throw new StoreError('not_found', `no task ${taskId}`, { taskId })
+  return row
+}
+
+const LIVE = `label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = labels.id)`
+
+export async function liveLabels(q: PgSql, taskId: string): Promise<LabelRecord[]> {
+  await requireTask(q, taskId)
+  const rows = await q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY seq`, taskId)
+  return rows.map(toLabel)
+}
+
+async function latestLive(q: PgSql, taskId: string): Promise<LabelRecord | null> {
+  const row = await q.get<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY seq DESC LIMIT 1`, taskId)
+  return row === undefined ? null : toLabel(row)
+}
+
+async function checkVersion(q: PgSql, task: TaskRow, expectedVersion: number): Promise<void> {
+  checkInt(expectedVersion, 'expectedVersion')
+  if (task.version === expectedVersion) return
+  const details: VersionConflictDetails = {
+    taskId: task.id,
+    expectedVersion,
+    currentVersion: task.version,
+    latestLiveLabel: await latestLive(q, task.id)
+  }
+  throw new StoreError(
+    'conflict',
+    `task ${task.id} changed since it was read (version ${expectedVersion}, now ${task.version})`,
+    details
+  )
+}
+
+async function getLabel(q: PgSql, labelId: string): Promise<LabelRecord | null> {
+  const row = await q.get<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE id = ?`, labelId)
+  return row === undefined ? null : toLabel(row)
+}
+
+/** The label a new row is about to supersede must be a live label of the same task. */
+async function requireSupersedable(q: PgSql, labelId: string, taskId: string | null): Promise<LabelRecord> {
+  checkId(labelId, 'labelId')
+  const old = await getLabel(q, labelId)
+  if (old === null || (taskId !== null && old.taskId !== taskId)) {
+    throw new StoreError('not_found', `no label ${labelId}${taskId === null ? '' : ` on task ${taskId}`}`, { labelId })
+  }
+  if (old.label === null) {
+    throw new StoreError('bad_input', `label ${labelId} is an undo marker, not a label`, { labelId })
+  }
+  const by = await q.get<{ id: string }>('SELECT id FROM labels WHERE supersedes = ?', labelId)
+  if (by !== undefined) {
+    throw new StoreError('conflict', `label ${labelId} was already superseded by ${by.id}`, {
+      labelId,
+      supersededBy: by.id
+    })
+  }
+  return old
+}
+
+async function insertLabel(q: PgSql, row: Omit<LabelRecord, 'id'>): Promise<string> {
+  const id = randomUUID()
+  await q.run(
+    `INSERT INTO labels (${LABEL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    id, row.taskId, row.label, row.source, row.reviewer, row.at, row.note, row.supersedes,
+    row.adjudicated, row.sessionId
+  )
+  return id
+}
+
+async function bumpVersion(q: PgSql, task: TaskRow): Promise<number> {
+  // The WHERE on version makes the bump itself a compare-and-set.
+  const changed = await q.run('UPDATE tasks SET version = version + 1 WHERE id = ? AND version = ?', task.id, task.version)
+  if (changed !== 1) throw new StoreError('conflict', `task ${task.id} changed during the write`, { taskId: task.id })
+  return task.version + 1
+}
+
+export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput, actor: Actor): Promise<LabelWriteResult> {
+  const task = await requireTask(q, input.taskId, true)
+  const label = checkString(input.label, 'label')
+  const candidates = parseStringArray(task.candidates)
+  if (!candidates.includes(label)) {
+    throw new StoreError('bad_input', `"${label}" is not a candidate of task ${task.id}`, {
+      taskId: task.id,
+      label,
+      candidates
+    })
+  }
+  const source = checkOneOf(input.source, LABEL_SOURCES, 'source')
+  const reviewer = checkId(input.reviewer, 'reviewer')
+  const note = checkNullableString(input.note, 'note')
+  const at = input.at === null || input.at === undefined ? now : checkIsoUtc(input.at, 'at')
+  const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
+  await checkVersion(q, task, input.expectedVersion)
+  if (supersedes !== null) await requireSupersedable(q, supersedes, task.id)
+
+  const adjudicated = input.adjudicated === true
+  const labelId = await insertLabel(q, {
+    taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
+  })
+  const version = await bumpVersion(q, task)
+  await clearReservation(q, task.id)
+  await appendAudit(q, now, actor, 'label.record', task.id, {
+    labelId, label, source, reviewer, supersedes, adjudicated, version
+  })
+  return { labelId, taskId: task.id, version }
+}
+
+/** Appends an undo marker (`label: null`, `supersedes: labelId`); the original row stays. */
+export async function undoLabel(q: PgSql, now: string, input: UndoLabelInput, actor: Actor): Promise<LabelWriteResult> {
+  checkId(input.labelId, 'labelId')
+  const target = await getLabel(q, input.labelId)
+  if (target === null) throw new StoreError('not_found', `no label ${input.labelId}`, { labelId: input.labelId })
+  const task = await requireTask(q, target.taskId, true)
+  await checkVersion(q, task, input.expectedVersion)
+  await requireSupersedable(q, target.id, task.id)
+  const labelId = await insertLabel(q, {
+    taskId: task.id,
+    label: null,
+    source: target.source,
+    reviewer: actor.reviewer,
+    at: now,
+    note: null,
+    supersedes: target.id,
+    adjudicated: false,
+    sessionId: actor.sessionId
+  })
+  const version = await bumpVersion(q, task)
+  await clearReservation(q, task.id)
+  await appendAudit(q, now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
+  return { labelId, taskId: task.id, version }
+}
+
+export async function getTaskSummary(q: PgSql, taskId: string): Promise<TaskSummary> {
+  const task = await requireTask(q, taskId)
+  return {
+    id: task.id,
+    question: task.question,
+    candidates: parseStringArray(task.candidates),
+    group: task.grp,
+    version: task.version,
+    liveLabels: await liveLabels(q, task.id)
+  }
+}

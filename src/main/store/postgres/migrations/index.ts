@@ -1,0 +1,5 @@
+import type { Migration } from '../../migrations'
+import { migration as m0001 } from './0001-initial'
+
+/** The PostgreSQL schema history, in order. Append new files; never edit or reorder shipped ones. */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [m0001]

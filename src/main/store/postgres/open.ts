@@ -1,0 +1,79 @@
+/**
+ * Opening the PostgreSQL store: a connection pool, migrations (one transaction under an advisory
+ * lock), the sweep of abandoned imports, and the async `Store`. Any failure ends the pool before
+ * it is reported. The URL's password never appears in `info().path` nor in a message.
+ */
+import { randomUUID } from 'node:crypto'
+import { checkMigrationList, type Migration } from '../migrations'
+import { StoreError, type Store } from '../types'
+import { createPool, toStoreError, transaction } from './connection'
+import { sweepImports, sweepNeeded } from './imports'
+import { migratePostgres } from './migrate'
+import { POSTGRES_MIGRATIONS } from './migrations'
+import { createPostgresStore } from './store'
+
+export type PostgresOpenOptions = {
+  /** Test-only: a schema history other than the shipped one. */
+  migrations?: readonly Migration[]
+  /** No writes at all: no migration, no sweep; write operations are refused. */
+  readonly?: boolean
+  /** A staged import untouched this long is swept at open (see sqlite/open.ts). Default one hour. */
+  staleImportMs?: number
+  /** Connections in the pool (default 4). */
+  poolSize?: number
+  /** Test seam for the clock. */
+  now?: () => Date
+}
+
+const DEFAULT_STALE_IMPORT_MS = 60 * 60 * 1000
+
+export const POSTGRES_URL = /^postgres(ql)?:\/\//i
+
+/** The URL without its password (for `info().path` and messages). */
+export function passwordFree(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password !== '') u.password = ''
+    return u.toString()
+  } catch {
+    return url.replace(/^(postgres(?:ql)?:\/\/)([^@/]*)@/i, (_m, scheme: string, auth: string) =>
+      `${scheme}${auth.includes(':') ? auth.slice(0, auth.indexOf(':')) : auth}@`
+    )
+  }
+}
+
+export async function openPostgresStore(url: string, opts: PostgresOpenOptions = {}): Promise<Store> {
+  if (typeof url !== 'string' || !POSTGRES_URL.test(url)) {
+    throw new StoreError('bad_input', 'a PostgreSQL store needs a postgres:// or postgresql:// URL')
+  }
+  const path = passwordFree(url)
+  const readonly = opts.readonly === true
+  const now = opts.now ?? (() => new Date())
+  const migrations = opts.migrations ?? POSTGRES_MIGRATIONS
+  checkMigrationList(migrations) // before connecting: a broken build must not touch the database
+
+  const pool = createPool({ url, max: opts.poolSize })
+  try {
+    const client = await pool.connect()
+    let report
+    try {
+      report = (await migratePostgres(client, migrations, { location: path, readonly, now })).report
+    } finally {
+      client.release()
+    }
+    if (!readonly) {
+      const staleMs = opts.staleImportMs ?? DEFAULT_STALE_IMPORT_MS
+      const at = now()
+      if (await transaction(pool, 'read', (q) => sweepNeeded(q, at, staleMs))) {
+        await transaction(pool, 'write', (q) => sweepImports(q, at, staleMs))
+      }
+    }
+    return createPostgresStore(pool, { path, readonly, migration: report, now, writer: randomUUID() })
+  } catch (e) {
+    await pool.end().catch(() => undefined)
+    const err = toStoreError(e)
+    // Driver messages name hosts and users, never the password; say which database failed.
+    if (err.details.cause === undefined || typeof err.details.cause !== 'string') throw err
+    throw new StoreError(err.code, `cannot open the PostgreSQL database ${path}: ${err.message}`, err.details)
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The review queue and the filtered listings behind exports, Calibrate's random draw, and the
+ * filter facets. All reads; each is one snapshot.
+ */
+import { StoreError, type DrawInput, type DrawResult, type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
+import { checkId, checkInt } from '../validate'
+import type { PgSql } from './connection'
+import { decidedCounts } from './decided-counts'
+import { latestDecidedFitId } from './fits'
+import { LABEL_COLUMNS, parseJson, parseStringArray, toLabel, type LabelRow } from './rows'
+import { LIVE_LABEL } from './tallies'
+import { buildFilter, checkFilter, orderBy, rowColumns } from './task-filter'
+
+type Row = {
+  task_id: string
+  question: string | null
+  grp: string | null
+  candidates: string
+  created_at: string
+  version: number
+  moves: number
+  fit_id: string | null
+  decision: 'act' | 'defer' | null
+  spot_check: boolean | null
+  answer: string | null
+  posterior: string | null
+  stop_round: number | null
+  gap: number | null
+  bound: string | null
+  disagreement: number | null
+  decided_at: string | null
+  l_id: string | null
+  l_label: string | null
+  l_source: 'random' | 'escalation' | null
+  l_reviewer: string | null
+  l_at: string | null
+  r_reviewer: string | null
+  r_session: string | null
+  r_expires: string | null
+}
+
+function toRow(r: Row, method: string | null): TaskRow {
+  const label =
+    r.l_id === null
+      ? null
+      : { taskId: r.task_id, labelId: r.l_id, label: r.l_label as string, source: r.l_source as 'random' | 'escalation', reviewer: r.l_reviewer as string, at: r.l_at as string }
+  return {
+    taskId: r.task_id,
+    question: r.question,
+    group: r.grp,
+    candidates: parseStringArray(r.candidates),
+    createdAt: r.created_at,
+    version: r.version,
+    moves: r.moves,
+    state: label !== null ? 'human' : r.decision,
+    decision: r.decision,
+    spotCheck: r.spot_check === true,
+    answer: label !== null ? label.label : r.answer,
+    posterior: r.posterior === null ? null : (parseJson(r.posterior) as Record<string, number>),
+    stopRound: r.stop_round,
+    gap: r.gap,
+    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
+    disagreement: r.disagreement,
+    fitId: r.fit_id,
+    method: r.fit_id === null ? null : method,
+    decidedAt: r.decided_at,
+    label,
+    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
+  }
+}
+
+async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null> {
+  return fitId === null ? null : ((await q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId))?.method ?? null)
+}
+
+/** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
+async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null): Promise<number | null> {
+  if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
+  if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
+  const c = await decidedCounts(q, fitId)
+  return c === null ? null : f.decision === 'defer' ? c.deferred : c.acted
+}
+
+export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promise<QueuePage> {
+  const filter = checkFilter(query.filter)
+  const offset = checkInt(query.offset, 'offset')
+  const limit = checkInt(query.limit, 'limit', 1)
+  const fitId = await latestDecidedFitId(q)
+  const b = buildFilter(filter, fitId, now)
+  const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
+  const total =
+    (await decidedTotal(q, filter, fitId)) ??
+    (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
+    0
+  const rows = await q.all<Row>(
+    `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
+    ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+  )
+  const method = await fitMethod(q, fitId)
+  return { rows: rows.map((r) => toRow(r, method)), total, fitId }
+}
+
+export async function filteredTasks(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<TaskRow[]> {
+  const f = checkFilter(filter)
+  checkInt(limit, 'limit', 1)
+  const fitId = await latestDecidedFitId(q)
+  const b = buildFilter(f, fitId, now, true)
+  const where = ['t.id > ?', ...b.where].join(' AND ')
+  const rows = await q.all<Row>(
+    `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
+    ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
+  )
+  const method = await fitMethod(q, fitId)
+  return rows.map((r) => toRow(r, method))
+}
+
+export async function filteredLabels(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }> {
+  const tasks = await filteredTasks(q, now, filter, afterTaskId, limit)
+  const labeled = tasks.filter((t) => t.label !== null).map((t) => t.taskId)
+  // One statement for the page: task-id order, then recording order.
+  const rows = labeled.length === 0
+    ? []
+    : (await q.all<LabelRow>(
+        `SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ANY(?::text[]) AND ${LIVE_LABEL('labels')} ORDER BY task_id, seq`,
+        labeled
+      )).map(toLabel)
+  return { rows, lastTaskId: tasks.length === 0 ? null : tasks[tasks.length - 1].taskId }
+}
+
+export async function facets(q: PgSql): Promise<Facets> {
+  const groups = await q.all<{ grp: string | null; n: number }>(
+    `SELECT t.grp, count(*) AS n FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' GROUP BY t.grp ORDER BY t.grp NULLS FIRST`
+  )
+  const seats = await q.all<{ id: string }>(
+    `SELECT DISTINCT s.id FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published' ORDER BY s.id`
+  )
+  return { groups: groups.map((g) => ({ group: g.grp, count: g.n })), seats: seats.map((s) => s.id) }
+}
+
+/**
+ * Calibrate's draw (ENGINE.md §10): uniformly among published tasks without a live label (or, with
+ * `spotCheckOnly`, among the current fit's spot-checked ones), minus `exclude`; the caller's
+ * random number `at` ∈ [0, 1) picks one, so the draw is uniform and this code deterministic.
+ */
+export async function drawUnlabeled(q: PgSql, input: DrawInput): Promise<DrawResult> {
+  if (!(typeof input.at === 'number' && input.at >= 0 && input.at < 1)) throw new StoreError('bad_input', 'at must be a number in [0, 1)')
+  if (!Array.isArray(input.exclude)) throw new StoreError('bad_input', 'exclude must be an array')
+  input.exclude.forEach((id) => checkId(id, 'exclude[]'))
+  const fitId = await latestDecidedFitId(q)
+  const spot = input.spotCheckOnly === true
+  const from = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+    ${spot ? 'JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id AND d.spot_check' : ''}
+    WHERE NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = t.id AND ${LIVE_LABEL('x')})
+    AND t.id <> ALL(?::text[])`
+  const params = [...(spot ? [fitId] : []), input.exclude]
+  const n = (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${from}`, ...params))?.n ?? 0
+  const randomLabels = (await q.get<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`))?.n ?? 0
+  if (n === 0) return { taskId: null, unlabeled: 0, randomLabels }
+  const pick = Math.min(n - 1, Math.floor(input.at * n))
+  const row = await q.get<{ id: string }>(`SELECT t.id FROM ${from} ORDER BY t.id LIMIT 1 OFFSET ?`, ...params, pick)
+  return { taskId: row?.id ?? null, unlabeled: n, randomLabels }
+}

@@ -1,0 +1,145 @@
+/**
+ * The PostgreSQL `Store`: each method is one transaction on a pooled connection (connection.ts:
+ * writes SERIALIZABLE and retried on a serialization failure, reads one REPEATABLE READ snapshot).
+ * The clock is read once per operation so every row a write produces carries the same time, even
+ * when the transaction is retried. Every write also bumps this store's data-version row, in the
+ * same transaction (status.ts). Driver errors are mapped to StoreError here, at the boundary.
+ */
+import type pg from 'pg'
+import {
+  StoreError,
+  type Actor,
+  type MigrationReport,
+  type Store,
+  type Topic,
+  type WriteResult
+} from '../types'
+import { checkActor } from '../validate'
+import { auditTail } from './audit'
+import { toStoreError, transaction, type PgSql } from './connection'
+import { latestFit, saveDecisions, saveFit } from './fits'
+import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
+import { taskDetail } from './detail'
+import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
+import { importLabels } from './label-import'
+import { labelCounts } from './label-counts'
+import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
+import { drawUnlabeled, facets, filteredLabels, filteredTasks, queuePage } from './queue'
+import { recentLabels, releaseTask, reserveTask } from './reservations'
+import { effectiveLabels, existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
+import { getSettings, setSettings } from './settings'
+import { bumpDataVersion, counts, dataVersion, integrityCheck, schemaVersion } from './status'
+
+export type PostgresStoreMeta = {
+  /** The connection URL without its password. */
+  path: string
+  readonly: boolean
+  migration: MigrationReport | null
+  now: () => Date
+  /** This store's row in `data_versions`. */
+  writer: string
+}
+
+export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Store {
+  let closed = false
+
+  const live = (): void => {
+    if (closed) throw new StoreError('internal', 'the store is closed')
+  }
+  const read = async <T>(fn: (q: PgSql) => Promise<T>): Promise<T> => {
+    try {
+      live()
+      return await transaction(pool, 'read', fn)
+    } catch (e) {
+      throw toStoreError(e)
+    }
+  }
+  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (q: PgSql, now: string) => Promise<T>): Promise<WriteResult<T>> => {
+    try {
+      live()
+      if (meta.readonly) throw new StoreError('internal', 'the store was opened read-only')
+      if (actor !== null) checkActor(actor)
+      const now = meta.now().toISOString()
+      const value = await transaction(pool, 'write', async (q) => {
+        const v = await fn(q, now)
+        await bumpDataVersion(q, meta.writer)
+        return v
+      })
+      return { value, topics }
+    } catch (e) {
+      throw toStoreError(e)
+    }
+  }
+  const nowIso = () => meta.now().toISOString()
+
+  return {
+    info: () =>
+      read(async (q) => ({
+        backend: 'postgres' as const,
+        path: meta.path,
+        schemaVersion: await schemaVersion(q),
+        readonly: meta.readonly,
+        migration: meta.migration
+      })),
+    counts: () => read((q) => counts(q)),
+    dataVersion: () => read((q) => dataVersion(q, meta.writer)),
+    integrityCheck: () => read((q) => integrityCheck(q)),
+
+    getSettings: () => read((q) => getSettings(q)),
+    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (q, now) => setSettings(q, now, patch, actor)),
+
+    beginImport: (input, actor) => write(['imports'], actor, (q, now) => beginImport(q, now, input, actor)),
+    writeImportBatch: (importId, batch) => write(['imports'], null, (q, now) => writeImportBatch(q, now, importId, batch)),
+    publishImport: (importId, actor, opts) =>
+      write(['imports', 'tasks', 'labels', 'audit'], actor, (q, now) => publishImport(q, now, importId, actor, opts)),
+    abandonImport: (importId) => write(['imports'], null, (q, now) => abandonImport(q, now, importId)),
+    findImportBySha: (sha256) => read((q) => findImportBySha(q, sha256)),
+
+    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => recordLabel(q, now, input, actor)),
+    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => undoLabel(q, now, input, actor)),
+    liveLabels: (taskId) => read((q) => liveLabels(q, taskId)),
+    getTaskSummary: (taskId) => read((q) => getTaskSummary(q, taskId)),
+
+    saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => saveFit(q, now, input, actor)),
+    saveDecisions: (fitId, rows, actor) =>
+      write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
+    latestFit: () => read((q) => latestFit(q)),
+
+    auditTail: (limit) => read((q) => auditTail(q, limit)),
+
+    existingTasks: (taskIds) => read((q) => existingTasks(q, taskIds)),
+    tallyPage: (after, limit) => read((q) => tallyPage(q, after, limit)),
+    tasksWithoutTallies: (limit) => read((q) => tasksWithoutTallies(q, limit)),
+    talliesOf: (taskIds) => read((q) => talliesOf(q, taskIds)),
+    seatModels: () => read((q) => seatModels(q)),
+    saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (q, now) => saveTallies(q, now, rows, actor)),
+    effectiveLabels: () => read((q) => effectiveLabels(q)),
+    queuePage: (query) => read((q) => queuePage(q, nowIso(), query)),
+    filteredTasks: (filter, after, limit) => read((q) => filteredTasks(q, nowIso(), filter, after, limit)),
+    filteredLabels: (filter, after, limit) => read((q) => filteredLabels(q, nowIso(), filter, after, limit)),
+    facets: () => read((q) => facets(q)),
+    taskDetail: (taskId) => read((q) => taskDetail(q, nowIso(), taskId)),
+    drawUnlabeled: (input) => read((q) => drawUnlabeled(q, input)),
+    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs)),
+    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor)),
+    recentLabels: (limit) => read((q) => recentLabels(q, limit)),
+    labelCounts: () => read((q) => labelCounts(q)),
+    importLabels: (input, actor) =>
+      write(['imports', 'labels', 'tasks', 'audit'], actor, (q, now) => importLabels(q, now, input, actor)),
+    listImports: (limit) => read((q) => listImports(q, limit)),
+    listFits: (limit) => read((q) => listFits(q, limit)),
+    getFit: (fitId) => read((q) => requireFit(q, fitId)),
+    currentFit: () => read((q) => currentFit(q)),
+    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (q, now) => rollbackFit(q, now, fitId, actor)),
+
+    close: async () => {
+      if (closed) return
+      closed = true
+      try {
+        await pool.end()
+      } catch (e) {
+        throw toStoreError(e)
+      }
+    }
+  }
+}

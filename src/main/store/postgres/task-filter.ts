@@ -1,0 +1,137 @@
+/**
+ * One structured task filter → SQL, shared by the queue page and the exports so an export is
+ * exactly what the queue shows (FORMATS.md `export`). The two shapes of query of
+ * sqlite/task-filter.ts: `decided` (state act | defer), driven by the current fit's decision rows
+ * (each order a walk of one decisions index), and `tasks`, driven by the published tasks.
+ * A task's state: `human` when it has a live label, else its decision under the current fit.
+ */
+import { LABEL_SOURCES, QUEUE_SORTS, StoreError, TASK_STATES, type QueueSort, type TaskFilter } from '../types'
+import { checkNullableString, checkOneOf } from '../validate'
+import { searchQuery } from './search'
+import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
+
+export type FilterMode = 'decided' | 'tasks'
+
+export type Built = { from: string; fromParams: unknown[]; where: string[]; params: unknown[]; mode: FilterMode }
+
+export function checkFilter(f: TaskFilter): TaskFilter {
+  if (f === null || typeof f !== 'object') throw new StoreError('bad_input', 'filter must be an object')
+  const nullable = <T extends string>(v: unknown, allowed: readonly T[], what: string): T | null =>
+    v === null || v === undefined ? null : checkOneOf(v, allowed, what)
+  if (f.spotCheck !== null && f.spotCheck !== undefined && typeof f.spotCheck !== 'boolean') {
+    throw new StoreError('bad_input', 'filter.spotCheck must be a boolean or null')
+  }
+  return {
+    decision: nullable(f.decision, TASK_STATES, 'filter.decision'),
+    group: checkNullableString(f.group, 'filter.group'),
+    seat: checkNullableString(f.seat, 'filter.seat'),
+    candidate: checkNullableString(f.candidate, 'filter.candidate'),
+    labelSource: nullable(f.labelSource, LABEL_SOURCES, 'filter.labelSource'),
+    spotCheck: f.spotCheck ?? null,
+    search: checkNullableString(f.search, 'filter.search')
+  }
+}
+
+const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,
+  d.fit_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement, d.decided_at,
+  t.move_count AS moves`
+const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
+
+/** The selected columns; a decided row has no live label by definition, so none is joined. */
+export function rowColumns(mode: FilterMode): string {
+  const label =
+    mode === 'decided'
+      ? 'NULL AS l_id, NULL AS l_label, NULL AS l_source, NULL AS l_reviewer, NULL AS l_at'
+      : 'l.id AS l_id, l.label AS l_label, l.source AS l_source, l.reviewer AS l_reviewer, l.at AS l_at'
+  return `${TASK_COLUMNS}, ${label}, ${RESERVATION_COLUMNS}`
+}
+
+/**
+ * The FROM and WHERE of a filter under fit `fitId` (null: no fit yet). `forceTasks` builds the
+ * task-driven shape whatever the state (exports walk task ids).
+ */
+export function buildFilter(f: TaskFilter, fitId: string | null, now: string, forceTasks = false): Built {
+  const decided = !forceTasks && (f.decision === 'act' || f.decision === 'defer')
+  const reservation = `LEFT JOIN reservations r ON r.task_id = t.id AND r.expires_at > ?`
+  const where: string[] = []
+  const params: unknown[] = []
+  let from: string
+  const fromParams: unknown[] = []
+  if (decided) {
+    from = `decisions d JOIN tasks t ON t.id = d.task_id ${reservation}`
+    fromParams.push(now)
+    where.push('d.fit_id = ?', 'd.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
+    params.push(fitId, f.decision)
+  } else {
+    from = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+      LEFT JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id
+      LEFT JOIN labels l ON l.id = ${EFFECTIVE_LABEL_ID('t.id')} ${reservation}`
+    fromParams.push(fitId, now)
+    if (f.decision === 'human') where.push('l.id IS NOT NULL')
+    else if (f.decision !== null) {
+      where.push('l.id IS NULL', 'd.decision = ?')
+      params.push(f.decision)
+    }
+  }
+  if (f.group !== null) {
+    where.push(decided ? 'd.task_group = ?' : 't.grp = ?')
+    params.push(f.group)
+  }
+  if (f.seat !== null) {
+    where.push('EXISTS (SELECT 1 FROM task_tallies tt, json_array_elements_text(tt.seats) AS je(value) WHERE tt.task_id = t.id AND je.value = ?)')
+    params.push(f.seat)
+  }
+  if (f.candidate !== null) {
+    where.push(decided ? 'd.answer = ?' : 'COALESCE(l.label, d.answer) = ?')
+    params.push(f.candidate)
+  }
+  if (f.labelSource !== null) {
+    // Decided tasks have no live label by definition, so no label source matches.
+    where.push(decided ? 'false' : 'l.source = ?')
+    if (!decided) params.push(f.labelSource)
+  }
+  if (f.spotCheck !== null) {
+    where.push('COALESCE(d.spot_check, false) = ?')
+    params.push(f.spotCheck)
+  }
+  if (f.search !== null && f.search.trim() !== '') {
+    const ts = searchQuery(f.search)
+    const id = decided ? 'd.task_id' : 't.id'
+    if (ts === null) {
+      where.push(`${id} = ?`)
+      params.push(f.search.trim())
+    } else {
+      where.push(`(${id} = ? OR ${id} IN (SELECT task_id FROM task_search WHERE words @@ ?::tsquery))`)
+      params.push(f.search.trim(), ts)
+    }
+  }
+  return { from, fromParams, where, params, mode: decided ? 'decided' : 'tasks' }
+}
+
+/**
+ * ORDER BY of a queue sort; `asc` is the sort's natural order (see QueueQuery). NULLs of the
+ * nullable keys sort as the smallest values, as in SQLite (PostgreSQL's default puts them last in
+ * ascending order), matching the queue indexes of migration 0001 either way round; the NOT NULL
+ * keys (ids, times) keep PostgreSQL's default so that an index scan still serves the order.
+ */
+export function orderBy(sort: QueueSort, direction: 'asc' | 'desc', mode: FilterMode): string {
+  checkOneOf(sort, QUEUE_SORTS, 'sort')
+  checkOneOf(direction, ['asc', 'desc'] as const, 'direction')
+  const id = mode === 'decided' ? 'd.task_id' : 't.id'
+  const cols: [string, 'ASC' | 'DESC', nullable: boolean][] = (() => {
+    switch (sort) {
+      case 'gap':
+        return [['d.gap', 'ASC', true], [id, 'ASC', false]]
+      case 'age':
+        return [[mode === 'decided' ? 'd.task_created_at' : 't.created_at', 'ASC', false], [id, 'ASC', false]]
+      case 'disagreement':
+        return [['d.disagreement', 'DESC', true], [id, 'DESC', false]]
+      case 'group':
+        return [[mode === 'decided' ? 'd.task_group' : 't.grp', 'ASC', true], ['d.gap', 'ASC', true], [id, 'ASC', false]]
+    }
+  })()
+  const flip = (d: 'ASC' | 'DESC') => (direction === 'asc' ? d : d === 'ASC' ? 'DESC' : 'ASC')
+  return cols
+    .map(([c, d, nullable]) => `${c} ${flip(d)}${nullable ? ` NULLS ${flip(d) === 'ASC' ? 'FIRST' : 'LAST'}` : ''}`)
+    .join(', ')
+}

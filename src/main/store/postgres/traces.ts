@@ -1,0 +1,63 @@
+/**
+ * Reading tasks back with their moves, in file order (the review screen's transcript and the
+ * tallies backfill). Published tasks only.
+ */
+import { unpackMoves } from '../packed-moves'
+import type { TaskTrace } from '../types'
+import type { PgSql } from './connection'
+import { parseStringArray } from './rows'
+
+type TaskHead = {
+  id: string
+  question: string | null
+  candidates: string
+  grp: string | null
+  created_at: string
+  version: number
+  import_id: string
+  file_name: string
+  moves: string
+}
+
+export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | null> {
+  const head = await q.get<TaskHead>(
+    `SELECT t.id, t.question, t.candidates, t.grp, t.created_at, t.version, t.import_id, i.file_name, tm.moves
+     FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' JOIN task_moves tm ON tm.task_id = t.id
+     WHERE t.id = ?`,
+    id
+  )
+  if (head === undefined) return null
+  const moves = unpackMoves(head.moves)
+  const models: Record<string, string | null> = {}
+  for (const m of moves) models[m.seat] = null
+  // A seat's model may have been declared by any published import; the task's own import first.
+  for (const seat of Object.keys(models)) {
+    const row = await q.get<{ model: string }>(
+      `SELECT s.model FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published'
+       WHERE s.id = ? AND s.model IS NOT NULL ORDER BY s.import_id = ? DESC LIMIT 1`,
+      seat, head.import_id
+    )
+    models[seat] = row?.model ?? null
+  }
+  return {
+    id: head.id,
+    question: head.question,
+    candidates: parseStringArray(head.candidates),
+    group: head.grp,
+    createdAt: head.created_at,
+    version: head.version,
+    importId: head.import_id,
+    fileName: head.file_name,
+    moves,
+    models
+  }
+}
+
+export async function readTaskTraces(q: PgSql, ids: string[]): Promise<TaskTrace[]> {
+  const out: TaskTrace[] = []
+  for (const id of ids) {
+    const t = await readTaskTrace(q, id)
+    if (t !== null) out.push(t)
+  }
+  return out
+}

@@ -1,0 +1,19 @@
+/**
+ * The backend-neutral store suite on PostgreSQL: each fresh store is a fresh database of a
+ * throwaway cluster (test/helpers/postgres.ts), opened through `openStore` like a user's URL.
+ */
+import { openStore } from '../../../src/main/store'
+import { usePostgres } from '../../helpers/postgres'
+import { defineStoreSuite } from './store-suite'
+
+const cluster = usePostgres()
+
+defineStoreSuite('postgres', async () => {
+  const store = await openStore(await cluster().createDatabase())
+  return {
+    store,
+    cleanup: async () => {
+      await store.close()
+    }
+  }
+})
