@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
+import { LABELED_BY_DECISION } from '../../../src/main/store/sqlite/decided-counts'
 import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
@@ -64,6 +65,21 @@ describe('sqlite: stored decision counts', () => {
       await expectAgreement(store, path, back.value.id)
     } finally {
       await store.close()
+    }
+  })
+
+  it('reads the labels, not the fit\'s decisions: labels are the outer loop, each decision found by its key', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    await store.close()
+    const db = rawDb(path, true)
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LABELED_BY_DECISION}`).all('f') as { detail: string }[]).map((r) => r.detail)
+      expect(plan[0], plan.join('\n')).toMatch(/^SCAN l/)
+      expect(plan.filter((d) => /^SCAN d\b/.test(d)), plan.join('\n')).toEqual([])
+      expect(plan.find((d) => d.startsWith('SEARCH d')), plan.join('\n')).toMatch(/^SEARCH d USING INDEX sqlite_autoindex_decisions_1 \(fit_id=\? AND task_id=\?\)/)
+    } finally {
+      db.close()
     }
   })
 })

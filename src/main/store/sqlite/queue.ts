@@ -89,10 +89,22 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const b = buildFilter(filter, fitId, now)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total = decidedTotal(q, filter, fitId) ?? q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
-  const rows = q.all<Row>(
-    `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
-    ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
-  )
+  const order = orderBy(query.sort, query.direction, b.mode)
+  const rows =
+    b.mode === 'decided'
+      ? // The page's decision rows first, from the decisions alone (a covering walk of one queue
+        // index); only those 50 are joined to their tasks. A deep offset then skips index entries,
+        // not joined rows.
+        q.all<Row>(
+          `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE d.rowid IN (
+             SELECT d.rowid FROM decisions d ${where} ORDER BY ${order} LIMIT ? OFFSET ?)
+           ORDER BY ${order}`,
+          ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+        )
+      : q.all<Row>(
+          `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+          ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+        )
   const method = fitMethod(q, fitId)
   return { rows: rows.map((r) => toRow(r, method)), total, fitId }
 }

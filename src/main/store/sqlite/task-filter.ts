@@ -86,7 +86,8 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
     params.push(f.group)
   }
   if (f.seat !== null) {
-    where.push('EXISTS (SELECT 1 FROM task_tallies tt, json_each(tt.seats) je WHERE tt.task_id = t.id AND je.value = ?)')
+    // Decided: on d.task_id, so the page's inner query needs the decisions alone (queue.ts).
+    where.push(`EXISTS (SELECT 1 FROM task_tallies tt, json_each(tt.seats) je WHERE tt.task_id = ${decided ? 'd.task_id' : 't.id'} AND je.value = ?)`)
     params.push(f.seat)
   }
   if (f.candidate !== null) {
