@@ -1,83 +1,53 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ApiEvent } from '../../src/shared/events'
-import { dispatch, toErrorBody } from '../../src/main/host/dispatch'
-import { createService, type Service } from '../../src/main/service'
-import { openStore, StoreError } from '../../src/main/store'
-import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
+/**
+ * The service (shared/service-suite.ts) on both backends: a SQLite file in a temp folder, and a
+ * fresh database of a throwaway PostgreSQL cluster — one suite, two backends. What only a file or
+ * only a server has (moving a demo aside, a demo written to a server database) is tested here.
+ */
+import { existsSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { dispatch } from '../../src/main/host/dispatch'
+import { createService } from '../../src/main/service'
+import { createDemoDatabase, isFirstLaunch } from '../../src/main/service/demo'
+import { openStore } from '../../src/main/store'
+import { postgresDatabase, sqliteFile } from '../helpers/db-location'
+import { usePostgres } from '../helpers/postgres'
+import { exampleTraces, seedTraces } from '../helpers/seed'
+import { defineServiceSuite } from './shared/service-suite'
 
-let dir: string
-let dbPath: string
-let service: Service
-let events: ApiEvent[]
+const cluster = usePostgres()
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-svc-'))
-  dbPath = join(dir, 'arbiter.db')
-  const store = await openStore(dbPath)
-  await seedTraces(store, exampleTraces())
-  service = await createService({ store, dbPath, nativeBinding: null, shell: 'web' })
-  events = []
-  service.subscribe((e) => events.push(e))
-})
+defineServiceSuite('a SQLite file', sqliteFile('arbiter-svc-'))
+defineServiceSuite('PostgreSQL', postgresDatabase(cluster))
 
-afterEach(async () => {
-  await service.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-const call = (method: string, args: unknown = {}) => dispatch(service.handlers, method, args, service.context())
-
-describe('service over a real SQLite file', () => {
-  it('reports counts from the store', async () => {
-    expect(await call('app.counts')).toEqual({
-      ok: true,
-      value: { tasks: 3, seats: 3, moves: 15, labels: 0, labeledTasks: 0, deferred: 0, acted: 0, spotCheck: 0, fits: 0 }
-    })
-    const info = await call('app.info')
-    expect(info).toMatchObject({ ok: true, value: { backend: 'sqlite', location: dbPath, shell: 'web' } })
-  })
-
-  it('validates arguments and emits the topics a write changed', async () => {
-    expect(await call('settings.get')).toEqual({ ok: true, value: { reviewer: 'reviewer', theme: 'system' } })
-    const bad = await call('settings.update', { patch: { theme: 'neon' } })
-    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } })
-    expect(await call('settings.update', { patch: { reviewer: 'ana', theme: 'dark' } })).toEqual({ ok: true, value: { reviewer: 'ana', theme: 'dark' } })
-    expect(service.context().reviewer).toBe('ana')
-    expect(events).toContainEqual(expect.objectContaining({ type: 'changed', topics: expect.arrayContaining(['settings']) }))
-  })
-
-  it('runs the integrity check in a worker thread with progress events', async () => {
-    const res = await call('db.checkIntegrity')
-    expect(res).toMatchObject({ ok: true, value: { ok: true, messages: [] } })
-    const phases = events.filter((e) => e.type === 'job').map((e) => (e.type === 'job' ? e.phase : ''))
-    expect(phases[0]).toBe('started')
-    expect(phases).toContain('running')
-    expect(phases.at(-1)).toBe('done')
-  })
-
-  it('turns another connection’s commit into a changed event', async () => {
-    const other = await openStore(dbPath)
+describe('on a PostgreSQL database, what only makes sense for a file', () => {
+  it('is never a first launch, writes the demo only into an empty database, and refuses to start empty', async () => {
+    const url = await cluster().createDatabase()
+    expect(isFirstLaunch(url, true)).toBe(false)
+    const report = await createDemoDatabase(url)
+    expect(report.tasks).toBeGreaterThan(0)
+    await expect(createDemoDatabase(url)).rejects.toMatchObject({ code: 'bad_input', message: expect.stringContaining('not empty') })
+    const service = await createService({ store: await openStore(url), dbPath: url, nativeBinding: null, shell: 'web' })
     try {
-      const s = await other.getTaskSummary('medclaim-0001')
-      await other.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'bo', expectedVersion: s.version }, TEST_ACTOR)
+      const ctx = service.context()
+      expect(await dispatch(service.handlers, 'demo.status', {}, ctx)).toMatchObject({ ok: true, value: { demo: true } })
+      const r = await dispatch(service.handlers, 'demo.startEmpty', {}, ctx)
+      expect(r).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('PostgreSQL') } })
+      // Nothing moved, nothing emptied: the demo is still there.
+      expect(await dispatch(service.handlers, 'app.counts', {}, ctx)).toMatchObject({ ok: true, value: { tasks: report.tasks } })
+      expect(existsSync(url)).toBe(false)
     } finally {
-      await other.close()
+      await service.close()
     }
-    await expect.poll(() => events.some((e) => e.type === 'changed' && e.topics.includes('labels')), { timeout: 5000 }).toBe(true)
-    expect(await call('app.counts')).toMatchObject({ value: { labels: 1, labeledTasks: 1 } })
   })
 
-  it('keeps store error codes across the envelope and hides internal errors', () => {
-    expect(toErrorBody(new StoreError('conflict', 'stale', { taskId: 't' }))).toEqual({ code: 'conflict', message: 'stale', details: { taskId: 't' } })
-    const original = console.error
-    console.error = () => {}
-    try {
-      expect(toErrorBody(new Error('secret path /home/x'))).toEqual({ code: 'internal', message: 'internal error (see the main process log)', details: null })
-    } finally {
-      console.error = original
-    }
+  it('refuses a demo into a database that already holds tasks', async () => {
+    const url = await cluster().createDatabase()
+    const store = await openStore(url)
+    await seedTraces(store, exampleTraces())
+    await store.close()
+    await expect(createDemoDatabase(url)).rejects.toMatchObject({ code: 'bad_input' })
+    const again = await openStore(url, { readonly: true })
+    expect((await again.counts()).tasks).toBe(3)
+    await again.close()
   })
 })

@@ -7,10 +7,12 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { defaultDbPath } from '../paths'
-import { openStore, type Actor, type Store } from '../store'
+import { isServerLocation, openStore, type Actor, type Store } from '../store'
 import { settingsFromStored } from './settings'
 
+/** `--db`: a file path (made absolute) or a `postgres://` URL (kept as given). */
 export function dbPathOf(flag: string | undefined): string {
+  if (flag !== undefined && isServerLocation(flag)) return flag
   return resolve(flag ?? defaultDbPath())
 }
 
@@ -22,7 +24,7 @@ export class LazyStore {
 
   get = async (): Promise<Store> => {
     if (this.store === null) {
-      mkdirSync(dirname(this.path), { recursive: true })
+      if (!isServerLocation(this.path)) mkdirSync(dirname(this.path), { recursive: true })
       this.store = await openStore(this.path)
     }
     return this.store
@@ -34,8 +36,12 @@ export class LazyStore {
   }
 }
 
-/** Commands that read an existing database refuse a missing one instead of creating it. */
+/**
+ * Commands that read an existing database refuse a missing one instead of creating it. A server
+ * database is checked by connecting (opening it reports a missing one).
+ */
 export function requireDatabase(path: string): void {
+  if (isServerLocation(path)) return
   if (!existsSync(path)) throw Object.assign(new Error(`no database at ${path} (import traces first, or give --db)`), { code: 'bad_input' })
 }
 

@@ -17,7 +17,7 @@ import type { Shell } from '../../shared/api'
 import { hashHex } from '../engine/hash'
 import { defaultDbPath } from '../paths'
 import { demoCouncilConfig, generateCouncil, toJsonl, type CouncilConfig } from '../sim'
-import { openStore, type Actor, type Store } from '../store'
+import { isServerLocation, openStore, type Actor, type Store } from '../store'
 import { DEMO_KEY, updateEngineSettings } from './engine-settings'
 import { fitAndDecide } from './fit/run-fit'
 import { runImport } from './import'
@@ -119,23 +119,37 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
 
 /**
  * A first launch: the database does not exist yet and the demo is wanted — by default only for
- * the default database (a path the user names starts empty).
+ * the default database (a path the user names starts empty). A PostgreSQL URL is never a first
+ * launch: a server database is the team's, and the demo is only written there on request.
  */
 export function isFirstLaunch(dbPath: string, demoIfMissing: boolean | undefined): boolean {
+  if (isServerLocation(dbPath)) return false
   const wanted = demoIfMissing ?? resolve(dbPath) === resolve(defaultDbPath())
   return wanted && !existsSync(dbPath)
 }
 
-/** Creates the demo database at `dbPath`, which must not exist yet. */
+/**
+ * Creates the demo database at `dbPath`, which must not exist yet. A PostgreSQL URL names a
+ * database that exists by definition: the demo is written there only when it holds nothing yet
+ * (no task, label, fit or setting), and a failed build is reported, not dropped (nothing on a
+ * server is deleted by the app).
+ */
 export async function createDemoDatabase(dbPath: string, opts: DemoOptions = {}): Promise<DemoReport> {
-  if (existsSync(dbPath)) throw Object.assign(new Error(`${dbPath} already exists; the demo is only written to a new database`), { code: 'bad_input' })
+  const server = isServerLocation(dbPath)
+  if (!server && existsSync(dbPath)) throw Object.assign(new Error(`${dbPath} already exists; the demo is only written to a new database`), { code: 'bad_input' })
   const store = await openStore(dbPath, opts.nativeBinding === null || opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding })
   try {
+    if (server) {
+      const c = await store.counts()
+      if (c.tasks + c.labels + c.fits > 0 || Object.keys(await store.getSettings()).length > 0) {
+        throw Object.assign(new Error(`${(await store.info()).path} is not empty; the demo is only written to an empty database`), { code: 'bad_input' })
+      }
+    }
     return await populateDemo(store, opts)
   } catch (e) {
     await store.close()
     // A half-built demo is worse than none: remove it so the next launch tries again.
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true })
+    if (!server) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true })
     throw e
   } finally {
     await store.close()

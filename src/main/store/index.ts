@@ -17,12 +17,21 @@ export { POSTGRES_MIGRATIONS } from './postgres/migrations'
 export type OpenStoreOptions = SqliteOpenOptions
 
 /**
+ * Whether a store location names a database server (a `postgres://` URL) rather than a file:
+ * what only makes sense for a file (moving it aside, deleting a half-built one, checking that it
+ * exists, creating its folder) must ask this first.
+ */
+export function isServerLocation(location: string): boolean {
+  return typeof location === 'string' && POSTGRES_URL.test(location)
+}
+
+/**
  * A `postgres://` or `postgresql://` URL opens the PostgreSQL store; anything else is a SQLite
  * file path (or `:memory:`). SQLite-only options (native binding, busy timeout, a migration list
  * of SQLite's dialect) do not apply to PostgreSQL; `readonly`, `staleImportMs` and `now` do.
  */
 export async function openStore(location: string, opts: OpenStoreOptions = {}): Promise<Store> {
-  if (typeof location === 'string' && POSTGRES_URL.test(location)) {
+  if (isServerLocation(location)) {
     return openPostgresStore(location, {
       ...(opts.readonly === undefined ? {} : { readonly: opts.readonly }),
       ...(opts.staleImportMs === undefined ? {} : { staleImportMs: opts.staleImportMs }),

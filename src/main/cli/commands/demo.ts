@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { dbPathOf } from '../../service/cli-support'
 import { createDemoDatabase, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS, DEMO_TASKS } from '../../service/demo'
 import { defaultDbPath } from '../../paths'
+import { isServerLocation, passwordFree } from '../../store'
 import { intFlag, parseFlags } from '../args'
 import { UsageError, type Command } from '../command'
 
@@ -36,11 +37,12 @@ export const demoCommand: Command = {
     const path = dbPathOf(values.db)
     const seed = intFlag('seed', values.seed, 0, 0)
     if (existsSync(path)) throw new UsageError(`${path} already exists; the demo is only written to a new database (give another --db)`)
-    mkdirSync(dirname(path), { recursive: true })
+    if (!isServerLocation(path)) mkdirSync(dirname(path), { recursive: true })
     const json = values.json === true
     const report = await createDemoDatabase(path, { seed, log: json ? undefined : (l) => io.err(l) })
-    if (json) io.out(JSON.stringify({ db: path, ...report }))
-    else io.out(`demo database ${path}: ${report.tasks} tasks, ${report.randomLabels} random and ${report.escalations} escalation labels; fit ${report.fitId}: ${report.acted} acted, ${report.deferred} deferred. Open it with: npm run serve -- --db ${path}`)
+    const shown = isServerLocation(path) ? passwordFree(path) : path
+    if (json) io.out(JSON.stringify({ db: shown, ...report }))
+    else io.out(`demo database ${shown}: ${report.tasks} tasks, ${report.randomLabels} random and ${report.escalations} escalation labels; fit ${report.fitId}: ${report.acted} acted, ${report.deferred} deferred. Open it with: npm run serve -- --db ${shown}`)
     return 0
   }
 }

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startConsoleServer } from '../../console-server'
 import { defaultDbPath } from '../../paths'
+import { dbPathOf } from '../../service/cli-support'
+import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
 
 const usage = `Usage: arbiter serve [--db PATH] [--port N]
@@ -10,7 +12,7 @@ const usage = `Usage: arbiter serve [--db PATH] [--port N]
 Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to open
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
 
-  --db PATH   the database (default: ${defaultDbPath()}; ARBITER_HOME moves the folder)
+  --db PATH   the database file, or a postgres:// URL (default: ${defaultDbPath()}; ARBITER_HOME moves the folder)
   --port N    the port (default: a free one)`
 
 export const serveCommand: Command = {
@@ -19,13 +21,13 @@ export const serveCommand: Command = {
   usage,
   async run(argv, io) {
     const { values } = parse(argv)
-    const dbPath = resolve(values.db ?? defaultDbPath())
+    const dbPath = dbPathOf(values.db)
     const port = values.port === undefined ? 0 : Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`)
-    mkdirSync(dirname(dbPath), { recursive: true })
+    if (!isServerLocation(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
 
     const server = await startConsoleServer({ dbPath, port })
-    io.out(`Arbiter console for ${dbPath}`)
+    io.out(`Arbiter console for ${isServerLocation(dbPath) ? passwordFree(dbPath) : dbPath}`)
     io.out(`Open: ${server.host.loginUrl}`)
     await new Promise<void>((done) => {
       const stop = () => {

@@ -1,11 +1,12 @@
 /**
  * The demo badge and "start empty": a demo database is moved aside (kept, never deleted) and an
  * empty one opened in its place, so the console starts over without losing what the user tried.
+ * Only for a file: on a PostgreSQL database it is refused (nothing is moved or deleted).
  */
 import { existsSync, renameSync } from 'node:fs'
 import type { ServerHandlers } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import { openStore, type Store } from '../../store'
+import { isServerLocation, openStore, type Store } from '../../store'
 import type { Core } from '../core'
 import { DEMO_KEY } from '../engine-settings'
 
@@ -32,6 +33,10 @@ export function demoHandlers(core: Core, swap: DemoSwap): Pick<ServerHandlers, '
         throw new ApiError('conflict', 'this database is not the demo; start empty only replaces a demo database')
       }
       const dbPath = core.opts.dbPath
+      if (isServerLocation(dbPath)) {
+        // Moving aside is a file operation: a server database is kept as it is, never emptied here.
+        throw new ApiError('bad_input', 'start empty moves the demo database file aside; this console is on a PostgreSQL database, which it never moves or empties: create a new database on the server and open that one instead')
+      }
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '')
       const movedTo = `${dbPath}.demo-${stamp}`
       await swap.swap(async () => {
