@@ -79,6 +79,14 @@ export function toStoredTallies(r: TallyRow): StoredTallies {
 }
 
 /**
+ * CROSS JOIN keeps tasks the outer loop, walked by id from the cursor: left to itself the planner
+ * starts from the one published import and sorts all its tasks for every page (a million-task fit
+ * read its tallies in 28 s instead of 9).
+ */
+export const TALLY_PAGE = `SELECT ${TALLY_COLUMNS} FROM tasks t CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+  CROSS JOIN task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`
+
+/**
  * A page of tallies, built to be held by the million (a fit keeps every task's): the page's count
  * arrays are views on one slab (one allocation, not two per task), and tasks with the same
  * candidates, seats or rounds share one frozen array. Callers must not mutate them.
@@ -86,8 +94,7 @@ export function toStoredTallies(r: TallyRow): StoredTallies {
 export function tallyPage(q: Sql, afterTaskId: string | null, limit: number): StoredTallies[] {
   checkInt(limit, 'limit', 1)
   const rows = q.all<TallyRow>(
-    `SELECT ${TALLY_COLUMNS} FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     JOIN task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
+    TALLY_PAGE,
     afterTaskId ?? '', Math.min(limit, 100_000)
   )
   let ints = 0
@@ -156,7 +163,7 @@ export function tasksWithoutTallies(q: Sql, limit: number): TaskTrace[] {
   checkInt(limit, 'limit', 1)
   const ids = q
     .all<{ id: string }>(
-      `SELECT t.id FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+      `SELECT t.id FROM tasks t CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published'
        WHERE NOT EXISTS (SELECT 1 FROM task_tallies tt WHERE tt.task_id = t.id) ORDER BY t.id LIMIT ?`,
       Math.min(limit, 10_000)
     )

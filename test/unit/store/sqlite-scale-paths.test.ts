@@ -1,11 +1,13 @@
 /**
- * The console's counts and the queue's total come from the counts a fit stores with its decisions
- * (minus its tasks labeled since), not from counting a million rows: here they must equal what
- * counting the rows says, through labels, undos and a rollback.
+ * The paths that must not grow with a million tasks. The console's counts and the queue's total
+ * come from the counts a fit stores with its decisions (minus its tasks labeled since), not from
+ * counting rows: here they must equal what counting the rows says, through labels, undos and a
+ * rollback. And the query plans of the label count and the fit's tally pages walk the right index.
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/sqlite/decided-counts'
+import { TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
 import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
@@ -78,6 +80,23 @@ describe('sqlite: stored decision counts', () => {
       expect(plan[0], plan.join('\n')).toMatch(/^SCAN l/)
       expect(plan.filter((d) => /^SCAN d\b/.test(d)), plan.join('\n')).toEqual([])
       expect(plan.find((d) => d.startsWith('SEARCH d')), plan.join('\n')).toMatch(/^SEARCH d USING INDEX sqlite_autoindex_decisions_1 \(fit_id=\? AND task_id=\?\)/)
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
+  const tmp = useTempDir()
+
+  it('pages tallies from the task-id index, never sorting an import\'s tasks', async () => {
+    const path = tmp.dbPath()
+    await (await openSqliteStore(path)).close()
+    const db = rawDb(path, true)
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${TALLY_PAGE}`).all('', 10) as { detail: string }[]).map((r) => r.detail)
+      expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
+      expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])
     } finally {
       db.close()
     }
