@@ -3,10 +3,10 @@
  * records, so the row and the change commit (or roll back) together.
  */
 import type { JsonObject } from '../json'
-import type { Actor, AuditEntry, Shell } from '../types'
+import type { Actor, AuditEntry } from '../types'
 import { checkInt } from '../validate'
 import type { PgSql } from './connection'
-import { parseJsonObject } from './rows'
+import { toAuditEntry, type AuditRow } from '../audit-row'
 
 export async function appendAudit(
   q: PgSql,
@@ -29,17 +29,6 @@ export async function appendAudit(
   )
 }
 
-type AuditRow = {
-  seq: number
-  at: string
-  reviewer: string
-  session_id: string
-  shell: Shell
-  action: string
-  target: string | null
-  details: string
-}
-
 export async function auditTail(q: PgSql, limit: number): Promise<AuditEntry[]> {
   checkInt(limit, 'limit', 1)
   const rows = await q.all<AuditRow>(
@@ -47,14 +36,5 @@ export async function auditTail(q: PgSql, limit: number): Promise<AuditEntry[]> 
      FROM audit_log ORDER BY seq DESC LIMIT ?`,
     Math.min(limit, 10_000)
   )
-  return rows.reverse().map((r) => ({
-    seq: r.seq,
-    at: r.at,
-    reviewer: r.reviewer,
-    sessionId: r.session_id,
-    shell: r.shell,
-    action: r.action,
-    target: r.target,
-    details: parseJsonObject(r.details)
-  }))
+  return rows.reverse().map(toAuditEntry)
 }

@@ -8,7 +8,7 @@ import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { getFit, latestDecidedFitId } from './fits'
-import { FIT_COLUMNS, toFit, type FitRow } from './rows'
+import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
 
 export async function requireFit(q: PgSql, fitId: string): Promise<FitRecord> {
   checkId(fitId, 'fitId')

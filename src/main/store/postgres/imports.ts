@@ -28,7 +28,7 @@ import { recordGoldLabels } from './label-import'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
 import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
 async function getImport(q: PgSql, id: string, lock = false): Promise<ImportRecord | null> {
   const row = await q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)

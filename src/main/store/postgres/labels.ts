@@ -20,7 +20,7 @@ import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkS
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { clearReservation } from './reservations'
-import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from './rows'
+import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
 

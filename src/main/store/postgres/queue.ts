@@ -7,67 +7,11 @@ import { checkId, checkInt } from '../validate'
 import type { PgSql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
-import { LABEL_COLUMNS, parseJson, parseStringArray, toLabel, type LabelRow } from './rows'
+import { toTaskRow, type QueueRow } from '../queue-row'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
-import { buildFilter, checkFilter, orderBy, rowColumns } from './task-filter'
-
-type Row = {
-  task_id: string
-  question: string | null
-  grp: string | null
-  candidates: string
-  created_at: string
-  version: number
-  moves: number
-  fit_id: string | null
-  decision: 'act' | 'defer' | null
-  spot_check: boolean | null
-  answer: string | null
-  posterior: string | null
-  stop_round: number | null
-  gap: number | null
-  bound: string | null
-  disagreement: number | null
-  decided_at: string | null
-  l_id: string | null
-  l_label: string | null
-  l_source: 'random' | 'escalation' | null
-  l_reviewer: string | null
-  l_at: string | null
-  r_reviewer: string | null
-  r_session: string | null
-  r_expires: string | null
-}
-
-function toRow(r: Row, method: string | null): TaskRow {
-  const label =
-    r.l_id === null
-      ? null
-      : { taskId: r.task_id, labelId: r.l_id, label: r.l_label as string, source: r.l_source as 'random' | 'escalation', reviewer: r.l_reviewer as string, at: r.l_at as string }
-  return {
-    taskId: r.task_id,
-    question: r.question,
-    group: r.grp,
-    candidates: parseStringArray(r.candidates),
-    createdAt: r.created_at,
-    version: r.version,
-    moves: r.moves,
-    state: label !== null ? 'human' : r.decision,
-    decision: r.decision,
-    spotCheck: r.spot_check === true,
-    answer: label !== null ? label.label : r.answer,
-    posterior: r.posterior === null ? null : (parseJson(r.posterior) as Record<string, number>),
-    stopRound: r.stop_round,
-    gap: r.gap,
-    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
-    disagreement: r.disagreement,
-    fitId: r.fit_id,
-    method: r.fit_id === null ? null : method,
-    decidedAt: r.decided_at,
-    label,
-    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
-  }
-}
+import { checkFilter } from '../task-filter-check'
+import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null> {
   return fitId === null ? null : ((await q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId))?.method ?? null)
@@ -92,12 +36,12 @@ export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promi
     (await decidedTotal(q, filter, fitId)) ??
     (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
-  const rows = await q.all<Row>(
+  const rows = await q.all<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
     ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
   )
   const method = await fitMethod(q, fitId)
-  return { rows: rows.map((r) => toRow(r, method)), total, fitId }
+  return { rows: rows.map((r) => toTaskRow(r, method)), total, fitId }
 }
 
 export async function filteredTasks(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<TaskRow[]> {
@@ -106,12 +50,12 @@ export async function filteredTasks(q: PgSql, now: string, filter: TaskFilter, a
   const fitId = await latestDecidedFitId(q)
   const b = buildFilter(f, fitId, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
-  const rows = await q.all<Row>(
+  const rows = await q.all<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
     ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
   )
   const method = await fitMethod(q, fitId)
-  return rows.map((r) => toRow(r, method))
+  return rows.map((r) => toTaskRow(r, method))
 }
 
 export async function filteredLabels(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }> {

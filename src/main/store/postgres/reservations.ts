@@ -9,7 +9,7 @@ import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { requireTask } from './labels'
-import { LABEL_COLUMNS, toLabel, type LabelRow } from './rows'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 
 type ResRow = { reviewer: string; session_id: string; expires_at: string }
 

@@ -3,7 +3,6 @@
  * decide, backfilled for tasks imported before they existed. Int32 arrays are stored as
  * little-endian bytes (bytea) of the VIEW, as in SQLite (see sqlite/tallies.ts).
  */
-import { endianness } from 'node:os'
 import {
   StoreError,
   type Actor,
@@ -17,28 +16,10 @@ import { checkId, checkInt } from '../validate'
 import { checkTallies } from '../tallies-check'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
-import { parseStringArray } from './rows'
+import { parseStringArray } from '../rows'
+import { int32ToBytes } from '../int32-blob'
+import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
 import { readTaskTraces } from './traces'
-
-const LITTLE = endianness() === 'LE'
-
-export function int32ToBytes(a: Int32Array): Buffer {
-  if (LITTLE) return Buffer.from(a.buffer, a.byteOffset, a.byteLength)
-  const out = Buffer.alloc(a.length * 4)
-  for (let i = 0; i < a.length; i++) out.writeInt32LE(a[i], i * 4)
-  return out
-}
-
-/** A copy: the driver's buffer may start at any byte offset, and an Int32Array needs 4-byte alignment. */
-export function bytesToInt32(b: Uint8Array): Int32Array {
-  const out = new Int32Array(b.byteLength >> 2)
-  if (LITTLE) new Uint8Array(out.buffer).set(b.subarray(0, out.length * 4))
-  else {
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
-    for (let i = 0; i < out.length; i++) out[i] = view.getInt32(i * 4, true)
-  }
-  return out
-}
 
 /** Tallies of several tasks in one statement. */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
@@ -53,34 +34,6 @@ export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: T
   )
 }
 
-type TallyRow = {
-  task_id: string
-  k: number
-  seats: string
-  rounds: string
-  counts: Buffer
-  vote0: Buffer
-  social_p1: number
-  candidates: string
-  grp: string | null
-}
-
-export const TALLY_COLUMNS = 'tt.task_id, tt.k, tt.seats, tt.rounds, tt.counts, tt.vote0, tt.social_p1, t.candidates, t.grp'
-
-export function toStoredTallies(r: TallyRow): StoredTallies {
-  return {
-    taskId: r.task_id,
-    candidates: parseStringArray(r.candidates),
-    group: r.grp,
-    K: r.k,
-    seatIds: parseStringArray(r.seats),
-    rounds: JSON.parse(r.rounds) as number[],
-    counts: bytesToInt32(r.counts),
-    vote0: bytesToInt32(r.vote0),
-    socialP1: r.social_p1
-  }
-}
-
 /**
  * A page of tallies, built to be held by the million: the page's count arrays are views on one
  * slab, and tasks with the same candidates, seats or rounds share one frozen array (see
@@ -93,41 +46,7 @@ export async function tallyPage(q: PgSql, afterTaskId: string | null, limit: num
      JOIN task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
     afterTaskId ?? '', Math.min(limit, 100_000)
   )
-  let ints = 0
-  for (const r of rows) ints += (r.counts.byteLength >> 2) + (r.vote0.byteLength >> 2)
-  const slab = new Int32Array(ints)
-  let at = 0
-  const view = (b: Buffer): Int32Array => {
-    const n = b.byteLength >> 2
-    const out = slab.subarray(at, at + n)
-    if (LITTLE) new Uint8Array(slab.buffer, at * 4, n * 4).set(b.subarray(0, n * 4))
-    else out.set(bytesToInt32(b))
-    at += n
-    return out
-  }
-  const strings = new Map<string, readonly string[]>()
-  const shared = (json: string): string[] => {
-    let a = strings.get(json)
-    if (a === undefined) strings.set(json, (a = Object.freeze(parseStringArray(json))))
-    return a as string[]
-  }
-  const numbers = new Map<string, readonly number[]>()
-  const sharedRounds = (json: string): number[] => {
-    let a = numbers.get(json)
-    if (a === undefined) numbers.set(json, (a = Object.freeze(JSON.parse(json) as number[])))
-    return a as number[]
-  }
-  return rows.map((r) => ({
-    taskId: r.task_id,
-    candidates: shared(r.candidates),
-    group: r.grp,
-    K: r.k,
-    seatIds: shared(r.seats),
-    rounds: sharedRounds(r.rounds),
-    counts: view(r.counts),
-    vote0: view(r.vote0),
-    socialP1: r.social_p1
-  }))
+  return toTallyPage(rows)
 }
 
 export async function talliesOf(q: PgSql, taskIds: string[]): Promise<StoredTallies[]> {

@@ -5,32 +5,11 @@
  * (each order a walk of one decisions index), and `tasks`, driven by the published tasks.
  * A task's state: `human` when it has a live label, else its decision under the current fit.
  */
-import { LABEL_SOURCES, QUEUE_SORTS, StoreError, TASK_STATES, type QueueSort, type TaskFilter } from '../types'
-import { checkNullableString, checkOneOf } from '../validate'
+import type { Built, FilterMode } from '../task-filter-check'
+import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
+import { checkOneOf } from '../validate'
 import { searchQuery } from './search'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
-
-export type FilterMode = 'decided' | 'tasks'
-
-export type Built = { from: string; fromParams: unknown[]; where: string[]; params: unknown[]; mode: FilterMode }
-
-export function checkFilter(f: TaskFilter): TaskFilter {
-  if (f === null || typeof f !== 'object') throw new StoreError('bad_input', 'filter must be an object')
-  const nullable = <T extends string>(v: unknown, allowed: readonly T[], what: string): T | null =>
-    v === null || v === undefined ? null : checkOneOf(v, allowed, what)
-  if (f.spotCheck !== null && f.spotCheck !== undefined && typeof f.spotCheck !== 'boolean') {
-    throw new StoreError('bad_input', 'filter.spotCheck must be a boolean or null')
-  }
-  return {
-    decision: nullable(f.decision, TASK_STATES, 'filter.decision'),
-    group: checkNullableString(f.group, 'filter.group'),
-    seat: checkNullableString(f.seat, 'filter.seat'),
-    candidate: checkNullableString(f.candidate, 'filter.candidate'),
-    labelSource: nullable(f.labelSource, LABEL_SOURCES, 'filter.labelSource'),
-    spotCheck: f.spotCheck ?? null,
-    search: checkNullableString(f.search, 'filter.search')
-  }
-}
 
 const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,
   d.fit_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement, d.decided_at,

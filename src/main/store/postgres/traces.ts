@@ -5,19 +5,7 @@
 import { unpackMoves } from '../packed-moves'
 import type { TaskTrace } from '../types'
 import type { PgSql } from './connection'
-import { parseStringArray } from './rows'
-
-type TaskHead = {
-  id: string
-  question: string | null
-  candidates: string
-  grp: string | null
-  created_at: string
-  version: number
-  import_id: string
-  file_name: string
-  moves: string
-}
+import { toTaskTrace, type TaskHead } from '../task-trace'
 
 export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | null> {
   const head = await q.get<TaskHead>(
@@ -39,18 +27,7 @@ export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | n
     )
     models[seat] = row?.model ?? null
   }
-  return {
-    id: head.id,
-    question: head.question,
-    candidates: parseStringArray(head.candidates),
-    group: head.grp,
-    createdAt: head.created_at,
-    version: head.version,
-    importId: head.import_id,
-    fileName: head.file_name,
-    moves,
-    models
-  }
+  return toTaskTrace(head, moves, models)
 }
 
 export async function readTaskTraces(q: PgSql, ids: string[]): Promise<TaskTrace[]> {

@@ -5,48 +5,11 @@
 import { StoreError, type DecisionRecord, type Reservation, type TaskDetailRecord } from '../types'
 import { checkId } from '../validate'
 import type { Sql } from './connection'
-import { LABEL_COLUMNS, parseJson, parseNullableJsonObject, toLabel, type LabelRow } from './rows'
-import { LIVE_LABEL, TALLY_COLUMNS, toStoredTallies } from './tallies'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
+import { LIVE_LABEL } from './tallies'
+import { TALLY_COLUMNS, toStoredTallies } from '../tally-rows'
+import { toDecision, DECISION_COLUMNS, type DecisionRow } from '../decision-row'
 import { readTaskTrace } from './traces'
-
-type DecisionRow = {
-  fit_id: string
-  task_id: string
-  decision: 'act' | 'defer'
-  spot_check: number
-  answer: string | null
-  posterior: string
-  stop_round: number | null
-  gap: number | null
-  bound: string | null
-  ks: string | null
-  why: string | null
-  reason: string | null
-  disagreement: number | null
-  decided_at: string
-}
-
-export const DECISION_COLUMNS =
-  'fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, ks, why, reason, disagreement, decided_at'
-
-export function toDecision(r: DecisionRow): DecisionRecord {
-  return {
-    fitId: r.fit_id,
-    taskId: r.task_id,
-    decision: r.decision,
-    spotCheck: r.spot_check === 1,
-    answer: r.answer,
-    posterior: parseJson(r.posterior) as Record<string, number>,
-    stopRound: r.stop_round,
-    gap: r.gap,
-    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
-    k: r.ks === null ? null : (parseJson(r.ks) as (number | null)[]),
-    why: parseNullableJsonObject(r.why),
-    reason: r.reason,
-    disagreement: r.disagreement,
-    decidedAt: r.decided_at
-  }
-}
 
 /** The newest decided fits, newest first (the current one, then the one before it). */
 function decidedFits(q: Sql, n: number): string[] {

@@ -10,7 +10,7 @@ import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { getFit, latestDecidedFitId } from './fits'
-import { FIT_COLUMNS, toFit, type FitRow } from './rows'
+import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
 
 export function requireFit(q: Sql, fitId: string): FitRecord {
   checkId(fitId, 'fitId')

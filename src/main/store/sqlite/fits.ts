@@ -3,8 +3,8 @@
  * which sets `decided_at` — so a reader never sees a half-decided fit as the current one.
  */
 import { randomUUID } from 'node:crypto'
+import { checkDecision } from '../decision-check'
 import {
-  DECISION_KINDS,
   StoreError,
   type Actor,
   type DecisionInput,
@@ -12,18 +12,10 @@ import {
   type FitRecord,
   type SaveDecisionsResult
 } from '../types'
-import {
-  checkId,
-  checkInt,
-  checkJson,
-  checkJsonObject,
-  checkNullableFinite,
-  checkNullableString,
-  checkOneOf
-} from '../validate'
+import { checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
-import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from './rows'
+import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
 
 export function getFit(q: Sql, id: string): FitRecord | null {
   const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
@@ -65,32 +57,6 @@ export function latestDecidedFitId(q: Sql): string | null {
     'SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1'
   )
   return row === undefined ? null : row.id
-}
-
-function checkDecision(d: DecisionInput, i: number): void {
-  const where = `rows[${i}]`
-  checkId(d.taskId, `${where}.taskId`)
-  checkOneOf(d.decision, DECISION_KINDS, `${where}.decision`)
-  if (typeof d.spotCheck !== 'boolean') throw new StoreError('bad_input', `${where}.spotCheck must be a boolean`)
-  checkNullableString(d.answer, `${where}.answer`)
-  const post = checkJsonObject(d.posterior, `${where}.posterior`)
-  for (const [k, p] of Object.entries(post)) {
-    if (typeof p !== 'number') throw new StoreError('bad_input', `${where}.posterior.${k} must be a number`)
-  }
-  if (d.stopRound !== null) checkInt(d.stopRound, `${where}.stopRound`)
-  checkNullableFinite(d.gap, `${where}.gap`)
-  const numbers = (v: unknown, what: string) => {
-    if (v === null || v === undefined) return
-    if (!(Array.isArray(v) && v.every((b) => b === null || typeof b === 'number'))) {
-      throw new StoreError('bad_input', `${where}.${what} must be an array of numbers (or nulls), or null`)
-    }
-    checkJson(v, `${where}.${what}`)
-  }
-  numbers(d.bound, 'bound')
-  numbers(d.k, 'k')
-  if (d.why !== null && d.why !== undefined) checkJsonObject(d.why, `${where}.why`)
-  checkNullableString(d.reason, `${where}.reason`)
-  checkNullableFinite(d.disagreement, `${where}.disagreement`)
 }
 
 /** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */

@@ -24,7 +24,7 @@ import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
 import { insertTallies } from './tallies'
 import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from './rows'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
 function getImport(q: Sql, id: string): ImportRecord | null {
   const row = q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)

@@ -4,11 +4,12 @@
  * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
  */
 import { randomUUID } from 'node:crypto'
-import { LABEL_SOURCES, StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../types'
-import { checkId, checkIsoUtc, checkNullableString, checkOneOf, checkSha256, checkString } from '../validate'
+import { checkImportedLabel, checkLabelsImport } from '../label-import-check'
+import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../types'
+import { checkId } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, parseStringArray, toImport, type ImportRow } from './rows'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
 const INSERT_LABEL = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0, ?)`
@@ -24,30 +25,14 @@ export function recordGoldLabels(q: Sql, now: string, importId: string, goldAs: 
 type TaskCheck = { candidates: string }
 
 export function importLabels(q: Sql, now: string, input: ImportLabelsInput, actor: Actor): ImportRecord {
-  checkId(input.fileName, 'fileName')
-  checkSha256(input.sha256, 'sha256')
-  if (input.kind !== 'labels') throw new StoreError('bad_input', 'importLabels takes kind "labels"')
-  if (!Array.isArray(input.labels)) throw new StoreError('bad_input', 'labels must be an array')
+  checkLabelsImport(input)
   const rows = input.labels.map((l, i) => {
-    const where = `labels[${i}]`
-    const taskId = checkId(l.taskId, `${where}.taskId`)
+    const taskId = checkId(l.taskId, `labels[${i}].taskId`)
     const task = q.get<TaskCheck>(
       `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`,
       taskId
     )
-    if (task === undefined) throw new StoreError('not_found', `${where}: no task ${taskId}`, { taskId, index: i })
-    const label = checkString(l.label, `${where}.label`)
-    if (!parseStringArray(task.candidates).includes(label)) {
-      throw new StoreError('bad_input', `${where}: "${label}" is not a candidate of task ${taskId}`, { taskId, label, index: i })
-    }
-    return {
-      taskId,
-      label,
-      source: checkOneOf(l.source, LABEL_SOURCES, `${where}.source`),
-      reviewer: checkId(l.reviewer, `${where}.reviewer`),
-      at: checkIsoUtc(l.at, `${where}.at`),
-      note: checkNullableString(l.note, `${where}.note`)
-    }
+    return checkImportedLabel(l, i, taskId, task)
   })
   const id = randomUUID()
   const tasks = new Set(rows.map((r) => r.taskId))

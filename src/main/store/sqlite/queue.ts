@@ -7,67 +7,11 @@ import { checkId, checkInt } from '../validate'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
-import { LABEL_COLUMNS, parseJson, parseStringArray, toLabel, type LabelRow } from './rows'
+import { toTaskRow, type QueueRow } from '../queue-row'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
-import { buildFilter, checkFilter, orderBy, rowColumns } from './task-filter'
-
-type Row = {
-  task_id: string
-  question: string | null
-  grp: string | null
-  candidates: string
-  created_at: string
-  version: number
-  moves: number
-  fit_id: string | null
-  decision: 'act' | 'defer' | null
-  spot_check: number | null
-  answer: string | null
-  posterior: string | null
-  stop_round: number | null
-  gap: number | null
-  bound: string | null
-  disagreement: number | null
-  decided_at: string | null
-  l_id: string | null
-  l_label: string | null
-  l_source: 'random' | 'escalation' | null
-  l_reviewer: string | null
-  l_at: string | null
-  r_reviewer: string | null
-  r_session: string | null
-  r_expires: string | null
-}
-
-function toRow(r: Row, method: string | null): TaskRow {
-  const label =
-    r.l_id === null
-      ? null
-      : { taskId: r.task_id, labelId: r.l_id, label: r.l_label as string, source: r.l_source as 'random' | 'escalation', reviewer: r.l_reviewer as string, at: r.l_at as string }
-  return {
-    taskId: r.task_id,
-    question: r.question,
-    group: r.grp,
-    candidates: parseStringArray(r.candidates),
-    createdAt: r.created_at,
-    version: r.version,
-    moves: r.moves,
-    state: label !== null ? 'human' : r.decision,
-    decision: r.decision,
-    spotCheck: r.spot_check === 1,
-    answer: label !== null ? label.label : r.answer,
-    posterior: r.posterior === null ? null : (parseJson(r.posterior) as Record<string, number>),
-    stopRound: r.stop_round,
-    gap: r.gap,
-    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
-    disagreement: r.disagreement,
-    fitId: r.fit_id,
-    method: r.fit_id === null ? null : method,
-    decidedAt: r.decided_at,
-    label,
-    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
-  }
-}
+import { checkFilter } from '../task-filter-check'
+import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 function fitMethod(q: Sql, fitId: string | null): string | null {
   return fitId === null ? null : (q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId)?.method ?? null)
@@ -95,18 +39,18 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
       ? // The page's decision rows first, from the decisions alone (a covering walk of one queue
         // index); only those 50 are joined to their tasks. A deep offset then skips index entries,
         // not joined rows.
-        q.all<Row>(
+        q.all<QueueRow>(
           `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE d.rowid IN (
              SELECT d.rowid FROM decisions d ${where} ORDER BY ${order} LIMIT ? OFFSET ?)
            ORDER BY ${order}`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
-      : q.all<Row>(
+      : q.all<QueueRow>(
           `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
   const method = fitMethod(q, fitId)
-  return { rows: rows.map((r) => toRow(r, method)), total, fitId }
+  return { rows: rows.map((r) => toTaskRow(r, method)), total, fitId }
 }
 
 export function filteredTasks(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): TaskRow[] {
@@ -115,12 +59,12 @@ export function filteredTasks(q: Sql, now: string, filter: TaskFilter, afterTask
   const fitId = latestDecidedFitId(q)
   const b = buildFilter(f, fitId, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
-  const rows = q.all<Row>(
+  const rows = q.all<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
     ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
   )
   const method = fitMethod(q, fitId)
-  return rows.map((r) => toRow(r, method))
+  return rows.map((r) => toTaskRow(r, method))
 }
 
 export function filteredLabels(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): { rows: LabelRecord[]; lastTaskId: string | null } {

@@ -4,7 +4,6 @@
  * little-endian bytes of the VIEW (byteOffset/byteLength): the engine's arrays are views on a
  * shared slab, so `.buffer` would store the neighbours too.
  */
-import { endianness } from 'node:os'
 import {
   StoreError,
   type Actor,
@@ -18,64 +17,18 @@ import { checkId, checkInt } from '../validate'
 import { checkTallies } from '../tallies-check'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
-import { parseStringArray } from './rows'
+import { parseStringArray } from '../rows'
+import { int32ToBytes } from '../int32-blob'
+import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
 import { readTaskTraces } from './traces'
-
-const LITTLE = endianness() === 'LE'
-
-export function int32ToBlob(a: Int32Array): Buffer {
-  if (LITTLE) return Buffer.from(a.buffer, a.byteOffset, a.byteLength)
-  const out = Buffer.alloc(a.length * 4)
-  for (let i = 0; i < a.length; i++) out.writeInt32LE(a[i], i * 4)
-  return out
-}
-
-/** A copy: SQLite's buffer may start at any byte offset, and an Int32Array needs 4-byte alignment. */
-export function blobToInt32(b: Uint8Array): Int32Array {
-  const out = new Int32Array(b.byteLength >> 2)
-  if (LITTLE) new Uint8Array(out.buffer).set(b.subarray(0, out.length * 4))
-  else {
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
-    for (let i = 0; i < out.length; i++) out[i] = view.getInt32(i * 4, true)
-  }
-  return out
-}
 
 export { checkTallies } from '../tallies-check'
 
 export function insertTallies(q: Sql, taskId: string, t: TallyInput): void {
   q.run(
     `INSERT INTO task_tallies (task_id, k, seats, rounds, counts, vote0, social_p1) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    taskId, t.K, JSON.stringify(t.seatIds), JSON.stringify(t.rounds), int32ToBlob(t.counts), int32ToBlob(t.vote0), t.socialP1
+    taskId, t.K, JSON.stringify(t.seatIds), JSON.stringify(t.rounds), int32ToBytes(t.counts), int32ToBytes(t.vote0), t.socialP1
   )
-}
-
-type TallyRow = {
-  task_id: string
-  k: number
-  seats: string
-  rounds: string
-  counts: Buffer
-  vote0: Buffer
-  social_p1: number
-  candidates: string
-  grp: string | null
-}
-
-export const TALLY_COLUMNS = 'tt.task_id, tt.k, tt.seats, tt.rounds, tt.counts, tt.vote0, tt.social_p1, t.candidates, t.grp'
-
-export function toStoredTallies(r: TallyRow): StoredTallies {
-  return {
-    taskId: r.task_id,
-    candidates: parseStringArray(r.candidates),
-    group: r.grp,
-    K: r.k,
-    seatIds: parseStringArray(r.seats),
-    rounds: JSON.parse(r.rounds) as number[],
-    counts: blobToInt32(r.counts),
-    vote0: blobToInt32(r.vote0),
-    socialP1: r.social_p1
-  }
 }
 
 /**
@@ -97,41 +50,7 @@ export function tallyPage(q: Sql, afterTaskId: string | null, limit: number): St
     TALLY_PAGE,
     afterTaskId ?? '', Math.min(limit, 100_000)
   )
-  let ints = 0
-  for (const r of rows) ints += (r.counts.byteLength >> 2) + (r.vote0.byteLength >> 2)
-  const slab = new Int32Array(ints)
-  let at = 0
-  const view = (b: Buffer): Int32Array => {
-    const n = b.byteLength >> 2
-    const out = slab.subarray(at, at + n)
-    if (LITTLE) new Uint8Array(slab.buffer, at * 4, n * 4).set(b.subarray(0, n * 4))
-    else out.set(blobToInt32(b))
-    at += n
-    return out
-  }
-  const strings = new Map<string, readonly string[]>()
-  const shared = (json: string): string[] => {
-    let a = strings.get(json)
-    if (a === undefined) strings.set(json, (a = Object.freeze(parseStringArray(json))))
-    return a as string[]
-  }
-  const numbers = new Map<string, readonly number[]>()
-  const sharedRounds = (json: string): number[] => {
-    let a = numbers.get(json)
-    if (a === undefined) numbers.set(json, (a = Object.freeze(JSON.parse(json) as number[])))
-    return a as number[]
-  }
-  return rows.map((r) => ({
-    taskId: r.task_id,
-    candidates: shared(r.candidates),
-    group: r.grp,
-    K: r.k,
-    seatIds: shared(r.seats),
-    rounds: sharedRounds(r.rounds),
-    counts: view(r.counts),
-    vote0: view(r.vote0),
-    socialP1: r.social_p1
-  }))
+  return toTallyPage(rows)
 }
 
 export function talliesOf(q: Sql, taskIds: string[]): StoredTallies[] {

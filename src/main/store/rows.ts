@@ -1,8 +1,9 @@
 /**
- * Row → DTO mapping. Column names stay in this backend; DTOs use camelCase, booleans for 0/1
- * flags, parsed JSON, and `null` for SQL NULL.
+ * Row → DTO mapping, shared by both backends. DTOs use camelCase, booleans for flags, parsed JSON,
+ * and `null` for SQL NULL. JSON columns arrive as their text in both (see postgres/connection.ts);
+ * a flag column is 0/1 in SQLite and a boolean in PostgreSQL.
  */
-import type { JsonObject, JsonValue } from '../json'
+import type { JsonObject, JsonValue } from './json'
 import type {
   FitRecord,
   ImportCounts,
@@ -11,7 +12,7 @@ import type {
   ImportState,
   LabelRecord,
   LabelSource
-} from '../types'
+} from './types'
 
 export function parseJson(text: string): JsonValue {
   return JSON.parse(text) as JsonValue
@@ -31,6 +32,14 @@ export function parseStringArray(text: string): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
 }
 
+/** A boolean column as a backend returns it: 0/1 from SQLite, a boolean from PostgreSQL. */
+export type SqlFlag = number | boolean
+
+/** true for SQLite's 1 and PostgreSQL's true; false for 0, false and NULL. */
+export function isSet(flag: SqlFlag | null): boolean {
+  return flag === true || flag === 1
+}
+
 export type LabelRow = {
   id: string
   task_id: string
@@ -40,7 +49,7 @@ export type LabelRow = {
   at: string
   note: string | null
   supersedes: string | null
-  adjudicated: number
+  adjudicated: SqlFlag
   session_id: string
 }
 
@@ -56,7 +65,7 @@ export function toLabel(r: LabelRow): LabelRecord {
     at: r.at,
     note: r.note,
     supersedes: r.supersedes,
-    adjudicated: r.adjudicated === 1,
+    adjudicated: isSet(r.adjudicated),
     sessionId: r.session_id
   }
 }

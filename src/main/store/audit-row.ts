@@ -1,0 +1,27 @@
+/** Audit log rows → AuditEntry, shared by both backends. */
+import { parseJsonObject } from './rows'
+import type { AuditEntry, Shell } from './types'
+
+export type AuditRow = {
+  seq: number
+  at: string
+  reviewer: string
+  session_id: string
+  shell: Shell
+  action: string
+  target: string | null
+  details: string
+}
+
+export function toAuditEntry(r: AuditRow): AuditEntry {
+  return {
+    seq: r.seq,
+    at: r.at,
+    reviewer: r.reviewer,
+    sessionId: r.session_id,
+    shell: r.shell,
+    action: r.action,
+    target: r.target,
+    details: parseJsonObject(r.details)
+  }
+}

@@ -1,0 +1,25 @@
+/** The parts of a task filter that hold no SQL: its check, and the shape both backends build from it. */
+import { LABEL_SOURCES, StoreError, TASK_STATES, type TaskFilter } from './types'
+import { checkNullableString, checkOneOf } from './validate'
+
+export type FilterMode = 'decided' | 'tasks'
+
+export type Built = { from: string; fromParams: unknown[]; where: string[]; params: unknown[]; mode: FilterMode }
+
+export function checkFilter(f: TaskFilter): TaskFilter {
+  if (f === null || typeof f !== 'object') throw new StoreError('bad_input', 'filter must be an object')
+  const nullable = <T extends string>(v: unknown, allowed: readonly T[], what: string): T | null =>
+    v === null || v === undefined ? null : checkOneOf(v, allowed, what)
+  if (f.spotCheck !== null && f.spotCheck !== undefined && typeof f.spotCheck !== 'boolean') {
+    throw new StoreError('bad_input', 'filter.spotCheck must be a boolean or null')
+  }
+  return {
+    decision: nullable(f.decision, TASK_STATES, 'filter.decision'),
+    group: checkNullableString(f.group, 'filter.group'),
+    seat: checkNullableString(f.seat, 'filter.seat'),
+    candidate: checkNullableString(f.candidate, 'filter.candidate'),
+    labelSource: nullable(f.labelSource, LABEL_SOURCES, 'filter.labelSource'),
+    spotCheck: f.spotCheck ?? null,
+    search: checkNullableString(f.search, 'filter.search')
+  }
+}
