@@ -1,7 +1,4 @@
-import { MAX_ID_LENGTH as MAX_ID_EXPORT } from './limits'
-
-// Read once: checked for every id of every line (see json-limits.ts).
-const MAX_ID_LENGTH = MAX_ID_EXPORT
+import { MAX_ID_LENGTH } from './limits'
 import type { ReadError, RuleId } from './read-error'
 
 /** A JSON object (not an array, not null): the only shape a JSONL record line may have. */

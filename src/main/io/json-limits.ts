@@ -10,11 +10,7 @@
  * live with the readers' other limits, in limits.ts.
  */
 
-import { MAX_JSON_DEPTH as MAX_DEPTH_EXPORT } from './limits'
-
-// Read once: the walk compares it at every node, and an imported binding is a getter call under
-// the CommonJS output the CLI runs (a fifth of a 200k-line import's limit checks).
-const MAX_JSON_DEPTH = MAX_DEPTH_EXPORT
+import { MAX_JSON_DEPTH } from './limits'
 
 const LONE_SURROGATE = /\p{Cs}/u
 // A lone surrogate can only come from a \uD800–\uDFFF escape, or from a string that already held

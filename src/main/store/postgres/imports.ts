@@ -16,7 +16,6 @@ import {
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
-  type ImportState,
   type PublishOptions,
   type TallyInput
 } from '../types'
@@ -27,6 +26,7 @@ import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
+import { taskAdmission, type ExistingTask } from '../task-admission'
 import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
@@ -64,8 +64,6 @@ export async function beginImport(q: PgSql, now: string, input: BeginImportInput
   return requireImport(q, id)
 }
 
-type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
-
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
   const rows = await q.all<ExistingTask & { id: string }>(
@@ -76,36 +74,12 @@ async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
+/** true: insert it; false: skip it (same content already present). Throws on a real clash (task-admission.ts). */
 async function admitTask(q: PgSql, imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined): Promise<boolean> {
-  if (old === undefined) return true
-  if (old.state === 'abandoned') {
-    // Left over from an abandoned import not yet swept: it was never visible, replace it.
-    await q.run('DELETE FROM tasks WHERE id = ?', t.id)
-    return true
-  }
-  if (old.content_sha256 === t.contentSha256 && (old.state === 'published' || old.import_id === imp.id)) return false
-  const details = {
-    taskId: t.id,
-    existingImportId: old.import_id,
-    existingFileName: old.file_name,
-    importId: imp.id,
-    fileName: imp.fileName
-  }
-  if (old.state === 'staged' && old.import_id !== imp.id) {
-    throw new StoreError(
-      'conflict',
-      `task "${t.id}" is being imported by import ${old.import_id} ("${old.file_name}"), not yet published; ` +
-        `import ${imp.id} ("${imp.fileName}") cannot write it now`,
-      details
-    )
-  }
-  throw new StoreError(
-    'bad_input',
-    `task "${t.id}" has different content in import ${imp.id} ("${imp.fileName}") than in import ` +
-      `${old.import_id} ("${old.file_name}"), which already holds it; a task cannot be changed by re-importing`,
-    details
-  )
+  const admission = taskAdmission(imp, t, old)
+  // Left over from an abandoned import not yet swept: it was never visible, replace it.
+  if (admission === 'replace') await q.run('DELETE FROM tasks WHERE id = ?', t.id)
+  return admission !== 'skip'
 }
 
 /** Rows per INSERT: each statement takes its rows as arrays (one round trip, not three per task). */

@@ -11,19 +11,7 @@ import { checkOneOf } from '../validate'
 import { searchQuery } from './search'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
 
-const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,
-  d.fit_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement, d.decided_at,
-  t.move_count AS moves`
-const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
-
-/** The selected columns; a decided row has no live label by definition, so none is joined. */
-export function rowColumns(mode: FilterMode): string {
-  const label =
-    mode === 'decided'
-      ? 'NULL AS l_id, NULL AS l_label, NULL AS l_source, NULL AS l_reviewer, NULL AS l_at'
-      : 'l.id AS l_id, l.label AS l_label, l.source AS l_source, l.reviewer AS l_reviewer, l.at AS l_at'
-  return `${TASK_COLUMNS}, ${label}, ${RESERVATION_COLUMNS}`
-}
+export { rowColumns } from '../queue-row'
 
 /**
  * The FROM and WHERE of a filter under fit `fitId` (null: no fit yet). `forceTasks` builds the

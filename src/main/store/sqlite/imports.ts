@@ -14,7 +14,6 @@ import {
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
-  type ImportState,
   type PublishOptions
 } from '../types'
 import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
@@ -23,6 +22,7 @@ import type { Sql } from './connection'
 import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
 import { insertTallies } from './tallies'
+import { taskAdmission, type ExistingTask } from '../task-admission'
 import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
@@ -60,8 +60,6 @@ export function beginImport(q: Sql, now: string, input: BeginImportInput, actor:
   return requireImport(q, id)
 }
 
-type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
-
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
   const rows = q.all<ExistingTask & { id: string }>(
@@ -72,36 +70,12 @@ function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> 
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-/** true: insert it; false: skip it (same content already present). Throws on a real clash. */
+/** true: insert it; false: skip it (same content already present). Throws on a real clash (task-admission.ts). */
 function admitTask(q: Sql, imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined): boolean {
-  if (old === undefined) return true
-  if (old.state === 'abandoned') {
-    // Left over from an abandoned import not yet swept: it was never visible, replace it.
-    q.run('DELETE FROM tasks WHERE id = ?', t.id)
-    return true
-  }
-  if (old.content_sha256 === t.contentSha256 && (old.state === 'published' || old.import_id === imp.id)) return false
-  const details = {
-    taskId: t.id,
-    existingImportId: old.import_id,
-    existingFileName: old.file_name,
-    importId: imp.id,
-    fileName: imp.fileName
-  }
-  if (old.state === 'staged' && old.import_id !== imp.id) {
-    throw new StoreError(
-      'conflict',
-      `task "${t.id}" is being imported by import ${old.import_id} ("${old.file_name}"), not yet published; ` +
-        `import ${imp.id} ("${imp.fileName}") cannot write it now`,
-      details
-    )
-  }
-  throw new StoreError(
-    'bad_input',
-    `task "${t.id}" has different content in import ${imp.id} ("${imp.fileName}") than in import ` +
-      `${old.import_id} ("${old.file_name}"), which already holds it; a task cannot be changed by re-importing`,
-    details
-  )
+  const admission = taskAdmission(imp, t, old)
+  // Left over from an abandoned import not yet swept: it was never visible, replace it.
+  if (admission === 'replace') q.run('DELETE FROM tasks WHERE id = ?', t.id)
+  return admission !== 'skip'
 }
 
 /** Inserts a task and its moves (one row: migration 0003); returns the task's rowid (the batch indexes its questions by range). */
