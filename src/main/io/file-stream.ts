@@ -11,6 +11,17 @@ export interface StreamedFile {
 }
 
 /**
+ * A part of the file, for validating it on several threads. Both offsets must be line starts
+ * (0, the end, or just after a newline), so that the lines of consecutive parts are the file's.
+ */
+export interface LineRange {
+  /** Read (and hash) from this byte on; a BOM is dropped only at 0. */
+  start?: number
+  /** Emit only the lines before this byte; the bytes after it are still read and hashed. */
+  linesEnd?: number
+}
+
+/**
  * Streams a text file's physical lines (as `lines.ts` splits them: LF or CRLF, a leading BOM
  * dropped, no extra line for a final newline) while hashing its bytes, so an import can validate,
  * identify and write a file of any size without holding it: `onLine(line, bytesSoFar)` may return
@@ -18,14 +29,17 @@ export interface StreamedFile {
  */
 export async function streamFileLines(
   path: string,
-  onLine: (line: string, bytesRead: number) => void | Promise<void>
+  onLine: (line: string, bytesRead: number) => void | Promise<void>,
+  range: LineRange = {}
 ): Promise<StreamedFile> {
   const hash = createHash('sha256')
   const decoder = new StringDecoder('utf8')
+  const start = range.start ?? 0
+  const linesEnd = range.linesEnd ?? Infinity
   let carry = ''
   let bytes = 0
   let lines = 0
-  let first = true
+  let first = start === 0
   const emit = async (raw: string): Promise<void> => {
     let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (first && line.charCodeAt(0) === 0xfeff) line = line.slice(1)
@@ -34,18 +48,20 @@ export async function streamFileLines(
     const r = onLine(line, bytes)
     if (r !== undefined) await r
   }
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, start }) as AsyncIterable<Buffer>) {
     hash.update(chunk)
+    const before = start + bytes
     bytes += chunk.length
-    const text = carry + decoder.write(chunk)
-    let start = 0
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      await emit(text.slice(start, nl))
-      start = nl + 1
+    if (before >= linesEnd) continue
+    const text = carry + decoder.write(before + chunk.length > linesEnd ? chunk.subarray(0, linesEnd - before) : chunk)
+    let from = 0
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+      await emit(text.slice(from, nl))
+      from = nl + 1
     }
-    carry = text.slice(start)
+    carry = text.slice(from)
   }
-  carry += decoder.end()
+  if (start + bytes <= linesEnd) carry += decoder.end()
   if (carry !== '') await emit(carry)
   return { sha256: hash.digest('hex'), bytes, lines }
 }

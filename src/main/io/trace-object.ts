@@ -1,6 +1,9 @@
-import { TRACE_FORMAT, type SeatInfo, type Trace } from '../../shared/trace'
+import { TRACE_FORMAT, type Force, type Move, type SeatInfo, type Trace } from '../../shared/trace'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
 import { validateMoves } from './trace-moves'
+
+/** The `duplicate-task` rule's message (a file-level rule: the readers check it, not the validator). */
+export const duplicateTaskMessage = (task: string): string => `task id ${task} appears on an earlier line`
 
 /**
  * Validates one parsed trace line (FORMATS.md `arbiter.trace/1`, ENGINE.md §1) and returns it typed,
@@ -95,4 +98,30 @@ function seatsField(value: Record<string, unknown>, errs: LineErrors): SeatInfo[
     seats.push(model === undefined ? { id } : { id, model })
   })
   return seats
+}
+
+/**
+ * The Trace that `validateTraceObject` returns for `value`, rebuilt WITHOUT checking it: only for a
+ * line that was already validated (an import's second pass reads the same bytes — its file hash is
+ * compared at the end), where the checks cost as much as everything else the pass does. It keeps
+ * exactly what the validator keeps (an answer only on propose/vote, a target only on
+ * challenge/concede, a numeric confidence); a property test holds the two equal on every valid line.
+ */
+export function trustedTrace(value: Record<string, unknown>): Trace {
+  const moves = (value.moves as Record<string, unknown>[]).map((m) => {
+    const force = m.force as Force
+    const move: Move = { id: m.id as string, round: m.round as number, seat: m.seat as string, force }
+    if (force === 'propose' || force === 'vote') move.answer = m.answer as string
+    else if (force === 'challenge' || force === 'concede') move.target = m.target as string
+    if (typeof m.confidence === 'number') move.confidence = m.confidence
+    if (typeof m.text === 'string') move.text = m.text
+    return move
+  })
+  const trace: Trace = { task: value.task as string, candidates: value.candidates as string[], moves }
+  if (value.gold !== undefined) trace.gold = value.gold as string | null
+  if (typeof value.question === 'string') trace.question = value.question
+  if (typeof value.group === 'string') trace.group = value.group
+  if (Array.isArray(value.seats))
+    trace.seats = (value.seats as Record<string, unknown>[]).map((s) => (typeof s.model === 'string' ? { id: s.id as string, model: s.model } : { id: s.id as string }))
+  return trace
 }

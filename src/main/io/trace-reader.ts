@@ -2,7 +2,7 @@ import type { Trace } from '../../shared/trace'
 import { fileLines, splitLines } from './lines'
 import { parseJsonLine } from './json-line'
 import type { TraceError } from './read-error'
-import { validateTraceObject } from './trace-object'
+import { duplicateTaskMessage, validateTraceObject } from './trace-object'
 
 export interface TraceReadResult {
   /** The valid traces, in file order. */
@@ -34,7 +34,7 @@ export class TraceLineReader {
     const trace = validateTraceObject(value, errs)
     const task = errs.task
     if (task !== null) {
-      if (this.tasks.has(task)) errs.add('duplicate-task', `task id ${task} appears on an earlier line`)
+      if (this.tasks.has(task)) errs.add('duplicate-task', duplicateTaskMessage(task))
       this.tasks.add(task)
     }
     if (trace !== null && errs.empty) {

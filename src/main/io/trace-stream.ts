@@ -3,12 +3,13 @@ import { LineErrors } from './json-fields'
 import { parseLimited } from './json-line'
 import { isBlank } from './lines'
 import type { TraceError } from './read-error'
-import { validateTraceObject } from './trace-object'
+import { duplicateTaskMessage, validateTraceObject } from './trace-object'
 
 export type CheckedLine =
   | { kind: 'blank' }
   | { kind: 'valid'; trace: Trace; raw: Record<string, unknown> }
-  | { kind: 'invalid'; errors: TraceError[] }
+  /** `task`: the line's task id when it has a usable one; `repeated`: an earlier line has that id. */
+  | { kind: 'invalid'; errors: TraceError[]; task: string | null; repeated: boolean }
 
 /**
  * The trace reader's rules (`TraceLineReader`: the same per-line validator and the same
@@ -31,14 +32,13 @@ export class TraceLineChecker {
     if (isBlank(line)) return { kind: 'blank' }
     const errs = new LineErrors(this.file, this.lineNo)
     const value = parseLimited(line, errs)
-    if (!errs.empty) return { kind: 'invalid', errors: errs.list }
+    if (!errs.empty) return { kind: 'invalid', errors: errs.list, task: null, repeated: false }
     const trace = validateTraceObject(value, errs)
     const task = errs.task
-    if (task !== null) {
-      if (this.tasks.has(task)) errs.add('duplicate-task', `task id ${task} appears on an earlier line`)
-      this.tasks.add(task)
-    }
+    const repeated = task !== null && this.tasks.has(task)
+    if (repeated) errs.add('duplicate-task', duplicateTaskMessage(task))
+    else if (task !== null) this.tasks.add(task)
     if (trace !== null && errs.empty) return { kind: 'valid', trace, raw: value as Record<string, unknown> }
-    return { kind: 'invalid', errors: errs.list }
+    return { kind: 'invalid', errors: errs.list, task, repeated }
   }
 }

@@ -4,9 +4,13 @@
  * accepted or has errors (never both, never neither), what is accepted satisfies invariants.ts,
  * and the streaming checker an import uses agrees line by line with the in-memory reader.
  */
-import { LabelLineReader, readLabelCsvText, RULE_IDS, TraceLineChecker, TraceLineReader, type CsvDialect, type ReadError } from '../../../src/main/io'
+import { isDeepStrictEqual } from 'node:util'
+import { LabelLineReader, readLabelCsvText, RULE_IDS, TraceLineChecker, TraceLineReader, TraceRangeChecker, trustedTrace, type CsvDialect, type ReadError } from '../../../src/main/io'
 import { splitLines } from '../../../src/main/io/lines'
 import { IMPORT_RULES } from '../../../src/main/service/import'
+import { Problems } from '../../../src/main/service/import/problems'
+import { mergeTraceRanges } from '../../../src/main/service/import/trace-ranges'
+import { SeatModels, type Candidate } from '../../../src/main/service/import/writer'
 import { labelProblem, rawProblem, traceProblem } from './invariants'
 
 export const KNOWN_RULES: ReadonlySet<string> = new Set<string>([...RULE_IDS, ...IMPORT_RULES])
@@ -48,16 +52,49 @@ export function checkTraceText(text: string, file: string): ReaderVerdict {
       check((took === 1) !== errs.length > 0, `line ${i + 1}: accepted ${took}, errors ${errs.length}`)
       check(streamed.kind === (took === 1 ? 'valid' : 'invalid'), `line ${i + 1}: streaming checker says ${streamed.kind}`)
       if (streamed.kind === 'invalid') check(JSON.stringify(streamed.errors) === JSON.stringify(errs), `line ${i + 1}: streaming errors differ`)
+      // An import's second pass rebuilds accepted lines without the checks: it must get the same trace.
+      if (streamed.kind === 'valid') check(isDeepStrictEqual(trustedTrace(streamed.raw), streamed.trace), `line ${i + 1}: trustedTrace differs from the validator's trace`)
       check(errs.every((e) => e.line === i + 1), `line ${i + 1}: an error names another line`)
     }
   })
   checkClearErrors(out.errors, new Map([[file, lines.length]]))
+  checkSplitValidation(lines, file)
   check(new Set(out.traces.map((t) => t.task)).size === out.traces.length, 'two accepted traces share a task id')
   out.traces.forEach((t, i) => {
     const p = traceProblem(t) ?? rawProblem(out.raws[i])
     check(p === null, `accepted trace ${t.task}: ${p}`)
   })
   return { accepted: out.traces.length, errors: out.errors.length, key: JSON.stringify(out.traces) }
+}
+
+type Pass1 = { list: string; count: number; bad: number[]; tasks: string; seatsClashed: boolean }
+
+function pass1(lines: readonly string[], file: string, cuts: number[]): Pass1 {
+  const reports = [0, ...cuts].map((from, i) => {
+    const r = new TraceRangeChecker(file, 1000)
+    for (const line of lines.slice(from, i < cuts.length ? cuts[i] : lines.length)) r.push(line)
+    return r.report
+  })
+  const problems = new Problems()
+  const tasks = new Map<string, Candidate>()
+  const seats = new SeatModels()
+  mergeTraceRanges(file, reports, problems, tasks, seats)
+  const bad = lines.map((_, i) => i + 1).filter((l) => problems.onLine(file, l))
+  return { list: JSON.stringify(problems.list), count: problems.count, bad, tasks: JSON.stringify([...tasks.values()]), seatsClashed: seats.clashed }
+}
+
+/**
+ * A large import validates its file's halves on two threads and merges the findings: for any cut
+ * (one or two), the merge must find exactly what the single pass finds, errors in the same order.
+ */
+function checkSplitValidation(lines: readonly string[], file: string): void {
+  const whole = pass1(lines, file, [])
+  const n = lines.length
+  for (const cuts of [[n >> 1], [1], [n - 1], [n / 3, (2 * n) / 3].map(Math.floor)]) {
+    if (cuts.some((c) => c <= 0 || c >= n)) continue
+    const split = pass1(lines, file, cuts)
+    check(isDeepStrictEqual(split, whole), `pass 1 cut at lines ${cuts.join(', ')} differs from the whole-file pass`)
+  }
 }
 
 export function checkLabelText(text: string, file: string): ReaderVerdict {

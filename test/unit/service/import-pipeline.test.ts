@@ -121,6 +121,55 @@ describe('runImport of a large file, written from a second thread', () => {
     expect((await store.filteredTasks({ decision: null, group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: 'q 11999' }, null, 10)).map((t) => t.taskId)).toContain('big-11999')
   }, 60_000)
 
+  // Over 4 MiB: pass 1 validates the two halves on two threads, then merges what they found.
+  const padded = (i: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ task: `big-${i}`, question: `q ${i} ${'x'.repeat(360)}`, candidates: ['a', 'b'], moves: [{ id: 'm1', round: 0, seat: `S${i % 3}`, force: 'propose', answer: 'a' }], ...extra })
+
+  it('validates a large file in two halves and reports exactly what one pass reports', async () => {
+    const n = 12_000
+    const lines = Array.from({ length: n }, (_, i) => padded(i))
+    lines[2] = padded(2, { seats: [{ id: 'S2', model: 'm-one' }] })
+    lines[n - 5] = padded(n - 5, { seats: [{ id: 'S2', model: 'm-two' }] }) // a clash across the halves
+    lines[n - 3] = padded(7) // task big-7 again, far from its first line
+    lines[n - 2] = '{"task": "broken"' // malformed, in the second half
+    const file = join(dir, 'big-bad.jsonl')
+    writeFileSync(file, lines.join('\n'))
+    expect(readFileSync(file).length).toBeGreaterThan(4 << 20)
+    const split = await runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null } }), ACTOR)
+    const single = await runImport(store, req(file), ACTOR)
+    expect(split.status).toBe('rejected')
+    expect(split.errors.map((e) => `${e.line}:${e.rule}:${e.task}`)).toEqual([`${n - 2}:duplicate-task:big-7`, `${n - 1}:malformed-json:null`, `${n - 4}:seat-model-clash:big-${n - 5}`])
+    expect(split).toEqual(single)
+    expect((await store.counts()).tasks).toBe(0)
+  }, 60_000)
+
+  it('imports a large valid file split in two halves, every line once, with its line numbers', async () => {
+    const n = 12_000
+    const lines = Array.from({ length: n }, (_, i) => padded(i))
+    lines[n - 1] = '{"task": "broken"'
+    const file = join(dir, 'big-skip.jsonl')
+    writeFileSync(file, lines.join('\n'))
+    const r = await runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null }, skipInvalid: true }), ACTOR)
+    expect(r).toMatchObject({ status: 'imported', tasks: n - 1, errorCount: 1, errors: [{ line: n, rule: 'malformed-json' }] })
+    expect((await store.getTaskSummary(`big-${n - 2}`)).question).toMatch(/^q 11998 x/)
+  }, 60_000)
+
+  it('refuses a large file that changes while its lines are written, and leaves nothing visible', async () => {
+    const n = 12_000
+    const lines = Array.from({ length: n }, (_, i) => padded(i))
+    const file = join(dir, 'big-moving.jsonl')
+    writeFileSync(file, lines.join('\n'))
+    let changed = false
+    const p = runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null } }), ACTOR, (e) => {
+      if (e.phase !== 'writing' || changed) return
+      changed = true
+      // The last line, still unread by the writing pass, becomes something pass 1 never saw.
+      writeFileSync(file, [...lines.slice(0, -1), '{"task": 1}'].join('\n'))
+    })
+    await expect(p).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed while it was being imported/) })
+    expect((await store.counts()).tasks).toBe(0)
+  }, 60_000)
+
   it('fails cleanly when the writer thread cannot open the database, leaving nothing visible', async () => {
     const file = join(dir, 'big.jsonl')
     writeFileSync(file, big(10_500))

@@ -31,6 +31,14 @@ export class Problems {
     if (this.list.length < MAX_REPORTED) this.list.push({ file: p.file, line: p.line, task: p.task, move: p.move, rule: p.rule, message: p.message })
   }
 
+  /** Problems counted (with their lines) but not listed: past the listing cap of a report merged in. */
+  addUnlisted(file: string, count: number, lines: readonly number[]): void {
+    this.count += count
+    let set = this.byFile.get(file)
+    if (set === undefined) this.byFile.set(file, (set = new Set()))
+    for (const l of lines) set.add(l)
+  }
+
   /** Whether line `line` of `file` has a problem (a gold file's line 2 is not the answers file's). */
   onLine(file: string, line: number): boolean {
     return this.byFile.get(file)?.has(line) === true

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto'
+import { contentSha256 } from '../../io'
 import type { Trace } from '../../../shared/trace'
 import { buildTallies, SeatIndex, socialAt, type TaskTallies } from '../../engine'
 import type { JsonObject, MoveInput, TallyInput, TaskInput } from '../../store'
@@ -8,13 +8,8 @@ const MOVE_FIELDS = new Set(['id', 'round', 'seat', 'force', 'answer', 'target',
 /** One index for every import: only the seat ids are stored, so the numbering never matters. */
 const seats = new SeatIndex()
 
-/**
- * The content hash that decides "same task" (re-import skipped) vs. "changed task" (error): the
- * parsed line re-serialised, so whitespace does not count but every field, known or not, does.
- */
-export function contentSha256(raw: unknown): string {
-  return hash('sha256', JSON.stringify(raw), 'hex')
-}
+
+export { contentSha256 }
 
 /** The engine's tallies of a trace, as the store keeps them (ENGINE.md §2). */
 export function talliesOf(trace: Trace): TallyInput {

@@ -7,10 +7,12 @@
  */
 import { Worker, type MessagePort } from 'node:worker_threads'
 import { openStore, prepareTask, type Actor, type ImportKind, type ImportRecord, type LabelSource, type PreparedTask, type Store, type TaskInput } from '../../store'
+import { streamFileLines, TraceRangeChecker, type TraceRangeReport } from '../../io'
 import { workerEntry } from '../jobs/runner'
 import { BATCH_TASKS } from './writer'
 
 export type WriterRequest =
+  | { type: 'validate-range'; path: string; file: string; start: number; listLimit: number }
   | { type: 'begin'; input: { fileName: string; sha256: string; kind: ImportKind }; actor: Actor }
   | { type: 'batch'; tasks: PreparedTask[] }
   | { type: 'publish'; goldAs: { source: LabelSource; reviewer: string } | null; actor: Actor }
@@ -24,29 +26,36 @@ export interface WriterThreadData {
   nativeBinding: string | null
 }
 
-/** The writer thread's side: one connection, requests served strictly in order. */
-export async function serveImportWriter(port: MessagePort, data: WriterThreadData): Promise<void> {
-  const store: Store = await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
+/**
+ * The writer thread's side: requests served strictly in order. It may first validate a part of
+ * the file (pass 1, before anything is known to be writable), so its connection is opened at
+ * `begin`: a file that is refused never creates or migrates the database.
+ */
+export function serveImportWriter(port: MessagePort, data: WriterThreadData): void {
+  let store: Store | null = null
   let importId: string | null = null
   let chain: Promise<void> = Promise.resolve()
   const handle = async (req: WriterRequest): Promise<unknown> => {
     switch (req.type) {
+      case 'validate-range':
+        return validateRange(req.path, req.file, req.start, req.listLimit)
       case 'begin':
+        store = await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
         importId = (await store.beginImport(req.input, req.actor)).value.id
         return importId
       case 'batch':
-        return (await store.writeImportBatch(importId as string, { tasks: req.tasks })).value
+        return (await opened(store).writeImportBatch(importId as string, { tasks: req.tasks })).value
       case 'publish':
-        return (await store.publishImport(importId as string, req.actor, { goldAs: req.goldAs })).value
+        return (await opened(store).publishImport(importId as string, req.actor, { goldAs: req.goldAs })).value
       case 'abandon':
-        if (importId !== null) await store.abandonImport(importId)
+        if (store !== null && importId !== null) await store.abandonImport(importId)
         return null
     }
   }
   port.on('message', (req: WriterRequest | { type: 'close' }) => {
     chain = chain.then(async () => {
       if (req.type === 'close') {
-        await store.close()
+        await store?.close()
         port.close()
         return
       }
@@ -60,21 +69,26 @@ export async function serveImportWriter(port: MessagePort, data: WriterThreadDat
   })
 }
 
-/** The import thread's side: the same contract as StagedWriter, backed by the writer thread. */
-export class ThreadedWriter {
+function opened(store: Store | null): Store {
+  if (store === null) throw new Error('import writer: a batch before begin')
+  return store
+}
+
+async function validateRange(path: string, file: string, start: number, listLimit: number): Promise<TraceRangeReport> {
+  const checker = new TraceRangeChecker(file, listLimit)
+  await streamFileLines(path, (line) => checker.push(line), { start })
+  return checker.report
+}
+
+/** The import's second thread, as seen from the import: one request at a time, answered in order. */
+export class ImportThread {
   private readonly worker: Worker
   private readonly waiting: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = []
-  private readonly inFlight: Promise<unknown>[] = []
-  private batch: PreparedTask[] = []
   private failed: unknown = null
-  readonly totals = { tasks: 0, skipped: 0, moves: 0, seats: 0 }
+  private closed: Promise<void> | null = null
+  private exited = false
 
-  constructor(
-    target: { dbPath: string; nativeBinding: string | null },
-    private readonly input: { fileName: string; sha256: string; kind: ImportKind },
-    private readonly actor: Actor,
-    private readonly onBatch: (written: number) => void
-  ) {
+  constructor(target: { dbPath: string; nativeBinding: string | null }) {
     const { file, execArgv } = workerEntry()
     const data: WriterThreadData = { kind: 'import-writer', dbPath: target.dbPath, nativeBinding: target.nativeBinding }
     this.worker = new Worker(file, { workerData: data, execArgv })
@@ -88,14 +102,56 @@ export class ThreadedWriter {
       this.failed = e
       for (const w of this.waiting.splice(0)) w.reject(e)
     })
+    this.worker.once('exit', () => (this.exited = true))
   }
 
-  private send(req: WriterRequest): Promise<unknown> {
+  send(req: WriterRequest): Promise<unknown> {
     if (this.failed !== null) return Promise.reject(this.failed)
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject })
       this.worker.postMessage(req)
     })
+  }
+
+  get broken(): boolean {
+    return this.failed !== null
+  }
+
+  /** Pass 1's other half: the lines from byte `start` (a line start) to the end. */
+  validateRange(path: string, file: string, start: number, listLimit: number): Promise<TraceRangeReport> {
+    return this.send({ type: 'validate-range', path, file, start, listLimit }) as Promise<TraceRangeReport>
+  }
+
+  /** Idempotent. */
+  close(): Promise<void> {
+    this.closed ??= new Promise<void>((resolve) => {
+      if (this.exited) return resolve()
+      if (this.failed === null) this.worker.postMessage({ type: 'close' })
+      const timer = setTimeout(() => void this.worker.terminate().then(() => resolve()), 10_000)
+      this.worker.once('exit', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+    return this.closed
+  }
+}
+
+/** The import thread's side: the same contract as StagedWriter, backed by the writer thread. */
+export class ThreadedWriter {
+  private readonly inFlight: Promise<unknown>[] = []
+  private batch: PreparedTask[] = []
+  readonly totals = { tasks: 0, skipped: 0, moves: 0, seats: 0 }
+
+  constructor(
+    private readonly thread: ImportThread,
+    private readonly input: { fileName: string; sha256: string; kind: ImportKind },
+    private readonly actor: Actor,
+    private readonly onBatch: (written: number) => void
+  ) {}
+
+  private send(req: WriterRequest): Promise<unknown> {
+    return this.thread.send(req)
   }
 
   async begin(): Promise<void> {
@@ -142,7 +198,7 @@ export class ThreadedWriter {
   async abandon(): Promise<void> {
     try {
       await Promise.allSettled(this.inFlight.splice(0))
-      if (this.failed === null) await this.send({ type: 'abandon' })
+      if (!this.thread.broken) await this.send({ type: 'abandon' })
     } catch (e) {
       // One line, not a stack: the import's own error was already reported; its rows stay invisible
       // and are swept once the import is stale.
@@ -152,14 +208,7 @@ export class ThreadedWriter {
     }
   }
 
-  private async close(): Promise<void> {
-    if (this.failed === null) this.worker.postMessage({ type: 'close' })
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => void this.worker.terminate().then(() => resolve()), 10_000)
-      this.worker.once('exit', () => {
-        clearTimeout(timer)
-        resolve()
-      })
-    })
+  private close(): Promise<void> {
+    return this.thread.close()
   }
 }

@@ -12,7 +12,7 @@ const LOOKUP_CHUNK = 10_000
 
 export type ImportProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
-/** What pass 1 keeps of one valid task (a million of these may be held): where it is, and its content hash once known. */
+/** What pass 1 keeps of one valid task (a million of these may be held): where it is, and its content hash. */
 export type Candidate = { task: string; line: number; sha: string }
 
 /**
@@ -24,16 +24,12 @@ export async function checkAgainstStore(
   store: Store,
   file: string,
   tasks: Map<string, Candidate>,
-  problems: Problems,
-  /** Fills in content hashes the caller left empty: line → task id wanted, task id → hash. */
-  hashes: (wanted: Map<number, string>) => Promise<Map<string, string>> = async () => new Map()
+  problems: Problems
 ): Promise<Set<string>> {
   const skip = new Set<string>()
   const ids = [...tasks.keys()]
   const existing: ExistingTask[] = []
   for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) existing.push(...(await store.existingTasks(ids.slice(i, i + LOOKUP_CHUNK))))
-  const missing = new Map(existing.filter((e) => tasks.get(e.taskId)?.sha === '').map((e) => [(tasks.get(e.taskId) as Candidate).line, e.taskId]))
-  if (missing.size > 0) for (const [id, sha] of await hashes(missing)) (tasks.get(id) as Candidate).sha = sha
   for (const e of existing) {
     const c = tasks.get(e.taskId) as Candidate
     if (e.state === 'published' && e.contentSha256 === c.sha) skip.add(e.taskId)

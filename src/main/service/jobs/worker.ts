@@ -53,7 +53,7 @@ function post(message: WorkerMessage): void {
 // The same entry also serves as an import's writer thread (import/writer-thread.ts): the
 // Electron build has one worker file, so every thread kind starts here.
 if ((workerData as { kind: string }).kind === 'import-writer') {
-  void serveImportWriter(parentPort as MessagePort, workerData as WriterThreadData)
+  serveImportWriter(parentPort as MessagePort, workerData as WriterThreadData)
 } else {
   run(workerData as JobRequest).then(
     (value) => post({ type: 'result', value }),
