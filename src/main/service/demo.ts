@@ -113,7 +113,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   log(`resolved ${escalated.length} deferred tasks from the queue; refitting`)
   const fit = await fitAndDecide(store, { settings, redo: null }, actor)
   await store.setSettings({ [DEMO_KEY]: { createdAt: at, seed } }, actor)
-  const acted = typeof fit.metrics?.acted === 'number' ? fit.metrics.acted : 0
+  const acted = fit.decisionCount - (fit.deferredCount ?? fit.decisionCount)
   return { tasks: traces.length, randomLabels: drawn.length, escalations: escalated.length, fitId: fit.id, acted, deferred: fit.decisionCount - acted }
 }
 

@@ -27,3 +27,22 @@ export function checkDecision(d: DecisionInput, i: number): void {
   checkNullableString(d.reason, `${where}.reason`)
   checkNullableFinite(d.disagreement, `${where}.disagreement`)
 }
+
+/** A page of decision rows: each row checked, no task twice; its act and spot-check counts. */
+export function checkDecisionRows(rows: DecisionInput[]): { acted: number; spot: number } {
+  if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
+  rows.forEach(checkDecision)
+  const seen = new Set<string>()
+  let acted = 0
+  let spot = 0
+  for (const d of rows) {
+    if (seen.has(d.taskId)) throw twice(d.taskId)
+    seen.add(d.taskId)
+    if (d.decision === 'act') acted++
+    if (d.spotCheck) spot++
+  }
+  return { acted, spot }
+}
+
+/** A task given a second decision in one fit (in one page, or across pages). */
+export const twice = (taskId: string): StoreError => new StoreError('bad_input', `task ${taskId} appears twice in the decisions`)

@@ -113,10 +113,12 @@ export type FitRow = {
   parent_fit_id: string | null
   decided_at: string | null
   decision_count: number
+  deferred_count: number | null
+  spot_count: number | null
 }
 
 export const FIT_COLUMNS =
-  'id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, decided_at, decision_count'
+  'id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, decided_at, decision_count, deferred_count, spot_count'
 
 export function toFit(r: FitRow): FitRecord {
   return {
@@ -129,6 +131,8 @@ export function toFit(r: FitRow): FitRecord {
     metrics: parseNullableJsonObject(r.metrics),
     parentFitId: r.parent_fit_id,
     decidedAt: r.decided_at,
-    decisionCount: r.decision_count
+    decisionCount: r.decision_count,
+    deferredCount: r.deferred_count,
+    spotCount: r.spot_count
   }
 }

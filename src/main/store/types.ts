@@ -209,7 +209,10 @@ export type FitRecord = FitInput & {
   createdAt: string
   /** Set once, when the fit's decisions are saved. */
   decidedAt: string | null
+  /** Its decisions: all, deferred, spot-checked (the last two null for fits decided before they were kept). */
   decisionCount: number
+  deferredCount: number | null
+  spotCount: number | null
 }
 
 export const DECISION_KINDS = ['act', 'defer'] as const
@@ -291,6 +294,12 @@ export interface Store extends LoopStore, AuditStore {
   saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
   /** All decisions of one fit, once (a re-decide is a new fit with `parentFitId`). */
   saveDecisions(fitId: string, rows: DecisionInput[], actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
+  /**
+   * The same in pages, for a decide too large to hold: each page is one transaction, invisible
+   * (the fit is not current) until `finishDecisions` makes all of them current at once.
+   */
+  appendDecisions(fitId: string, rows: DecisionInput[]): Promise<WriteResult<number>>
+  finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /** The newest fit, decided or not. */
   latestFit(): Promise<FitRecord | null>
 

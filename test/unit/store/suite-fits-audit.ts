@@ -65,6 +65,49 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
     })
   })
 
+  describe('decisions in pages', () => {
+    const store = useStore(makeStore)
+    beforeEach(async () => {
+      await importTasks(store(), [makeTask('t1'), makeTask('t2'), makeTask('t3', { group: 'G2' })])
+    })
+
+    it('keeps appended pages out of sight until the finish makes them current together', async () => {
+      const first = await store().saveFit(FIT, ANA)
+      await store().saveDecisions(first.value.id, [decision('t1', 'defer', 0.1), decision('t2', 'defer', 0.2), decision('t3', 'defer', 0.3)], ANA)
+      const next = await store().saveFit({ ...FIT, parentFitId: first.value.id }, ANA)
+      const page1 = await store().appendDecisions(next.value.id, [decision('t1', 'act', -0.1, { spotCheck: true }), decision('t2', 'act', -0.2)])
+      expect(page1).toEqual({ value: 2, topics: [] })
+      await store().appendDecisions(next.value.id, [decision('t3', 'defer', 0.4)])
+      // Still the first fit's queue: three deferred, nothing acted.
+      expect(await store().counts()).toMatchObject({ acted: 0, deferred: 3, spotCheck: 0 })
+      expect((await store().currentFit())?.id).toBe(first.value.id)
+
+      const done = await store().finishDecisions(next.value.id, BO)
+      expect(done.value).toMatchObject({ fitId: next.value.id, count: 3 })
+      expect(done.topics).toEqual(expect.arrayContaining(['decisions', 'fits', 'audit']))
+      expect(await store().counts()).toMatchObject({ acted: 2, deferred: 1, spotCheck: 1 })
+      expect((await store().currentFit())?.id).toBe(next.value.id)
+      expect((await store().getFit(next.value.id)).decisionCount).toBe(3)
+      const audit = (await store().auditTail(1)).at(-1)
+      expect(audit).toMatchObject({ action: 'decisions.save', target: next.value.id, reviewer: BO.reviewer, details: { count: 3, acted: 2, deferred: 1, spotCheck: 1 } })
+
+      expect((await rejection(store().finishDecisions(next.value.id, ANA))).code).toBe('conflict')
+      expect((await rejection(store().appendDecisions(next.value.id, [decision('t1', 'act', -1)]))).code).toBe('conflict')
+    })
+
+    it('refuses a task decided twice across pages, and a bad page leaves the pages before it', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      await store().appendDecisions(fit.value.id, [decision('t1', 'act', -0.1)])
+      const again = await rejection(store().appendDecisions(fit.value.id, [decision('t2', 'defer', 0.2), decision('t1', 'defer', 0.3)]))
+      expect(again).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/task t1 appears twice/) })
+      expect((await rejection(store().appendDecisions(fit.value.id, [decision('ghost', 'defer', 1)]))).code).toBe('not_found')
+      expect((await store().getFit(fit.value.id)).decisionCount).toBe(1)
+      await store().appendDecisions(fit.value.id, [decision('t2', 'defer', 0.2)])
+      expect((await store().finishDecisions(fit.value.id, ANA)).value.count).toBe(2)
+      expect(await store().counts()).toMatchObject({ acted: 1, deferred: 1 })
+    })
+  })
+
   describe('audit log', () => {
     const store = useStore(makeStore)
 

@@ -8,7 +8,7 @@ import {
   accuracy, brier, driftOfTallies, eceEw, nll, tieBreak,
   type Aggregator, type CouncilFits, type Prediction, type SeatIndex, type TaskTallies
 } from '../../engine'
-import type { JsonObject, JsonValue } from '../../store'
+import type { FitRecord, JsonObject, JsonValue } from '../../store'
 import type { Corpus } from './corpus'
 
 /** Deep copy with NaN / ±Infinity / undefined turned into null (the store refuses them). */
@@ -78,4 +78,17 @@ export function labelPairs(tasks: readonly TaskTallies[]): [string, string][] {
 export function readLabelPairs(v: JsonValue | undefined): [string, string][] {
   if (!Array.isArray(v)) return []
   return v.filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')
+}
+
+/**
+ * A fit's metrics with its decision counts (decided, acted, deferred, spotChecked, act). A decide
+ * writes its decisions in pages after the fit row, so the counts are the fit's stored columns
+ * (raised with each page), not part of its immutable metrics; fits from before the columns kept
+ * them in the metrics, which are then returned as they are.
+ */
+export function metricsWithCounts(f: Pick<FitRecord, 'metrics' | 'decidedAt' | 'decisionCount' | 'deferredCount' | 'spotCount'>): JsonObject | null {
+  if (f.metrics === null || f.decidedAt === null || f.deferredCount === null) return f.metrics
+  const n = f.decisionCount
+  const acted = n - f.deferredCount
+  return { ...f.metrics, decided: n, acted, deferred: f.deferredCount, spotChecked: f.spotCount ?? 0, act: n === 0 ? 0 : acted / n }
 }

@@ -11,7 +11,7 @@
 import type { BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
   buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, roundsOf, socialAt, tieBreak,
-  type Aggregator, type Method, type TaskTallies, type TaskVerdict
+  type ActOrDefer, type Aggregator, type Method, type TaskTallies, type TaskVerdict
 } from '../../engine'
 import type { Actor, DecisionInput, FitRecord, JsonObject, Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
@@ -82,19 +82,16 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
 
   progress({ phase: 'fitting', done: 0, total: scored.length, message: `${C.length} calibration labels, ${extra.length} others` })
   let deployed: Aggregator
-  let verdicts: TaskVerdict[] | null = null
+  let aod: ActOrDefer | null = null
   let certificate: JsonObject
   let oof: JsonObject | null = null
   try {
     if (C.length >= MIN_CALIBRATION) {
       const fits = fitCouncil({ method, hyper: null, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
-      const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, spotRate: s.spotRate })
-      progress({ phase: 'deciding', done: 0, total: scored.length, message: null })
-      const decided = aod.decide(scored, s.budget)
+      aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, spotRate: s.spotRate })
       deployed = fits.deployed
-      verdicts = decided.tasks
       oof = outOfFoldScores(fits)
-      const { beta, alpha, lambda, reason } = decided.budget
+      const { beta, alpha, lambda, reason } = aod.resolveBudget(s.budget)
       certificate = jsonSafe({ ...aod.info(), budget: s.budget, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
     } else {
       deployed = fallbackModel(method, [...C, ...extra], corpus, s.seed)
@@ -107,33 +104,41 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   certificate.settings = jsonSafe(s)
   certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
 
-  const rows = decisionRows(scored, deployed, verdicts, s)
-  const acted = rows.filter((r) => r.decision === 'act').length
+  const n = scored.length
   const labeled = [...C, ...extra]
+  // The decision counts are not known yet: they are the fit's stored columns (metricsWithCounts).
   const metrics = jsonSafe({
     tasks: corpus.tasks.length,
-    decided: rows.length,
-    acted,
-    deferred: rows.length - acted,
-    spotChecked: rows.filter((r) => r.spotCheck).length,
-    act: rows.length === 0 ? 0 : acted / rows.length,
+    decided: n,
     humanLabeled: corpus.labels.size,
     calibrationLabels: C.length,
     otherLabels: extra.length,
     labelPolicy: s.labelPolicy,
     outOfFold: oof,
     reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
-    elapsedMs: Date.now() - t0
+    fitMs: Date.now() - t0
   }) as JsonObject
-  progress({ phase: 'saving', done: rows.length, total: rows.length, message: null })
   const reliabilities = seatFigures(deployed, corpus.seats, corpus, labeled, await store.seatModels(), s.seed)
   const fit = await store.saveFit(
     { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
     actor
   )
-  await store.saveDecisions(fit.value.id, rows, actor)
+  // Decided and written a page at a time (a task's verdict depends on the certificate only): a
+  // million verdicts with their per-round states would not fit in memory beside the tallies. The
+  // pages stay out of sight until the finish makes them current together.
+  for (let i = 0; i < n; i += DECIDE_PAGE) {
+    progress({ phase: 'deciding', done: i, total: n, message: null })
+    const page = scored.slice(i, i + DECIDE_PAGE)
+    const verdicts = aod === null ? null : aod.decide(page, s.budget).tasks
+    await store.appendDecisions(fit.value.id, decisionRows(page, deployed, verdicts, s))
+  }
+  progress({ phase: 'saving', done: n, total: n, message: null })
+  await store.finishDecisions(fit.value.id, actor)
   return store.getFit(fit.value.id)
 }
+
+/** Tasks decided and written per step. */
+const DECIDE_PAGE = 10_000
 
 /** One decision row per scored task: the verdict, the full-trace posterior, the disagreement. */
 function decisionRows(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionInput[] {

@@ -6,6 +6,7 @@ import type { FitRecord, FitSummary as StoredSummary, JsonObject } from '../../s
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { readEngineSettings, updateEngineSettings } from '../engine-settings'
+import { metricsWithCounts } from '../fit/record'
 
 export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, current: boolean): FitSummary {
   return {
@@ -13,7 +14,7 @@ export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, cu
     createdAt: f.createdAt,
     method: f.method,
     hyperparameters: f.hyperparameters as Record<string, number>,
-    metrics: f.metrics,
+    metrics: metricsWithCounts(f),
     parentFitId: f.parentFitId,
     decidedAt: f.decidedAt,
     decisionCount: f.decisionCount,

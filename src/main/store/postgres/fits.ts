@@ -1,11 +1,12 @@
 /**
- * Fits and their decisions. A fit is written once; its decisions are written once, all together,
- * which sets `decided_at` — so a reader never sees a half-decided fit as the current one. The fit
+ * Fits and their decisions. A fit is written once; its decisions are written once — all together,
+ * or in pages finished by one small write — and finishing sets `decided_at`, so a reader never
+ * sees a half-decided fit as the current one. The fit
  * row is locked FOR UPDATE while its decisions are saved: two clients saving decisions for one fit
  * queue up, and the second finds it decided (`conflict`).
  */
 import { randomUUID } from 'node:crypto'
-import { checkDecision } from '../decision-check'
+import { checkDecisionRows, twice } from '../decision-check'
 import {
   StoreError,
   type Actor,
@@ -102,37 +103,57 @@ async function insertChunk(q: PgSql, now: string, fitId: string, rows: DecisionI
   await refuseDecision(q, fitId, rows[(missing?.n ?? 1) - 1])
 }
 
-export async function saveDecisions(
-  q: PgSql,
-  now: string,
-  fitId: string,
-  rows: DecisionInput[],
-  actor: Actor
-): Promise<SaveDecisionsResult> {
+/**
+ * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisions` says why pages): the
+ * fit row locked, the rows inserted, the fit's running counts raised, in one transaction.
+ */
+export async function appendDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[]): Promise<number> {
+  await undecidedFit(q, fitId)
+  const { acted, spot } = checkDecisionRows(rows)
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK)
+    const again = await q.get<{ task_id: string }>(
+      'SELECT task_id FROM decisions WHERE fit_id = ? AND task_id = ANY(?::text[]) LIMIT 1',
+      fitId, chunk.map((d) => d.taskId)
+    )
+    if (again !== undefined) throw twice(again.task_id)
+    await insertChunk(q, now, fitId, chunk)
+  }
+  await q.run(
+    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
+       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
+    rows.length, rows.length - acted, spot, fitId
+  )
+  return rows.length
+}
+
+/** Makes the fit's decisions (every page appended) the current ones, once. */
+export async function finishDecisions(q: PgSql, now: string, fitId: string, actor: Actor): Promise<SaveDecisionsResult> {
+  await undecidedFit(q, fitId)
+  const c = (await q.get<{ n: number; deferred: number | null; spot: number | null }>(
+    'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
+    fitId
+  )) as { n: number; deferred: number | null; spot: number | null }
+  const deferred = c.deferred ?? 0
+  const spot = c.spot ?? 0
+  await q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
+  await appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
+  return { fitId, count: c.n, decidedAt: now }
+}
+
+/** All decisions of a fit at once: a page and the finish in one transaction. */
+export async function saveDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): Promise<SaveDecisionsResult> {
+  await appendDecisions(q, now, fitId, rows)
+  return finishDecisions(q, now, fitId, actor)
+}
+
+/** The fit, locked FOR UPDATE: two clients writing one fit's decisions queue up. */
+async function undecidedFit(q: PgSql, fitId: string): Promise<FitRecord> {
   checkId(fitId, 'fitId')
-  if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
   const fit = await getFit(q, fitId, true)
   if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
   if (fit.decidedAt !== null) {
     throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
   }
-  rows.forEach(checkDecision)
-  const seen = new Set<string>()
-  let acted = 0
-  let spot = 0
-  for (const d of rows) {
-    if (seen.has(d.taskId)) throw new StoreError('bad_input', `task ${d.taskId} appears twice in the decisions`)
-    seen.add(d.taskId)
-    if (d.decision === 'act') acted++
-    if (d.spotCheck) spot++
-  }
-  for (let i = 0; i < rows.length; i += CHUNK) await insertChunk(q, now, fitId, rows.slice(i, i + CHUNK))
-  await q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, rows.length, rows.length - acted, spot, fitId)
-  await appendAudit(q, now, actor, 'decisions.save', fitId, {
-    count: rows.length,
-    acted,
-    deferred: rows.length - acted,
-    spotCheck: spot
-  })
-  return { fitId, count: rows.length, decidedAt: now }
+  return fit
 }

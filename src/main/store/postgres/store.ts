@@ -17,7 +17,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql } from './connection'
-import { latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisions, finishDecisions, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -103,6 +103,9 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => saveFit(q, now, input, actor)),
     saveDecisions: (fitId, rows, actor) =>
       write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
+    // Invisible until finished: no topic changes.
+    appendDecisions: (fitId, rows) => write([], null, (q, now) => appendDecisions(q, now, fitId, rows)),
+    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read((q) => latestFit(q)),
 
     auditTail: (limit) => read((q) => auditTail(q, limit)),

@@ -1,9 +1,10 @@
 /**
- * Fits and their decisions. A fit is written once; its decisions are written once, all together,
- * which sets `decided_at` — so a reader never sees a half-decided fit as the current one.
+ * Fits and their decisions. A fit is written once; its decisions are written once — all together,
+ * or in pages finished by one small write — and finishing sets `decided_at`, so a reader never sees
+ * a half-decided fit as the current one.
  */
 import { randomUUID } from 'node:crypto'
-import { checkDecision } from '../decision-check'
+import { checkDecisionRows, twice } from '../decision-check'
 import {
   StoreError,
   type Actor,
@@ -69,53 +70,76 @@ function refuseDecision(q: Sql, fitId: string, d: DecisionInput): never {
   throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
 }
 
-export function saveDecisions(
-  q: Sql,
-  now: string,
-  fitId: string,
-  rows: DecisionInput[],
-  actor: Actor
-): SaveDecisionsResult {
+/**
+ * One page of an undecided fit's decisions, in one transaction. The rows stay out of sight until
+ * `finishDecisions` sets the fit's `decided_at` (every reader goes through the current, decided
+ * fit), so a decide over a million tasks streams its rows in pages, in bounded memory, and a kill
+ * leaves at worst an undecided fit with some rows no one sees. The fit's counts grow with each
+ * page in the same transaction, so they always equal its rows.
+ */
+export function appendDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[]): number {
+  undecidedFit(q, fitId)
+  const { acted, spot } = checkDecisionRows(rows)
+  for (const d of rows) {
+    // One statement per row: the task's immutable created_at and group are copied from its row,
+    // and a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
+    let inserted: number
+    try {
+      inserted = q.run(
+        `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+           disagreement, decided_at, task_created_at, task_group, ks, why, reason)
+         SELECT @fit, t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement, @now,
+           t.created_at, t.grp, @ks, @why, @reason
+         FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
+         WHERE t.id = @task AND (@answer IS NULL OR EXISTS (SELECT 1 FROM json_each(t.candidates) c WHERE c.value = @answer))`,
+        {
+          fit: fitId, decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
+          stopRound: d.stopRound, gap: d.gap, bound: d.bound === null ? null : JSON.stringify(d.bound), disagreement: d.disagreement,
+          now, ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
+          why: d.why === null || d.why === undefined ? null : JSON.stringify(d.why), reason: d.reason ?? null, task: d.taskId
+        }
+      )
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(d.taskId)
+      throw e
+    }
+    if (inserted === 0) refuseDecision(q, fitId, d)
+  }
+  q.run(
+    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
+       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
+    rows.length, rows.length - acted, spot, fitId
+  )
+  return rows.length
+}
+
+/** Makes the fit's decisions (every page appended) the current ones, once. */
+export function finishDecisions(q: Sql, now: string, fitId: string, actor: Actor): SaveDecisionsResult {
+  undecidedFit(q, fitId)
+  const c = q.get<{ n: number; deferred: number | null; spot: number | null }>(
+    'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
+    fitId
+  ) as { n: number; deferred: number | null; spot: number | null }
+  const deferred = c.deferred ?? 0
+  const spot = c.spot ?? 0
+  q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
+  appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
+  return { fitId, count: c.n, decidedAt: now }
+}
+
+/** All decisions of a fit at once: a page and the finish in one transaction. */
+export function saveDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): SaveDecisionsResult {
+  appendDecisions(q, now, fitId, rows)
+  return finishDecisions(q, now, fitId, actor)
+}
+
+function undecidedFit(q: Sql, fitId: string): FitRecord {
   checkId(fitId, 'fitId')
-  if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
   const fit = getFit(q, fitId)
   if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
   if (fit.decidedAt !== null) {
     throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
   }
-  rows.forEach(checkDecision)
-  const seen = new Set<string>()
-  let acted = 0
-  let spot = 0
-  for (const d of rows) {
-    if (seen.has(d.taskId)) throw new StoreError('bad_input', `task ${d.taskId} appears twice in the decisions`)
-    seen.add(d.taskId)
-    // One statement per row: the task's immutable created_at and group are copied from its row,
-    // and a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
-    const inserted = q.run(
-      `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-         disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-       SELECT @fit, t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement, @now,
-         t.created_at, t.grp, @ks, @why, @reason
-       FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-       WHERE t.id = @task AND (@answer IS NULL OR EXISTS (SELECT 1 FROM json_each(t.candidates) c WHERE c.value = @answer))`,
-      {
-        fit: fitId, decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
-        stopRound: d.stopRound, gap: d.gap, bound: d.bound === null ? null : JSON.stringify(d.bound), disagreement: d.disagreement,
-        now, ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
-        why: d.why === null || d.why === undefined ? null : JSON.stringify(d.why), reason: d.reason ?? null, task: d.taskId
-      }
-    )
-    if (inserted === 0) refuseDecision(q, fitId, d)
-    if (d.decision === 'act') acted++
-    if (d.spotCheck) spot++
-  }
-  q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, rows.length, rows.length - acted, spot, fitId)
-  appendAudit(q, now, actor, 'decisions.save', fitId, {
-    count: rows.length,
-    acted,
-    deferred: rows.length - acted,
-    spotCheck: spot
-  })
-  return { fitId, count: rows.length, decidedAt: now }
+  return fit
 }
+

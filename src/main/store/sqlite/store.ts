@@ -14,7 +14,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
-import { latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisions, finishDecisions, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -93,6 +93,9 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     saveFit: (input, actor) => write(['fits', 'audit'], actor, (now) => saveFit(q, now, input, actor)),
     saveDecisions: (fitId, rows, actor) =>
       write(['decisions', 'fits', 'audit'], actor, (now) => saveDecisions(q, now, fitId, rows, actor)),
+    // Invisible until finished: no topic changes (the fit's running count is not shown as news).
+    appendDecisions: (fitId, rows) => write([], null, (now) => appendDecisions(q, now, fitId, rows), true),
+    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read(() => latestFit(q)),
 
     auditTail: (limit) => read(() => auditTail(q, limit)),
