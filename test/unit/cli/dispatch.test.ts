@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -57,5 +57,38 @@ describe('arbiter CLI dispatch', () => {
       child.kill('SIGKILL')
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('serve --reviewer prints one login URL per reviewer; each calls as its reviewer; a bad name is exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'))
+    writeFileSync(join(dir, 'team.txt'), '# second shift\nbob\n')
+    const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db'), '--reviewer', 'alice', '--reviewers', join(dir, 'team.txt')], { cwd: root })
+    try {
+      const urls = await new Promise<Record<string, string>>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const found = Object.fromEntries([...out.matchAll(/^(\w+): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/gm)].map((m) => [m[1], m[2]]))
+          if (Object.keys(found).length === 2) resolve(found)
+        })
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)))
+      })
+      expect(Object.keys(urls)).toEqual(['alice', 'bob'])
+      for (const [reviewer, url] of Object.entries(urls)) {
+        const token = decodeURIComponent(new URL(url).searchParams.get('token')!)
+        const res = await fetch(new URL('/api/settings.get', url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
+        expect(((await res.json()) as { value: { reviewer: string } }).value.reviewer).toBe(reviewer)
+      }
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const twice = cli('serve', '--reviewer', 'ana', '--reviewer', 'ana')
+    expect(twice.status).toBe(2)
+    expect(twice.stderr).toContain('named twice')
+    expect(cli('serve', '--reviewer', ' ').status).toBe(2)
   })
 })
