@@ -9,7 +9,7 @@ import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/sqlite/decided-counts'
 import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
-import { HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
@@ -106,6 +106,7 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
 })
 
 describe('sqlite: a reviewer\'s queue skips the tasks others hold without walking more', () => {
+  // Only when someone else holds a task: otherwise the page has no per-row check at all.
   const tmp = useTempDir()
 
   it('counts the held tasks from the live reservations, and pages the queue index with one key lookup per row', async () => {
@@ -114,6 +115,7 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
     const db = rawDb(path, true)
     try {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
+      expect(plan(ANY_HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH reservations USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL), 'now', 'me', 'f', 'defer')
       expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])

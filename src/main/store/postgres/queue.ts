@@ -11,7 +11,7 @@ import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
 import { checkFilter, viewerOf } from '../task-filter-check'
-import { HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null> {
@@ -28,11 +28,16 @@ async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null, now: 
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
+/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
+async function skipping(q: PgSql, now: string, viewer: string | null): Promise<string | null> {
+  return viewer !== null && (await q.get(ANY_HELD_BY_OTHERS, now, viewer)) !== undefined ? viewer : null
+}
+
 export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promise<QueuePage> {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
-  const viewer = viewerOf(query)
+  const viewer = await skipping(q, now, viewerOf(query))
   const fitId = await latestDecidedFitId(q)
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`

@@ -11,7 +11,7 @@ import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
 import { checkFilter, viewerOf } from '../task-filter-check'
-import { HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 function fitMethod(q: Sql, fitId: string | null): string | null {
@@ -28,11 +28,16 @@ function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null, now: string, 
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
+/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
+function skipping(q: Sql, now: string, viewer: string | null): string | null {
+  return viewer !== null && q.get(ANY_HELD_BY_OTHERS, now, viewer) !== undefined ? viewer : null
+}
+
 export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
-  const viewer = viewerOf(query)
+  const viewer = skipping(q, now, viewerOf(query))
   const fitId = latestDecidedFitId(q)
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
