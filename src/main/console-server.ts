@@ -12,6 +12,8 @@ export interface ConsoleServerOptions {
   dbPath: string
   port?: number
   token?: string
+  /** One login (token, URL) per reviewer name; absent: one login, reviewer from Settings. */
+  reviewers?: readonly string[]
   rendererDir?: string
   /**
    * Create the demo database when `dbPath` does not exist yet. Default: only for the default
@@ -42,7 +44,8 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
       context: service.context,
       rendererDir,
       port: opts.port,
-      token: opts.token
+      token: opts.token,
+      reviewers: opts.reviewers
     })
     return {
       host,

@@ -47,6 +47,8 @@ export interface AppInfo {
   /** Where the data lives (a file path, or a redacted server URL). */
   location: string
   schemaVersion: number
+  /** The caller's reviewer name is fixed by their login link (Settings cannot change it). */
+  reviewerFromToken: boolean
 }
 
 export interface Counts {
@@ -122,6 +124,8 @@ export interface CallContext {
   sessionId: string
   reviewer: string
   shell: Shell
+  /** The reviewer comes from the caller's login token (`serve --reviewer`); the setting cannot change it. */
+  reviewerFromToken?: boolean
 }
 
 /** The main side's implementation: one handler per call, given parsed args and the context. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/host/hardening'
 import { MAX_BODY_BYTES } from '../../src/main/host/web'
+import { openStore } from '../../src/main/store'
 import { rawRequest } from '../helpers/http'
 
 let dir: string
@@ -126,5 +127,30 @@ describe('web host: the API envelope', () => {
     await reader.cancel()
     expect((await update).status).toBe(200)
     expect(text).toContain('"topics":["settings"')
+  })
+})
+
+describe('web host: one login (no --reviewer), several tabs', () => {
+  it('calls as the reviewer of Settings, in the process session or a tab of it; a bad tab id is 400', async () => {
+    const call = (method: string, body: unknown, tab?: string) =>
+      rawRequest(port, { method: 'POST', path: `/api/${method}`, headers: { ...auth(), ...(tab === undefined ? {} : { 'x-arbiter-session': tab }) }, body: JSON.stringify(body) })
+    expect(JSON.parse((await call('app.info', {})).body).value.reviewerFromToken).toBe(false)
+    const renamed = await call('settings.update', { patch: { reviewer: 'cy' } })
+    expect(JSON.parse(renamed.body).value.reviewer).toBe('cy')
+    const session = server.service.context().sessionId
+    await call('settings.update', { patch: { theme: 'light' } }, 'tab-one-0001')
+    const store = await openStore(join(dir, 'arbiter.db'))
+    try {
+      const [last] = await store.auditTail(1)
+      // The rename is written as the old name; from then on the calls are cy's.
+      expect(last).toMatchObject({ action: 'settings.set', reviewer: 'cy', sessionId: `${session}/tab-one-0001` })
+    } finally {
+      await store.close()
+    }
+    for (const bad of ['short', 'not/allowed/chars', 'x'.repeat(65)]) {
+      const res = await call('app.counts', {}, bad)
+      expect(res.status, bad).toBe(400)
+      expect(JSON.parse(res.body).error.message).toContain('session header')
+    }
   })
 })

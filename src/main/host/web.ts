@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { CallContext, ServerHandlers } from '../../shared/api'
@@ -7,7 +6,8 @@ import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
 import { SECURITY_HEADERS } from './hardening'
 import { readStatic } from './static-files'
-import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie, tokensEqual } from './web-auth'
+import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
+import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -16,27 +16,41 @@ export interface WebHostOptions {
   subscribe: (listener: (event: ApiEvent) => void) => () => void
   /** The built renderer (out/renderer); nothing outside it is ever served. */
   rendererDir: string
+  /** The process's context; each call gets its login's reviewer and its tab's session on top. */
   context: () => CallContext
   port?: number
+  /** A fixed token for the single login (tests); per-reviewer tokens are always random. */
   token?: string
+  /** One login per reviewer (`serve --reviewer`); absent or empty: one login, reviewer from Settings. */
+  reviewers?: readonly string[]
+}
+
+export interface LoginLink {
+  /** null: the login whose reviewer is the reviewer-name setting. */
+  reviewer: string | null
+  token: string
+  /** The URL to open: it carries the token once, then the cookie takes over. */
+  url: string
 }
 
 export interface WebHost {
   url: string
-  /** The URL to open: it carries the token once, then the cookie takes over. */
+  /** The first login's URL and token (the only ones without --reviewer). */
   loginUrl: string
   port: number
   token: string
+  logins: LoginLink[]
   close(): Promise<void>
 }
 
 /**
  * The browser shell (DESIGN.md): the built renderer and the contract over HTTP, on 127.0.0.1
  * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
- * non-GET (403) → path (404).
+ * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
+ * (400). The token names the login, and the login the caller (web-identity.ts).
  */
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
-  const token = opts.token ?? randomBytes(24).toString('base64url')
+  const logins = createLogins(opts.reviewers, opts.token)
   const streams = new Set<ServerResponse>()
   let port = 0
 
@@ -56,18 +70,19 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
     const queryToken = url.searchParams.get('token')
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
-      if (!tokensEqual(queryToken, token)) return send(res, 401, errorBody('unauthorized', 'wrong token'))
-      res.writeHead(302, { 'Set-Cookie': sessionCookie(port, token), Location: '/', 'Cache-Control': 'no-store' })
+      const opened = findLogin(queryToken, logins)
+      if (opened === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      res.writeHead(302, { 'Set-Cookie': sessionCookie(port, opened.token), Location: '/', 'Cache-Control': 'no-store' })
       return void res.end()
     }
-    const given = readCookie(req, cookieName(port)) ?? bearer(req)
-    if (!tokensEqual(given, token)) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    const login = findLogin(readCookie(req, cookieName(port)) ?? bearer(req), logins)
+    if (login === null) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
 
     if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res)
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, errorBody('bad_input', 'use POST'))
-      return callApi(req, res, url.pathname.slice('/api/'.length))
+      return callApi(req, res, url.pathname.slice('/api/'.length), login)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, errorBody('bad_input', 'method not allowed'))
     const file = await readStatic(opts.rendererDir, url.pathname)
@@ -79,7 +94,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
-  async function callApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+  async function callApi(req: IncomingMessage, res: ServerResponse, method: string, login: Login): Promise<void> {
+    const tab = tabOf(req)
+    if (tab === 'bad') return send(res, 400, errorBody('bad_input', 'the session header must be 8 to 64 characters of A-Z a-z 0-9 _ -'))
     // A declared length over the cap is refused before a byte is read (and the connection closed,
     // so the server never reads the body it refused); without one, readBody stops at the cap.
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
@@ -94,7 +111,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     } catch {
       return send(res, 400, errorBody('bad_input', 'request body is not JSON'))
     }
-    const envelope = await dispatch(opts.handlers, method, args, opts.context())
+    const envelope = await dispatch(opts.handlers, method, args, callContext(opts.context(), login, tab))
     send(res, envelope.ok ? 200 : HTTP_STATUS[envelope.error.code], envelope)
   }
 
@@ -121,12 +138,14 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   })
   port = (server.address() as AddressInfo).port
   const url = `http://127.0.0.1:${port}/`
+  const links = logins.map((l) => ({ reviewer: l.reviewer, token: l.token, url: `${url}?token=${encodeURIComponent(l.token)}` }))
 
   return {
     url,
-    loginUrl: `${url}?token=${encodeURIComponent(token)}`,
+    loginUrl: links[0].url,
     port,
-    token,
+    token: links[0].token,
+    logins: links,
     async close() {
       clearInterval(keepAlive)
       unsubscribe()

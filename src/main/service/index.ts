@@ -15,7 +15,7 @@ import { EventHub } from './event-hub'
 import { readEngineSettings } from './engine-settings'
 import { ModelCache } from './fit/model'
 import { FitRunner } from './fit/runner'
-import { settingsFromStored } from './settings'
+import { asSeenBy, refuseNameChange, settingsFromStored } from './settings'
 import { watchExternalWrites } from './watch'
 
 export type { ServiceOptions } from './core'
@@ -45,10 +45,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   }
   const models = new ModelCache()
   const fits = new FitRunner(
-    async (redo) => {
+    async (redo, actor) => {
       const { value } = await runJobWithEvents(hub, {
         kind: 'fit', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding,
-        settings: await readEngineSettings(store), redo, actor: actorOf(context())
+        settings: await readEngineSettings(store), redo, actor: actor ?? actorOf(context())
       })
       return value
     },
@@ -88,18 +88,22 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const handlers: ServerHandlers = {
     'app.info': async (_args, ctx) => {
       const info = await store.info()
-      return { version: APP_VERSION, shell: ctx.shell, backend: info.backend, location: info.path, schemaVersion: info.schemaVersion }
+      return {
+        version: APP_VERSION, shell: ctx.shell, backend: info.backend, location: info.path, schemaVersion: info.schemaVersion,
+        reviewerFromToken: ctx.reviewerFromToken === true
+      }
     },
     'app.counts': () => store.counts(),
-    'settings.get': async () => {
+    'settings.get': async (_args, ctx) => {
       settings = settingsFromStored(await store.getSettings())
-      return settings
+      return asSeenBy(settings, ctx)
     },
     'settings.update': async ({ patch }, ctx) => {
+      refuseNameChange(patch, ctx)
       const result = await store.setSettings(patch, ctx)
       settings = settingsFromStored(await store.getSettings())
       changed(result.topics)
-      return settings
+      return asSeenBy(settings, ctx)
     },
     'db.checkIntegrity': async () => {
       const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding })

@@ -1,4 +1,5 @@
-import { DEFAULT_SETTINGS, settingsSchema, type Settings } from '../../shared/api'
+import { DEFAULT_SETTINGS, settingsSchema, type CallContext, type Settings } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 
 /**
  * Stored settings merged over the defaults. A stored value that no longer fits the schema
@@ -15,4 +16,19 @@ export function settingsFromStored(stored: Record<string, unknown>): Settings {
     else console.warn(`[arbiter] stored setting ${key} is invalid; using the default`)
   }
   return out as Settings
+}
+
+/**
+ * The settings a caller sees: a caller whose login names their reviewer (`serve --reviewer`) sees
+ * that name, not the database-wide setting the other shells use.
+ */
+export function asSeenBy(settings: Settings, ctx: CallContext): Settings {
+  return ctx.reviewerFromToken === true ? { ...settings, reviewer: ctx.reviewer } : settings
+}
+
+/** A login's reviewer cannot be renamed from Settings: that would let one reviewer pose as another. */
+export function refuseNameChange(patch: Partial<Settings>, ctx: CallContext): void {
+  if (ctx.reviewerFromToken === true && patch.reviewer !== undefined) {
+    throw new ApiError('bad_input', `your reviewer name (${ctx.reviewer}) comes from your login link (arbiter serve --reviewer); it cannot be changed here`)
+  }
 }

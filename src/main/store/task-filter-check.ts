@@ -1,6 +1,6 @@
 /** The parts of a task filter that hold no SQL: its check, and the shape both backends build from it. */
-import { LABEL_SOURCES, StoreError, TASK_STATES, type TaskFilter } from './types'
-import { checkNullableString, checkOneOf } from './validate'
+import { LABEL_SOURCES, StoreError, TASK_STATES, type QueueQuery, type TaskFilter } from './types'
+import { checkId, checkNullableString, checkOneOf } from './validate'
 
 export type FilterMode = 'decided' | 'tasks'
 
@@ -22,4 +22,9 @@ export function checkFilter(f: TaskFilter): TaskFilter {
     spotCheck: f.spotCheck ?? null,
     search: checkNullableString(f.search, 'filter.search')
   }
+}
+
+/** The queue query's viewer session, checked; null: no viewer (every task, reservations or not). */
+export function viewerOf(query: QueueQuery): string | null {
+  return query.viewerSession === null || query.viewerSession === undefined ? null : checkId(query.viewerSession, 'viewerSession')
 }

@@ -107,6 +107,11 @@ export type QueueQuery = {
   direction: 'asc' | 'desc'
   offset: number
   limit: number
+  /**
+   * The caller's session: tasks that another session holds (a live reservation) are left out of
+   * its queue, its own stay in. Absent or null: every task (the CLI, tools).
+   */
+  viewerSession?: string | null
 }
 
 export type TaskRow = {
@@ -178,6 +183,8 @@ export type ReserveResult = {
   /** The caller's reservation, or null when someone else holds a live one. */
   mine: Reservation | null
   heldBy: Reservation | null
+  /** The caller already held it: the hold was extended (not audited, not news to others). */
+  renewed: boolean
 }
 
 // ── labels in bulk, recent labels ───────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -32,30 +32,60 @@ describe('arbiter CLI dispatch', () => {
   })
 
   it('serve prints the URL with its token and answers on 127.0.0.1, then stops on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'))
-    const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db')], { cwd: root })
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = ''
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString()
-          const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
-          if (m) resolve(m[1])
-        })
-        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)))
-      })
+    await serving(() => [], (out) => /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1] ?? null, async (url, dir) => {
       const token = decodeURIComponent(new URL(url).searchParams.get('token')!)
       const res = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
       const body = (await res.json()) as { ok: boolean; value: { shell: string; location: string } }
       expect(body.ok).toBe(true)
       expect(body.value.shell).toBe('web')
       expect(body.value.location).toBe(join(dir, 'a.db'))
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-      child.kill('SIGTERM')
-      expect(await exited).toBe(0)
-    } finally {
-      child.kill('SIGKILL')
-      rmSync(dir, { recursive: true, force: true })
+    })
+  })
+
+  it('serve --reviewer prints one login URL per reviewer; each calls as its reviewer; a bad name is exit 2', async () => {
+    const logins = (out: string) => {
+      const found = Object.fromEntries([...out.matchAll(/^(\w+): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/gm)].map((m) => [m[1], m[2]]))
+      return Object.keys(found).length === 2 ? found : null
     }
+    await serving((dir) => ['--reviewer', 'alice', '--reviewers', join(dir, 'team.txt')], logins, async (urls) => {
+      expect(Object.keys(urls)).toEqual(['alice', 'bob'])
+      for (const [reviewer, url] of Object.entries(urls)) {
+        const token = decodeURIComponent(new URL(url).searchParams.get('token')!)
+        const res = await fetch(new URL('/api/settings.get', url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
+        expect(((await res.json()) as { value: { reviewer: string } }).value.reviewer).toBe(reviewer)
+      }
+    })
+    const twice = cli('serve', '--reviewer', 'ana', '--reviewer', 'ana')
+    expect(twice.status).toBe(2)
+    expect(twice.stderr).toContain('named twice')
+    expect(cli('serve', '--reviewer', ' ').status).toBe(2)
   })
 })
+
+/**
+ * Runs `serve --db <tmp>/a.db ...args(tmp)` (a `team.txt` in that folder names bob) until `ready` finds
+ * what it waits for on stdout, runs `body` on it, then stops the server with SIGTERM (exit 0).
+ */
+async function serving<T>(args: (dir: string) => string[], ready: (stdout: string) => T | null, body: (found: T, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'))
+  writeFileSync(join(dir, 'team.txt'), '# second shift\nbob\n')
+  const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db'), ...args(dir)], { cwd: root })
+  try {
+    const found = await new Promise<T>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        const value = ready(out)
+        if (value !== null) resolve(value)
+      })
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)))
+    })
+    await body(found, dir)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

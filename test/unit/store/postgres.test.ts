@@ -8,8 +8,8 @@ import { defineStoreSuite } from './store-suite'
 
 const cluster = usePostgres()
 
-defineStoreSuite('postgres', async () => {
-  const store = await openStore(await cluster().createDatabase())
+defineStoreSuite('postgres', async (opts = {}) => {
+  const store = await openStore(await cluster().createDatabase(), opts)
   return {
     store,
     cleanup: async () => {

@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/sqlite/decided-counts'
-import { TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
+import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
+import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
@@ -97,6 +99,31 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${TALLY_PAGE}`).all('', 10) as { detail: string }[]).map((r) => r.detail)
       expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
       expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('sqlite: a reviewer\'s queue skips the tasks others hold without walking more', () => {
+  // Only when someone else holds a task: otherwise the page has no per-row check at all.
+  const tmp = useTempDir()
+
+  it('counts the held tasks from the live reservations, and pages the queue index with one key lookup per row', async () => {
+    const path = tmp.dbPath()
+    await (await openSqliteStore(path)).close()
+    const db = rawDb(path, true)
+    try {
+      const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
+      expect(plan(ANY_HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH reservations USING INDEX reservations_by_expiry \(expires_at>\?\)/)
+      const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL), 'now', 'me', 'f', 'defer')
+      expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
+      expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])
+      const b = buildFilter({ ...NO_FILTER, decision: 'defer' }, 'f', 'now', false, 'me')
+      const page = plan(`SELECT d.rowid FROM decisions d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
+      expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_queue_by_gap \(fit_id=\? AND decision=\?\)/)
+      expect(page, page.join('\n')).toContain('SEARCH rx USING INDEX sqlite_autoindex_reservations_1 (task_id=?)')
+      expect(page.filter((d) => d.includes('TEMP B-TREE') || /^SCAN/.test(d)), page.join('\n')).toEqual([])
     } finally {
       db.close()
     }

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { openStore } from '../../../src/main/store'
 import { defineStoreSuite } from './store-suite'
 
-defineStoreSuite('sqlite', async () => {
+defineStoreSuite('sqlite', async (opts = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-store-'))
-  const store = await openStore(join(dir, 'arbiter.db'))
+  const store = await openStore(join(dir, 'arbiter.db'), opts)
   return {
     store,
     cleanup: async () => {

@@ -10,10 +10,12 @@ import { defineFitAndAuditTests } from './suite-fits-audit'
 import { defineImportTests } from './suite-imports'
 import { defineLabelTests } from './suite-labels'
 import { defineQueueTests } from './suite-queue'
+import { defineReservationTests } from './suite-reservations'
 import { defineTallyTests } from './suite-tallies'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
-export type MakeStore = () => Promise<StoreHandle>
+/** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
+export type MakeStore = (opts?: { now?: () => Date }) => Promise<StoreHandle>
 
 /** Gives each test a fresh store; `get()` returns the current one. */
 export function useStore(makeStore: MakeStore): () => Store {
@@ -95,6 +97,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineFitAndAuditTests(makeStore)
     defineTallyTests(makeStore)
     defineQueueTests(makeStore)
+    defineReservationTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

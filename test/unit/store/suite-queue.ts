@@ -143,14 +143,15 @@ export function defineQueueTests(makeStore: MakeStore): void {
       expect(mine.value.mine).toMatchObject({ taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId })
       expect(mine.value.heldBy).toBeNull()
       const other = await s.reserveTask('t1', BO, 60_000)
-      expect(other.value).toEqual({ mine: null, heldBy: mine.value.mine })
+      expect(other.value).toEqual({ mine: null, heldBy: mine.value.mine, renewed: false })
       expect((await s.queuePage({ ...q({ decision: null }) })).rows.find((r) => r.taskId === 't1')?.reservedBy).toMatchObject({ reviewer: 'ana' })
       expect((await s.taskDetail('t1')).reservation?.reviewer).toBe('ana')
       const audits = (await s.auditTail(50)).filter((a) => a.action === 'task.reserve').length
       await s.reserveTask('t1', ANA, 60_000) // a renewal is not a new act
       expect((await s.auditTail(50)).filter((a) => a.action === 'task.reserve')).toHaveLength(audits)
-      // BO resolves anyway (the version decides); the reservation ends with it.
-      await s.recordLabel({ taskId: 't1', label: 'true', source: 'escalation', reviewer: 'bo', expectedVersion: 0 }, BO)
+      // BO's label is refused while ANA holds the task (suite-reservations.ts); ANA's ends the hold.
+      expect(await rejection(s.recordLabel({ taskId: 't1', label: 'true', source: 'escalation', reviewer: 'bo', expectedVersion: 0 }, BO))).toMatchObject({ code: 'conflict', details: { heldBy: { reviewer: 'ana' } } })
+      await s.recordLabel({ taskId: 't1', label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)
       expect((await s.taskDetail('t1')).reservation).toBeNull()
 
       await s.reserveTask('t2', ANA, 1)

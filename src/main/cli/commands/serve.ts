@@ -1,19 +1,26 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startConsoleServer } from '../../console-server'
+import { checkReviewerNames } from '../../host/web-identity'
 import { defaultDbPath } from '../../paths'
 import { dbPathOf } from '../../service/cli-support'
 import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
 
-const usage = `Usage: arbiter serve [--db PATH] [--port N]
+const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE]
 
 Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to open
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
 
-  --db PATH   the database file, or a postgres:// URL (default: ${defaultDbPath()}; ARBITER_HOME moves the folder)
-  --port N    the port (default: a free one)`
+  --db PATH          the database file, or a postgres:// URL (default: ${defaultDbPath()}; ARBITER_HOME moves the folder)
+  --port N           the port (default: a free one)
+  --reviewer NAME    issue a login for this reviewer (repeat for each one): one URL per reviewer is
+                     printed, and every label and audit entry made through it carries NAME, which
+                     Settings cannot change. Without it: one URL, reviewer name from Settings.
+  --reviewers FILE   the same, one reviewer name a line (blank lines and lines starting with # skipped)
+
+Tokens are random per launch and never written anywhere: after a restart, hand out the new URLs.`
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -24,11 +31,16 @@ export const serveCommand: Command = {
     const dbPath = dbPathOf(values.db)
     const port = values.port === undefined ? 0 : Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`)
+    const reviewers = reviewersOf(values.reviewer ?? [], values.reviewers)
     if (!isServerLocation(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
 
-    const server = await startConsoleServer({ dbPath, port })
+    const server = await startConsoleServer({ dbPath, port, reviewers })
     io.out(`Arbiter console for ${isServerLocation(dbPath) ? passwordFree(dbPath) : dbPath}`)
-    io.out(`Open: ${server.host.loginUrl}`)
+    if (reviewers.length === 0) io.out(`Open: ${server.host.loginUrl}`)
+    else {
+      io.out('One login URL per reviewer (send each reviewer only their own):')
+      for (const l of server.host.logins) io.out(`${l.reviewer}: ${l.url}`)
+    }
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop)
@@ -43,9 +55,34 @@ export const serveCommand: Command = {
   }
 }
 
+/** The names of --reviewer and of the --reviewers file, in that order, checked. */
+export function reviewersOf(flags: readonly string[], file: string | undefined): string[] {
+  const names = [...flags]
+  if (file !== undefined) {
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      throw new UsageError(`cannot read --reviewers ${file}: ${(error as Error).message}`)
+    }
+    for (const line of text.split(/\r?\n/)) if (line.trim() !== '' && !line.trim().startsWith('#')) names.push(line)
+    if (names.length === flags.length) throw new UsageError(`--reviewers ${file} names no reviewer`)
+  }
+  try {
+    return checkReviewerNames(names)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
 function parse(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { db: { type: 'string' }, port: { type: 'string' } }, strict: true, allowPositionals: false })
+    return parseArgs({
+      args: argv,
+      options: { db: { type: 'string' }, port: { type: 'string' }, reviewer: { type: 'string', multiple: true }, reviewers: { type: 'string' } },
+      strict: true,
+      allowPositionals: false
+    })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }

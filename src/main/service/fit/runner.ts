@@ -4,7 +4,7 @@
  * fit runs schedule one more fit after it, never a second concurrent one.
  */
 import type { BudgetSetting } from '../../../shared/api'
-import type { FitRecord } from '../../store'
+import type { Actor, FitRecord } from '../../store'
 
 /**
  * A steady stream of labels never leaves a quiet period: the refit then runs at the latest this
@@ -12,7 +12,8 @@ import type { FitRecord } from '../../store'
  */
 export const MAX_WAIT_PERIODS = 10
 
-export type RunFit = (redo: { fitId: string; budget: BudgetSetting } | null) => Promise<FitRecord>
+/** `actor`: who asked for the fit; null for the background refit (the process's own context). */
+export type RunFit = (redo: { fitId: string; budget: BudgetSetting } | null, actor: Actor | null) => Promise<FitRecord>
 
 export class FitRunner {
   private chain: Promise<unknown> = Promise.resolve()
@@ -30,11 +31,11 @@ export class FitRunner {
   ) {}
 
   /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
-  now(redo: { fitId: string; budget: BudgetSetting } | null = null): Promise<FitRecord> {
+  now(redo: { fitId: string; budget: BudgetSetting } | null = null, actor: Actor | null = null): Promise<FitRecord> {
     this.active++
     const job = this.chain.then(async () => {
       try {
-        const fit = await this.run(redo)
+        const fit = await this.run(redo, actor)
         this.lastError = null
         this.landed(fit)
         return fit

@@ -50,11 +50,11 @@ type H = Pick<
 
 export function fitHandlers(core: Core): H {
   return {
-    'fits.run': async () => fitSummary(await core.fits.now(), true),
-    'fits.decide': async ({ budget }) => {
+    'fits.run': async (_args, ctx) => fitSummary(await core.fits.now(null, actorOf(ctx)), true),
+    'fits.decide': async ({ budget }, ctx) => {
       const current = await core.store().currentFit()
       if (current === null) throw new ApiError('not_found', 'no fit to decide under yet: run a fit first')
-      return fitSummary(await core.fits.now({ fitId: current.id, budget }), true)
+      return fitSummary(await core.fits.now({ fitId: current.id, budget }, actorOf(ctx)), true)
     },
     'fits.list': async ({ limit }) => (await core.store().listFits(limit)).map((f) => fitSummary(f, f.current)),
     'fits.get': async ({ fitId }) => {

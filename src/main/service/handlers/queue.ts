@@ -6,8 +6,12 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import { taskDetail } from '../task-detail'
 
-/** How long opening a task holds it for this window (renewed by opening it again). */
-export const RESERVATION_MS = 15 * 60_000
+/**
+ * How long opening a task holds it for this window (issue #9: 10 minutes). The review screen
+ * renews it every minute while it stays open and releases it when the reviewer leaves; a window
+ * closed without a word gives the task back when the hold expires.
+ */
+export const RESERVATION_MS = 10 * 60_000
 
 export function queueRow(r: TaskRow): QueueRow {
   return {
@@ -23,16 +27,18 @@ type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 't
 
 export function queueHandlers(core: Core): H {
   return {
-    'queue.page': async ({ filter, sort, direction, offset, limit }) => {
-      const page = await core.store().queuePage({ filter, sort, direction, offset, limit })
+    // The caller's queue: tasks another session holds are left out (its own stay in).
+    'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
+      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId })
       return { rows: page.rows.map(queueRow), total: page.total, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
     'task.detail': ({ taskId, blind }, ctx) => taskDetail(core.store(), core.models, taskId, blind, ctx.sessionId),
     'task.reserve': async ({ taskId }, ctx) => {
       const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS)
-      if (r.value.mine !== null) core.changed(r.topics)
-      return r.value
+      // A renewal (the review screen's heartbeat) changes no one's queue: no event.
+      if (r.value.mine !== null && !r.value.renewed) core.changed(r.topics)
+      return { mine: r.value.mine, heldBy: r.value.heldBy }
     },
     'task.release': async ({ taskId }, ctx) => {
       const r = await core.store().releaseTask(taskId, actorOf(ctx))

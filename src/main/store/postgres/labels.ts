@@ -1,8 +1,9 @@
 /**
  * Labels: an append-only log with optimistic concurrency. Each write locks the task's row, checks
- * its `version` against what the reviewer saw, appends one row, bumps the version and appends the
- * audit row — all in the caller's one (SERIALIZABLE) transaction, so of two reviewers who saw the
- * same version exactly one writes and the other gets a `conflict`, never a silent overwrite.
+ * its `version` against what the reviewer saw and that no other session holds the task (a live
+ * reservation), appends one row, bumps the version, ends the reservation and appends the audit row
+ * — all in the caller's one (SERIALIZABLE) transaction, so of two reviewers who saw the same
+ * version exactly one writes and the other gets a `conflict`, never a silent overwrite.
  */
 import { randomUUID } from 'node:crypto'
 import {
@@ -19,7 +20,7 @@ import {
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
-import { clearReservation } from './reservations'
+import { claimForWrite } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
@@ -125,13 +126,13 @@ export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput
   const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
   await checkVersion(q, task, input.expectedVersion)
   if (supersedes !== null) await requireSupersedable(q, supersedes, task.id)
+  await claimForWrite(q, now, task.id, actor)
 
   const adjudicated = input.adjudicated === true
   const labelId = await insertLabel(q, {
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
   const version = await bumpVersion(q, task)
-  await clearReservation(q, task.id)
   await appendAudit(q, now, actor, 'label.record', task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
@@ -146,6 +147,7 @@ export async function undoLabel(q: PgSql, now: string, input: UndoLabelInput, ac
   const task = await requireTask(q, target.taskId, true)
   await checkVersion(q, task, input.expectedVersion)
   await requireSupersedable(q, target.id, task.id)
+  await claimForWrite(q, now, task.id, actor)
   const labelId = await insertLabel(q, {
     taskId: task.id,
     label: null,
@@ -158,7 +160,6 @@ export async function undoLabel(q: PgSql, now: string, input: UndoLabelInput, ac
     sessionId: actor.sessionId
   })
   const version = await bumpVersion(q, task)
-  await clearReservation(q, task.id)
   await appendAudit(q, now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
   return { labelId, taskId: task.id, version }
 }

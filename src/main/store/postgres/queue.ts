@@ -10,7 +10,8 @@ import { latestDecidedFitId } from './fits'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
-import { checkFilter } from '../task-filter-check'
+import { checkFilter, viewerOf } from '../task-filter-check'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null> {
@@ -18,22 +19,30 @@ async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null>
 }
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
-async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null): Promise<number | null> {
+async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Promise<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = await decidedCounts(q, fitId)
-  return c === null ? null : f.decision === 'defer' ? c.deferred : c.acted
+  if (c === null) return null
+  const held = viewer === null ? 0 : ((await q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL), now, viewer, fitId, f.decision))?.n ?? 0)
+  return (f.decision === 'defer' ? c.deferred : c.acted) - held
+}
+
+/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
+async function skipping(q: PgSql, now: string, viewer: string | null): Promise<string | null> {
+  return viewer !== null && (await q.get(ANY_HELD_BY_OTHERS, now, viewer)) !== undefined ? viewer : null
 }
 
 export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promise<QueuePage> {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
+  const viewer = await skipping(q, now, viewerOf(query))
   const fitId = await latestDecidedFitId(q)
-  const b = buildFilter(filter, fitId, now)
+  const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total =
-    (await decidedTotal(q, filter, fitId)) ??
+    (await decidedTotal(q, filter, fitId, now, viewer)) ??
     (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
   const rows = await q.all<QueueRow>(

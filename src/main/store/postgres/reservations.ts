@@ -1,36 +1,32 @@
 /**
- * Reservations: a reviewer (one window = one session) who opens a task holds it for a while, so a
- * second window sees "reserved by …" instead of silently duplicating the work. Advisory, as in
- * SQLite (the task version is what refuses a stale resolve). Two sessions reserving one free task
- * at once: the SERIALIZABLE write makes one of them re-run and find the other's reservation.
+ * Reservations, with SQLite's semantics (../reservation-rules.ts): a reviewer's session holds an
+ * opened task for a while; other sessions' queues skip it and their label writes on it are refused,
+ * naming the holder. Two sessions reserving one free task at once, or a reserve racing a label
+ * write: the SERIALIZABLE transactions make one of them re-run and see the other's row.
  */
-import { type Actor, type RecentLabel, type Reservation, type ReserveResult } from '../types'
+import { type Actor, type RecentLabel, type ReserveResult } from '../types'
+import { expiryOf, heldByOther, isLive, reservedConflict, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { requireTask } from './labels'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 
-type ResRow = { reviewer: string; session_id: string; expires_at: string }
-
-const toRes = (taskId: string, r: ResRow): Reservation => ({ taskId, reviewer: r.reviewer, sessionId: r.session_id, expiresAt: r.expires_at })
-
 export async function reserveTask(q: PgSql, now: string, taskId: string, actor: Actor, ttlMs: number): Promise<ReserveResult> {
   await requireTask(q, taskId)
   checkInt(ttlMs, 'ttlMs', 1)
-  const held = await q.get<ResRow>('SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ? FOR UPDATE', taskId)
-  if (held !== undefined && held.expires_at > now && held.session_id !== actor.sessionId) {
-    return { mine: null, heldBy: toRes(taskId, held) }
-  }
-  const expiresAt = new Date(Date.parse(now) + Math.min(ttlMs, 24 * 3600_000)).toISOString()
+  const held = await q.get<ReservationRow>(`${SELECT_RESERVATION} FOR UPDATE`, taskId)
+  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false }
+  const expiresAt = expiryOf(now, ttlMs)
   await q.run(
     `INSERT INTO reservations (task_id, reviewer, session_id, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (task_id) DO UPDATE SET reviewer = excluded.reviewer, session_id = excluded.session_id, expires_at = excluded.expires_at`,
     taskId, actor.reviewer, actor.sessionId, expiresAt
   )
-  const renewed = held !== undefined && held.expires_at > now && held.session_id === actor.sessionId
+  // Live and not another's: the caller's own, extended.
+  const renewed = isLive(held, now)
   if (!renewed) await appendAudit(q, now, actor, 'task.reserve', taskId, { expiresAt })
-  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null }
+  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed }
 }
 
 /** Ends the caller's own reservation; true when there was one. */
@@ -41,9 +37,14 @@ export async function releaseTask(q: PgSql, now: string, taskId: string, actor: 
   return changed > 0
 }
 
-/** Called inside a label write: the task is done, whoever held it. */
-export async function clearReservation(q: PgSql, taskId: string): Promise<void> {
-  await q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
+/**
+ * Called inside a label write, before anything is written: another session's live hold refuses
+ * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
+ */
+export async function claimForWrite(q: PgSql, now: string, taskId: string, actor: Actor): Promise<void> {
+  const held = await q.get<ReservationRow>(`${SELECT_RESERVATION} FOR UPDATE`, taskId)
+  if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
+  if (held !== undefined) await q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
 export async function recentLabels(q: PgSql, limit: number): Promise<RecentLabel[]> {

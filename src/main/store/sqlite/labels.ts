@@ -1,6 +1,7 @@
 /**
  * Labels: an append-only log with optimistic concurrency. Each write checks the task's
- * `version` against what the reviewer saw, appends one row, bumps the version and appends the
+ * `version` against what the reviewer saw and that no other session holds the task (a live
+ * reservation), appends one row, bumps the version, ends the task's reservation and appends the
  * audit row — all in the caller's one transaction.
  */
 import { randomUUID } from 'node:crypto'
@@ -18,7 +19,7 @@ import {
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
-import { clearReservation } from './reservations'
+import { claimForWrite } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
@@ -128,13 +129,13 @@ export function recordLabel(q: Sql, now: string, input: RecordLabelInput, actor:
   const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
   checkVersion(q, task, input.expectedVersion)
   if (supersedes !== null) requireSupersedable(q, supersedes, task.id)
+  claimForWrite(q, now, task.id, actor)
 
   const adjudicated = input.adjudicated === true
   const labelId = insertLabel(q, {
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
   const version = bumpVersion(q, task)
-  clearReservation(q, task.id)
   appendAudit(q, now, actor, 'label.record', task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
@@ -149,6 +150,7 @@ export function undoLabel(q: Sql, now: string, input: UndoLabelInput, actor: Act
   const task = requireTask(q, target.taskId)
   checkVersion(q, task, input.expectedVersion)
   requireSupersedable(q, target.id, task.id)
+  claimForWrite(q, now, task.id, actor)
   const labelId = insertLabel(q, {
     taskId: task.id,
     label: null,
@@ -161,7 +163,6 @@ export function undoLabel(q: Sql, now: string, input: UndoLabelInput, actor: Act
     sessionId: actor.sessionId
   })
   const version = bumpVersion(q, task)
-  clearReservation(q, task.id)
   appendAudit(q, now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
   return { labelId, taskId: task.id, version }
 }

@@ -10,7 +10,8 @@ import { latestDecidedFitId } from './fits'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
-import { checkFilter } from '../task-filter-check'
+import { checkFilter, viewerOf } from '../task-filter-check'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 function fitMethod(q: Sql, fitId: string | null): string | null {
@@ -18,21 +19,29 @@ function fitMethod(q: Sql, fitId: string | null): string | null {
 }
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
-function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null): number | null {
+function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): number | null {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = decidedCounts(q, fitId)
-  return c === null ? null : f.decision === 'defer' ? c.deferred : c.acted
+  if (c === null) return null
+  const held = viewer === null ? 0 : (q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL), now, viewer, fitId, f.decision)?.n ?? 0)
+  return (f.decision === 'defer' ? c.deferred : c.acted) - held
+}
+
+/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
+function skipping(q: Sql, now: string, viewer: string | null): string | null {
+  return viewer !== null && q.get(ANY_HELD_BY_OTHERS, now, viewer) !== undefined ? viewer : null
 }
 
 export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
+  const viewer = skipping(q, now, viewerOf(query))
   const fitId = latestDecidedFitId(q)
-  const b = buildFilter(filter, fitId, now)
+  const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
-  const total = decidedTotal(q, filter, fitId) ?? q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
+  const total = decidedTotal(q, filter, fitId, now, viewer) ?? q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
   const order = orderBy(query.sort, query.direction, b.mode)
   const rows =
     b.mode === 'decided'

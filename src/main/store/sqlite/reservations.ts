@@ -1,36 +1,32 @@
 /**
- * Reservations: a reviewer (one window = one session) who opens a task holds it for a while, so a
- * second window sees "reserved by …" instead of silently duplicating the work. A reservation is
- * advisory — the task version is what refuses a stale resolve — and it ends with the resolve,
- * a release, or its expiry. Only acquiring one is audited; refreshing one's own is not a new act.
+ * Reservations (their rules: ../reservation-rules.ts): a reviewer (one window = one session) who
+ * opens a task holds it for a while, so other sessions' queues skip it and their label writes on
+ * it are refused, naming the holder. A hold ends with the holder's label, a release, or its
+ * expiry. Only acquiring one is audited; extending one's own is not a new act.
  */
-import { type Actor, type RecentLabel, type Reservation, type ReserveResult } from '../types'
+import { type Actor, type RecentLabel, type ReserveResult } from '../types'
+import { expiryOf, heldByOther, isLive, reservedConflict, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { requireTask } from './labels'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 
-type ResRow = { reviewer: string; session_id: string; expires_at: string }
-
-const toRes = (taskId: string, r: ResRow): Reservation => ({ taskId, reviewer: r.reviewer, sessionId: r.session_id, expiresAt: r.expires_at })
-
 export function reserveTask(q: Sql, now: string, taskId: string, actor: Actor, ttlMs: number): ReserveResult {
   requireTask(q, taskId)
   checkInt(ttlMs, 'ttlMs', 1)
-  const held = q.get<ResRow>('SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ?', taskId)
-  if (held !== undefined && held.expires_at > now && held.session_id !== actor.sessionId) {
-    return { mine: null, heldBy: toRes(taskId, held) }
-  }
-  const expiresAt = new Date(Date.parse(now) + Math.min(ttlMs, 24 * 3600_000)).toISOString()
+  const held = q.get<ReservationRow>(SELECT_RESERVATION, taskId)
+  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false }
+  const expiresAt = expiryOf(now, ttlMs)
   q.run(
     `INSERT INTO reservations (task_id, reviewer, session_id, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (task_id) DO UPDATE SET reviewer = excluded.reviewer, session_id = excluded.session_id, expires_at = excluded.expires_at`,
     taskId, actor.reviewer, actor.sessionId, expiresAt
   )
-  const renewed = held !== undefined && held.expires_at > now && held.session_id === actor.sessionId
+  // Live and not another's: the caller's own, extended.
+  const renewed = isLive(held, now)
   if (!renewed) appendAudit(q, now, actor, 'task.reserve', taskId, { expiresAt })
-  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null }
+  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed }
 }
 
 /** Ends the caller's own reservation; true when there was one. */
@@ -41,9 +37,14 @@ export function releaseTask(q: Sql, now: string, taskId: string, actor: Actor): 
   return changed > 0
 }
 
-/** Called inside a label write: the task is done, whoever held it. */
-export function clearReservation(q: Sql, taskId: string): void {
-  q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
+/**
+ * Called inside a label write, before anything is written: another session's live hold refuses
+ * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
+ */
+export function claimForWrite(q: Sql, now: string, taskId: string, actor: Actor): void {
+  const held = q.get<ReservationRow>(SELECT_RESERVATION, taskId)
+  if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
+  if (held !== undefined) q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
 export function recentLabels(q: Sql, limit: number): RecentLabel[] {

@@ -8,6 +8,7 @@
  * A task's state: `human` when it has a live label, else its decision under the current fit.
  */
 import type { Built, FilterMode } from '../task-filter-check'
+import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
 import { checkOneOf } from '../validate'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
@@ -22,9 +23,10 @@ export { rowColumns } from '../queue-row'
 
 /**
  * The FROM and WHERE of a filter under fit `fitId` (null: no fit yet). `forceTasks` builds the
- * task-driven shape whatever the state (exports walk task ids).
+ * task-driven shape whatever the state (exports walk task ids). `viewerSession`: leave out the
+ * tasks another session holds (the caller's queue).
  */
-export function buildFilter(f: TaskFilter, fitId: string | null, now: string, forceTasks = false): Built {
+export function buildFilter(f: TaskFilter, fitId: string | null, now: string, forceTasks = false, viewerSession: string | null = null): Built {
   const decided = !forceTasks && (f.decision === 'act' || f.decision === 'defer')
   const reservation = `LEFT JOIN reservations r ON r.task_id = t.id AND r.expires_at > ?`
   const where: string[] = []
@@ -47,6 +49,10 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
       where.push('l.id IS NULL', 'd.decision = ?')
       params.push(f.decision)
     }
+  }
+  if (viewerSession !== null) {
+    where.push(NOT_HELD_BY_OTHERS(decided ? 'd.task_id' : 't.id'))
+    params.push(now, viewerSession)
   }
   if (f.group !== null) {
     where.push(decided ? 'd.task_group = ?' : 't.grp = ?')

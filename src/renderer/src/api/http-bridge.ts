@@ -2,11 +2,12 @@ import type { BridgeApi } from '@shared/api'
 import { API_METHODS } from '@shared/api-methods'
 import type { Envelope } from '@shared/errors'
 import type { ApiEvent } from '@shared/events'
+import { tabSession } from './tab-session'
 
 /**
  * The browser console's stand-in for the preload bridge: the same calls, as POST /api/<method>
- * on the web host that served this page (its session cookie authenticates), and the event
- * channel as server-sent events.
+ * on the web host that served this page (its session cookie authenticates; the session header
+ * names this tab), and the event channel as server-sent events.
  */
 export function createHttpBridge(base = ''): BridgeApi {
   const bridge: Record<string, unknown> = {}
@@ -17,8 +18,10 @@ export function createHttpBridge(base = ''): BridgeApi {
         res = await fetch(`${base}/api/${method}`, {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(args ?? {})
+          headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': tabSession() },
+          body: JSON.stringify(args ?? {}),
+          // A release sent as the tab closes must outlive the page (bodies this small may).
+          keepalive: method === 'task.release'
         })
       } catch (error) {
         return { ok: false, error: { code: 'internal', message: `the console server did not answer (${String(error)})`, details: null } }
@@ -30,10 +33,26 @@ export function createHttpBridge(base = ''): BridgeApi {
       }
     }
   }
+  // One event stream per tab, shared by every listener: a browser keeps at most six connections
+  // to a host, and a stream per listener would leave a reviewer's second tab none for its calls.
+  const listeners = new Set<(e: ApiEvent) => void>()
+  let source: EventSource | null = null
   bridge.onEvent = (listener: (e: ApiEvent) => void) => {
-    const source = new EventSource(`${base}/api/events`)
-    source.onmessage = (m) => listener(JSON.parse(m.data as string) as ApiEvent)
-    return () => source.close()
+    listeners.add(listener)
+    if (source === null) {
+      source = new EventSource(`${base}/api/events`)
+      source.onmessage = (m) => {
+        const event = JSON.parse(m.data as string) as ApiEvent
+        for (const l of [...listeners]) l(event)
+      }
+    }
+    return () => {
+      listeners.delete(listener)
+      if (listeners.size === 0 && source !== null) {
+        source.close()
+        source = null
+      }
+    }
   }
   return bridge as BridgeApi
 }

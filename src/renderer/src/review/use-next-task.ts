@@ -1,28 +1,60 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { useApi } from '../api/context'
 import { useQueuePage } from '../api/loop-queries'
 import { useQueueState } from '../queue/queue-state'
 import { useReviewSession } from './session'
 
+/** How many tasks "next" tries to reserve before it gives up and shows the queue. */
+const CLAIM_TRIES = 5
+
 /**
- * The task after this one in the queue's own order (filter and sort), skipping what this session
- * skipped or labeled; its detail is fetched ahead so resolve → next shows it at once.
+ * The tasks after this one in the queue's own order (filter and sort), skipping what this session
+ * skipped or labeled and what another window holds (the queue leaves those out already; the cached
+ * page may be older than their reservation).
  */
-export function useNextTask(currentId: string | null): string | null {
-  const api = useApi()
-  const qc = useQueryClient()
+function useCandidates(currentId: string | null): string[] {
   const { query } = useQueueState()
   const { skipped, history } = useReviewSession()
   const page = useQueuePage(query, 0)
   // The cached page may predate this session's last labels (refetches are coalesced): a task
   // labeled here is never offered again, whatever the cache says.
   const labeled = new Set(history.map((h) => h.taskId))
-  const next =
-    page.data?.rows.find((r) => r.taskId !== currentId && !skipped.has(r.taskId) && !labeled.has(r.taskId) && r.label === null)?.taskId ?? null
+  return (page.data?.rows ?? [])
+    .filter((r) => r.taskId !== currentId && !skipped.has(r.taskId) && !labeled.has(r.taskId) && r.label === null && r.reservedBy === null)
+    .map((r) => r.taskId)
+}
+
+/** The task after this one; its detail is fetched ahead so resolve → next shows it at once. */
+export function useNextTask(currentId: string | null): string | null {
+  const api = useApi()
+  const qc = useQueryClient()
+  const next = useCandidates(currentId)[0] ?? null
 
   useEffect(() => {
     if (next) void qc.prefetchQuery({ queryKey: ['task.detail', next, false], queryFn: () => api['task.detail']({ taskId: next, blind: false }) })
   }, [next, qc, api])
   return next
+}
+
+/**
+ * "Next" that never lands on a task someone else holds (issue #9): the next candidates are
+ * reserved in turn, before the screen moves, until one is this window's; null when none of the
+ * first few could be (the reviewer goes back to the queue, which has moved on by then).
+ */
+export function useClaimNext(currentId: string | null): () => Promise<string | null> {
+  const api = useApi()
+  const candidates = useCandidates(currentId)
+  const ref = useRef(candidates)
+  ref.current = candidates
+  return useCallback(async () => {
+    for (const taskId of ref.current.slice(0, CLAIM_TRIES)) {
+      try {
+        if ((await api['task.reserve']({ taskId })).mine !== null) return taskId
+      } catch {
+        // Gone or unreachable: try the next one.
+      }
+    }
+    return null
+  }, [api])
 }

@@ -8,8 +8,8 @@ import { useReviewSession } from './session'
 
 /**
  * Resolve and undo for one task. A label is acknowledged only once the main side returns (it is
- * durable by then); a conflict — someone resolved the task since it was opened — is shown, the
- * task reloaded, and nothing is overwritten.
+ * durable by then); a conflict — someone resolved the task since it was opened, or another window
+ * holds it — is shown, the task reloaded, and nothing is overwritten.
  */
 export function useResolve(source: LabelSource) {
   const api = useApi()
@@ -71,9 +71,19 @@ export function useResolve(source: LabelSource) {
 }
 
 function report(e: unknown, toast: ReturnType<typeof useToast>): void {
-  if (e instanceof ApiError && e.code === 'conflict') {
+  const holder = e instanceof ApiError ? heldBy(e.details) : null
+  if (holder !== null) {
+    // Another window holds the task (issue #9): nothing was written; say who, and until when.
+    toast({ kind: 'conflict', text: `Not saved: ${holder} is reviewing this task right now. Nothing was overwritten; pick another task or wait until it is free.` })
+  } else if (e instanceof ApiError && e.code === 'conflict') {
     toast({ kind: 'conflict', text: `Not saved: ${e.message}. The task was reloaded — check it and resolve again.` })
   } else {
     toast({ kind: 'error', text: `Not saved: ${e instanceof Error ? e.message : String(e)}` })
   }
+}
+
+/** The holder named by a `reserved` conflict's details, else null. */
+function heldBy(details: unknown): string | null {
+  const d = details as { reason?: unknown; heldBy?: { reviewer?: unknown } } | null
+  return d !== null && typeof d === 'object' && d.reason === 'reserved' && typeof d.heldBy?.reviewer === 'string' ? d.heldBy.reviewer : null
 }

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import type { TaskDetail } from '@shared/api'
-import { useApi } from '../api/context'
+import type { Reservation, TaskDetail } from '@shared/api'
 import { useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
@@ -9,17 +8,24 @@ import { RecentDecisions } from '../review/RecentDecisions'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
 import { useReviewSession } from '../review/session'
-import { useNextTask } from '../review/use-next-task'
+import { useClaimNext, useNextTask } from '../review/use-next-task'
+import { useReservation } from '../review/use-reservation'
 import { useResolve } from '../review/use-resolve'
 import { markKey, markShown } from '../perf-marks'
 import { hrefFor } from '../router'
 
 export function ReviewScreen({ taskId }: { taskId: string | null }) {
   const next = useNextTask(taskId)
+  const claimNext = useClaimNext(taskId)
+  const claiming = useRef(false)
   useEffect(() => {
-    // Opening Review with no task picks the queue's first.
-    if (taskId === null && next !== null) window.location.replace(hrefFor('review', next))
-  }, [taskId, next])
+    // Opening Review with no task picks the queue's first that no one else holds (one claim at a time).
+    if (taskId !== null || next === null || claiming.current) return
+    claiming.current = true
+    void claimNext()
+      .then((id) => id !== null && window.location.replace(hrefFor('review', id)))
+      .finally(() => (claiming.current = false))
+  }, [taskId, next, claimNext])
   const detail = useTaskDetail(taskId)
 
   if (taskId === null) {
@@ -38,11 +44,10 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   }
   if (detail.isPending) return <Loading />
   if (detail.isError) return <ErrorState error={detail.error} />
-  return <Review key={taskId} detail={detail.data} next={next} />
+  return <Review key={taskId} detail={detail.data} claimNext={claimNext} />
 }
 
-function Review({ detail, next }: { detail: TaskDetail; next: string | null }) {
-  const api = useApi()
+function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Promise<string | null> }) {
   const { resolve, undo, busy } = useResolve('escalation')
   const session = useReviewSession()
   const [focused, setFocused] = useState(0)
@@ -55,17 +60,18 @@ function Review({ detail, next }: { detail: TaskDetail; next: string | null }) {
   useEffect(() => markShown(detail.task.id), [detail.task.id])
 
   // Hold the task while it is open so another window or reviewer does not take it unknowingly.
-  useEffect(() => {
-    void api['task.reserve']({ taskId: detail.task.id }).catch(() => {})
-    return () => void api['task.release']({ taskId: detail.task.id }).catch(() => {})
-  }, [api, detail.task.id])
+  const heldBy = useReservation(detail)
 
   const go = (taskId: string | null) => {
     window.location.hash = taskId ? hrefFor('review', taskId) : hrefFor('queue')
   }
   const pick = async (label: string) => {
     if (busy) return
-    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(next)
+    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claimNext())
+  }
+  const skip = () => {
+    session.skip(detail.task.id)
+    void claimNext().then(go)
   }
 
   useHotkeys(
@@ -88,10 +94,7 @@ function Review({ detail, next }: { detail: TaskDetail; next: string | null }) {
       Enter: () => void pick(candidates[focused]),
       Backspace: () => void undo().then((t) => t && go(t)),
       'ctrl+z': () => void undo().then((t) => t && go(t)),
-      s: () => {
-        session.skip(detail.task.id)
-        go(next)
-      },
+      s: skip,
       n: () => noteRef.current?.focus(),
       '?': () => setSheet(true)
     },
@@ -111,17 +114,13 @@ function Review({ detail, next }: { detail: TaskDetail; next: string | null }) {
             )}
           </p>
           <h1 className="question">{detail.task.question ?? '(no question text)'}</h1>
-          {detail.reservedByOther && detail.reservation && (
-            <p className="notice" data-testid="reserved-by" data-reviewer={detail.reservation.reviewer}>
-              {detail.reservation.reviewer} has this task open; a label you give now may conflict with theirs.
-            </p>
-          )}
+          {heldBy && <ReservedBy holder={heldBy} />}
         </div>
         <div className="review-actions">
           <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
             Undo <kbd>⌫</kbd>
           </button>
-          <button type="button" className="secondary" onClick={() => (session.skip(detail.task.id), go(next))}>
+          <button type="button" className="secondary" onClick={skip}>
             Skip <kbd>s</kbd>
           </button>
           <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
@@ -151,5 +150,16 @@ function Review({ detail, next }: { detail: TaskDetail; next: string | null }) {
       <RecentDecisions currentTaskId={detail.task.id} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
     </div>
+  )
+}
+
+/** Who holds this task: until their label, release or the hold's expiry, a label given here is refused. */
+function ReservedBy({ holder }: { holder: Reservation }) {
+  const until = new Date(holder.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return (
+    <p className="notice" data-testid="reserved-by" data-reviewer={holder.reviewer}>
+      {holder.reviewer} is reviewing this task (reserved until {until}). A label given here is refused until they finish or
+      their hold expires; the task is yours as soon as it is free.
+    </p>
   )
 }

@@ -21,7 +21,7 @@ export function SettingsScreen() {
       <header className="screen-header">
         <h1>Settings</h1>
       </header>
-      <SettingsForm settings={settings.data} />
+      <SettingsForm settings={settings.data} nameFromLogin={info.data.reviewerFromToken} />
       <EngineSettingsForm settings={engine.data} />
       <section className="panel" aria-labelledby="db-heading">
         <h2 id="db-heading">Database</h2>
@@ -43,7 +43,7 @@ export function SettingsScreen() {
   )
 }
 
-function SettingsForm({ settings }: { settings: Settings }) {
+function SettingsForm({ settings, nameFromLogin }: { settings: Settings; nameFromLogin: boolean }) {
   const update = useUpdateSettings()
   const [reviewer, setReviewer] = useState(settings.reviewer)
   useEffect(() => setReviewer(settings.reviewer), [settings.reviewer])
@@ -57,7 +57,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <h2 id="you-heading">You</h2>
       <label className="field">
         <span>Reviewer name (recorded with every label you give)</span>
-        <input data-testid="settings-reviewer" value={reviewer} maxLength={80} onChange={(e) => setReviewer(e.target.value)} />
+        <input data-testid="settings-reviewer" value={reviewer} maxLength={80} readOnly={nameFromLogin} onChange={(e) => setReviewer(e.target.value)} />
+        {nameFromLogin && (
+          <span className="muted small" data-testid="settings-reviewer-locked">
+            Set by your login link: the person running <code>arbiter serve --reviewer</code> named you; it cannot be changed here.
+          </span>
+        )}
       </label>
       <label className="field">
         <span>Theme</span>
@@ -70,7 +75,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </select>
       </label>
       <div className="actions">
-        <button type="submit" disabled={update.isPending || reviewer.trim() === '' || reviewer === settings.reviewer}>
+        <button type="submit" disabled={nameFromLogin || update.isPending || reviewer.trim() === '' || reviewer === settings.reviewer}>
           Save
         </button>
         {update.isError && (

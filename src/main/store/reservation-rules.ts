@@ -1,0 +1,66 @@
+/**
+ * What a reservation means, the same on both backends (issue #9): opening a task holds it for one
+ * reviewer's session until `expires_at`. A reservation counts only while `expires_at > now` — every
+ * read compares, so an expired one needs no sweeper: it simply stops counting, and the task is back
+ * in everyone's queue. While it counts, another session's queue leaves the task out, and another
+ * session's label write on it is a `conflict` naming the holder (never a silent overwrite).
+ * Only the SQL that both dialects share lives here; each backend runs it with its own driver.
+ */
+import { StoreError } from './store-error'
+import type { Reservation } from './types-loop'
+
+/** The longest hold a caller may ask for: a forgotten window must not keep a task for days. */
+export const MAX_RESERVATION_MS = 24 * 3600_000
+
+export type ReservationRow = { reviewer: string; session_id: string; expires_at: string }
+
+export const SELECT_RESERVATION = 'SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ?'
+
+export const toReservation = (taskId: string, r: ReservationRow): Reservation => ({
+  taskId, reviewer: r.reviewer, sessionId: r.session_id, expiresAt: r.expires_at
+})
+
+/** ISO-8601 UTC strings of one format compare as text in the order of time. */
+export const isLive = (r: ReservationRow | undefined, now: string): r is ReservationRow => r !== undefined && r.expires_at > now
+
+/** A live reservation of a session other than `sessionId`. */
+export const heldByOther = (r: ReservationRow | undefined, now: string, sessionId: string): r is ReservationRow =>
+  isLive(r, now) && r.session_id !== sessionId
+
+export function expiryOf(now: string, ttlMs: number): string {
+  return new Date(Date.parse(now) + Math.min(ttlMs, MAX_RESERVATION_MS)).toISOString()
+}
+
+/** The refusal of a label write on a task another session holds; `details.heldBy` names the holder. */
+export function reservedConflict(taskId: string, r: ReservationRow): StoreError {
+  return new StoreError('conflict', `task ${taskId} is reserved by ${r.reviewer} until ${r.expires_at}; it was not changed`, {
+    taskId,
+    reason: 'reserved',
+    heldBy: toReservation(taskId, r)
+  })
+}
+
+/**
+ * Whether any other session holds a task at all (parameters: now, the viewer's session). Without
+ * one, the viewer's queue needs no per-row check — a deep page walks hundreds of thousands of
+ * index entries, and a lookup each would double its time for nothing.
+ */
+export const ANY_HELD_BY_OTHERS = 'SELECT 1 AS held FROM reservations WHERE expires_at > ? AND session_id <> ? LIMIT 1'
+
+/**
+ * A WHERE clause: no live reservation of another session holds the task `idExpr`. Parameters, in
+ * order: now, the viewer's session. A lookup by the reservations' primary key per row considered.
+ */
+export const NOT_HELD_BY_OTHERS = (idExpr: string): string =>
+  `NOT EXISTS (SELECT 1 FROM reservations rx WHERE rx.task_id = ${idExpr} AND rx.expires_at > ? AND rx.session_id <> ?)`
+
+/**
+ * How many tasks of a fit's unlabeled `decision` view other sessions hold: what the viewer's queue
+ * total leaves out when it comes from the fit's stored counts. Driven by the (few) live
+ * reservations. Parameters, in order: now, the viewer's session, fit id, decision.
+ */
+export const HELD_IN_DECIDED_VIEW = (liveLabel: (alias: string) => string): string =>
+  `SELECT count(*) AS n FROM reservations rx
+   WHERE rx.expires_at > ? AND rx.session_id <> ?
+     AND EXISTS (SELECT 1 FROM decisions d WHERE d.fit_id = ? AND d.task_id = rx.task_id AND d.decision = ?)
+     AND NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = rx.task_id AND ${liveLabel('x')})`

@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { Reservation, TaskDetail } from '@shared/api'
+import type { ApiEvent } from '@shared/events'
+import { useApi, useApiEvents } from '../api/context'
+
+/** How often an open task's hold is renewed (the hold itself lasts 10 minutes). */
+export const HEARTBEAT_MS = 60_000
+
+/**
+ * Holds the open task for this window (issue #9): reserved when the review screen opens it,
+ * renewed every minute while it stays open, released when the reviewer leaves it or closes the
+ * tab. Returns who else holds it (null: this window does, or nobody does): until the first answer,
+ * what the task's detail said; after it, what the store answered. While another holds it, every
+ * change of tasks (their label, their release) makes this window try again at once.
+ */
+export function useReservation(detail: TaskDetail): Reservation | null {
+  const api = useApi()
+  const taskId = detail.task.id
+  const [answer, setAnswer] = useState<{ heldBy: Reservation | null } | null>(null)
+  const heldBy = useRef<Reservation | null>(null)
+  const stopped = useRef(false)
+
+  const reserve = useCallback(() => {
+    void api['task.reserve']({ taskId })
+      .then((r) => {
+        if (stopped.current) return
+        heldBy.current = r.heldBy
+        setAnswer({ heldBy: r.heldBy })
+      })
+      .catch(() => {})
+  }, [api, taskId])
+
+  useEffect(() => {
+    stopped.current = false
+    reserve()
+    const timer = window.setInterval(reserve, HEARTBEAT_MS)
+    const release = () => void api['task.release']({ taskId }).catch(() => {})
+    // A page restored from the back-forward cache had released its hold as it was hidden.
+    const restored = (e: PageTransitionEvent) => e.persisted && reserve()
+    window.addEventListener('pagehide', release)
+    window.addEventListener('pageshow', restored)
+    return () => {
+      stopped.current = true
+      window.clearInterval(timer)
+      window.removeEventListener('pagehide', release)
+      window.removeEventListener('pageshow', restored)
+      release()
+    }
+  }, [api, taskId, reserve])
+
+  useApiEvents(
+    useCallback(
+      (e: ApiEvent) => {
+        if (heldBy.current !== null && e.type === 'changed' && e.topics.includes('tasks')) reserve()
+      },
+      [reserve]
+    )
+  )
+
+  if (answer !== null) return answer.heldBy
+  return detail.reservedByOther ? detail.reservation : null
+}

@@ -1,0 +1,155 @@
+/**
+ * Several reviewers on one console (issue #9), over real HTTP on either backend: `serve --reviewer
+ * alice --reviewer bob` gives each a login token; the token decides who calls (Settings cannot
+ * rename it), every label and audit row carries that reviewer, a task one of them opened stays out
+ * of the other's queue and the other's resolve of it is a 409 naming the holder, and an expired
+ * hold gives the task back. The store's clock is injected, so expiry is exact and nothing sleeps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AuditEntryView, QueuePageResult, ReserveResult, Settings, TaskDetail } from '../../../src/shared/api'
+import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
+import { startWebHost, type WebHost } from '../../../src/main/host/web'
+import { createService, type Service } from '../../../src/main/service'
+import { RESERVATION_MS } from '../../../src/main/service/handlers/queue'
+import { openStore, type Store } from '../../../src/main/store'
+import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
+import { rawRequest } from '../../helpers/http'
+import { exampleTraces, seedTraces } from '../../helpers/seed'
+
+const MIN = 60_000
+const ALL = { decision: null }
+
+interface Reply<T> {
+  status: number
+  value: T
+  error: { code: string; message: string; details: Record<string, unknown> } | null
+}
+
+export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocation): void {
+  describe(`reviewers with their own logins on ${name}`, () => {
+    let location: DbLocation | null = null
+    let store: Store
+    let service: Service
+    let host: WebHost
+    let clock = Date.parse('2026-03-02T09:00:00.000Z')
+
+    const token = (reviewer: string) => host.logins.find((l) => l.reviewer === reviewer)?.token ?? 'none'
+    /** A call as `reviewer`'s login, from tab `tab` (no tab: the login's default session). */
+    async function call<T>(reviewer: string, method: string, args: unknown = {}, tab?: string): Promise<Reply<T>> {
+      const headers: Record<string, string> = { authorization: `Bearer ${token(reviewer)}`, 'content-type': 'application/json' }
+      if (tab !== undefined) headers['x-arbiter-session'] = tab
+      const res = await rawRequest(host.port, { method: 'POST', path: `/api/${method}`, headers, body: JSON.stringify(args) })
+      const body = JSON.parse(res.body) as { ok: boolean; value?: T; error?: Reply<T>['error'] }
+      return { status: res.status, value: body.value as T, error: body.error ?? null }
+    }
+    const queue = async (reviewer: string, tab?: string) =>
+      (await call<QueuePageResult>(reviewer, 'queue.page', { filter: ALL, sort: 'age' }, tab)).value.rows.map((r) => [r.taskId, r.reservedBy?.reviewer ?? null])
+    const resolve = async (reviewer: string, taskId: string, tab?: string) => {
+      const detail = (await call<TaskDetail>(reviewer, 'task.detail', { taskId }, tab)).value
+      return call<{ labelId: string }>(reviewer, 'labels.resolve', { taskId, label: detail.task.candidates[0], expectedVersion: detail.task.version }, tab)
+    }
+    const auditSince = async (seq: number) => (await store.auditTail(1000)).filter((a) => a.seq > seq)
+    const lastSeq = async () => (await store.auditTail(1000)).reduce((m, a) => Math.max(m, a.seq), 0)
+
+    beforeAll(async () => {
+      location = await makeDbLocation()
+      store = await openStore(location.dbPath, { now: () => new Date(clock) })
+      await seedTraces(store, exampleTraces())
+      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      host = await startWebHost({
+        handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
+        reviewers: ['alice', 'bob']
+      })
+      await call('alice', 'engine.updateSettings', { patch: { autoRefit: false } })
+    })
+    afterAll(async () => {
+      await host?.close()
+      await service?.close()
+      await location?.cleanup()
+    })
+
+    it('gives each reviewer a login; a wrong token is 401; the token, not Settings, names the caller', async () => {
+      expect(host.logins.map((l) => [l.reviewer, l.url])).toEqual([
+        ['alice', `${host.url}?token=${encodeURIComponent(token('alice'))}`],
+        ['bob', `${host.url}?token=${encodeURIComponent(token('bob'))}`]
+      ])
+      expect(token('alice')).not.toBe(token('bob'))
+      const wrong = await rawRequest(host.port, { method: 'POST', path: '/api/app.info', headers: { authorization: 'Bearer nope' }, body: '{}' })
+      expect(wrong.status).toBe(401)
+      expect((await rawRequest(host.port, { method: 'POST', path: '/api/app.info', body: '{}' })).status).toBe(401)
+      expect((await rawRequest(host.port, { path: '/?token=nope' })).status).toBe(401)
+      // Bob's link sets a cookie that calls as bob.
+      const login = await rawRequest(host.port, { path: `/?token=${encodeURIComponent(token('bob'))}` })
+      expect(login.status).toBe(302)
+      const cookie = String(login.headers['set-cookie']).split(';')[0]
+      const viaCookie = await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie }, body: '{}' })
+      expect(JSON.parse(viaCookie.body).value.reviewer).toBe('bob')
+
+      expect((await call('alice', 'app.info')).value).toMatchObject({ reviewerFromToken: true })
+      expect((await call<Settings>('alice', 'settings.get')).value.reviewer).toBe('alice')
+      const before = await lastSeq()
+      const rename = await call('alice', 'settings.update', { patch: { reviewer: 'bob' } })
+      expect(rename).toMatchObject({ status: 400, error: { code: 'bad_input', message: expect.stringContaining('login link') } })
+      expect(await auditSince(before)).toEqual([])
+      expect((await store.getSettings()).reviewer).toBeUndefined()
+      expect((await call<Settings>('alice', 'settings.update', { patch: { theme: 'dark' } })).value).toMatchObject({ reviewer: 'alice', theme: 'dark' })
+      expect((await auditSince(before)).map((a) => [a.action, a.reviewer])).toEqual([['settings.set', 'alice']])
+      expect((await call('alice', 'app.counts', {}, 'bad tab!')).status).toBe(400)
+    })
+
+    it('records every label and audit entry under the login’s reviewer and session', async () => {
+      const before = await lastSeq()
+      const reserved = await call<ReserveResult>('alice', 'task.reserve', { taskId: 'medclaim-0001' }, 'alice-tab-1')
+      expect(reserved.value.mine).toMatchObject({ reviewer: 'alice', sessionId: expect.stringMatching(/^login-.+\/alice-tab-1$/) })
+      const session = reserved.value.mine?.sessionId
+      expect((await resolve('alice', 'medclaim-0001', 'alice-tab-1')).status).toBe(200)
+      expect((await store.liveLabels('medclaim-0001')).map((l) => [l.reviewer, l.sessionId])).toEqual([['alice', session]])
+      const rows = await auditSince(before)
+      expect(rows.map((a) => a.action)).toEqual(['task.reserve', 'label.record'])
+      for (const a of rows) expect([a.reviewer, a.sessionId, a.shell]).toEqual(['alice', session, 'web'])
+      const tail = (await call<AuditEntryView[]>('bob', 'audit.tail', { limit: 2 })).value
+      expect(tail.map((a) => [a.action, a.reviewer])).toEqual([['task.reserve', 'alice'], ['label.record', 'alice']])
+    })
+
+    it('keeps a task alice holds out of bob’s queue and refuses his resolve with a 409 naming her', async () => {
+      expect((await call<ReserveResult>('alice', 'task.reserve', { taskId: 'medclaim-0002' }, 'alice-tab-1')).value.mine?.reviewer).toBe('alice')
+      expect(await queue('bob')).toEqual([['medclaim-0001', null], ['trivia-0001', null]])
+      expect(await queue('alice', 'alice-tab-1')).toEqual([['medclaim-0001', null], ['medclaim-0002', 'alice'], ['trivia-0001', null]])
+      expect((await call<TaskDetail>('bob', 'task.detail', { taskId: 'medclaim-0002' })).value).toMatchObject({ reservedByOther: true, reservation: { reviewer: 'alice' } })
+      expect((await call<ReserveResult>('bob', 'task.reserve', { taskId: 'medclaim-0002' })).value).toMatchObject({ mine: null, heldBy: { reviewer: 'alice' } })
+
+      const refused = await resolve('bob', 'medclaim-0002')
+      expect(refused.status).toBe(409)
+      expect(refused.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('alice'), details: { reason: 'reserved', heldBy: { reviewer: 'alice' } } })
+      // Alice's other tab is another session; bob naming alice's tab is still bob's own session.
+      expect(await resolve('alice', 'medclaim-0002', 'alice-tab-2')).toMatchObject({ status: 409, error: { details: { heldBy: { reviewer: 'alice' } } } })
+      expect(await resolve('bob', 'medclaim-0002', 'alice-tab-1')).toMatchObject({ status: 409, error: { details: { heldBy: { reviewer: 'alice' } } } })
+      expect(await store.liveLabels('medclaim-0002')).toEqual([])
+
+      expect((await resolve('alice', 'medclaim-0002', 'alice-tab-1')).status).toBe(200)
+      expect((await store.liveLabels('medclaim-0002')).map((l) => l.reviewer)).toEqual(['alice'])
+      expect((await store.taskDetail('medclaim-0002')).reservation).toBeNull()
+    })
+
+    it('keeps a hold while its heartbeat renews it, and gives the task back once it expires', async () => {
+      const first = await call<ReserveResult>('bob', 'task.reserve', { taskId: 'trivia-0001' })
+      expect(first.value.mine?.reviewer).toBe('bob')
+      const reserves = async () => (await store.auditTail(1000)).filter((a) => a.action === 'task.reserve' && a.target === 'trivia-0001').length
+      expect(await reserves()).toBe(1)
+      clock += RESERVATION_MS - MIN
+      expect((await call<ReserveResult>('bob', 'task.reserve', { taskId: 'trivia-0001' })).value.mine?.reviewer).toBe('bob')
+      expect(await reserves()).toBe(1) // a renewal is not a new act
+      clock += RESERVATION_MS - MIN
+      expect(await queue('alice')).not.toContainEqual(['trivia-0001', null])
+      expect(await resolve('alice', 'trivia-0001')).toMatchObject({ status: 409, error: { details: { heldBy: { reviewer: 'bob' } } } })
+
+      clock += 2 * MIN // past the renewed hold
+      expect(await queue('alice')).toContainEqual(['trivia-0001', null])
+      expect((await call<TaskDetail>('alice', 'task.detail', { taskId: 'trivia-0001' })).value).toMatchObject({ reservation: null, reservedByOther: false })
+      expect((await call<ReserveResult>('alice', 'task.reserve', { taskId: 'trivia-0001' })).value.mine?.reviewer).toBe('alice')
+      expect(await resolve('bob', 'trivia-0001')).toMatchObject({ status: 409, error: { details: { heldBy: { reviewer: 'alice' } } } })
+      expect((await call('alice', 'task.release', { taskId: 'trivia-0001' })).value).toEqual({ released: true })
+      expect((await resolve('bob', 'trivia-0001')).status).toBe(200)
+    })
+  })
+}
