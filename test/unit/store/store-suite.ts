@@ -11,6 +11,7 @@ import { defineImportTests } from './suite-imports'
 import { defineLabelTests } from './suite-labels'
 import { defineQueueTests } from './suite-queue'
 import { defineTallyTests } from './suite-tallies'
+import { defineTeamTests } from './suite-team'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
 export type MakeStore = () => Promise<StoreHandle>
@@ -95,6 +96,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineFitAndAuditTests(makeStore)
     defineTallyTests(makeStore)
     defineQueueTests(makeStore)
+    defineTeamTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)
