@@ -4,7 +4,9 @@ import type { QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import { blindFor, maskQueueRows } from '../blind'
 import { taskDetail } from '../task-detail'
+import { readTeamSettings } from '../team-settings'
 
 /** How long opening a task holds it for this window (renewed by opening it again). */
 export const RESERVATION_MS = 15 * 60_000
@@ -23,12 +25,16 @@ type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 't
 
 export function queueHandlers(core: Core): H {
   return {
-    'queue.page': async ({ filter, sort, direction, offset, limit }) => {
+    'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
       const page = await core.store().queuePage({ filter, sort, direction, offset, limit })
-      return { rows: page.rows.map(queueRow), total: page.total, offset, limit, fitId: page.fitId }
+      const rows = await maskQueueRows(core.store(), ctx, page.rows.map(queueRow))
+      return { rows, total: page.total, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
-    'task.detail': ({ taskId, blind }, ctx) => taskDetail(core.store(), core.models, taskId, blind, ctx.sessionId),
+    'task.detail': async ({ taskId, blind }, ctx) => {
+      const hidden = (await blindFor(core.store(), ctx, [taskId])).has(taskId)
+      return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden)
+    },
     'task.reserve': async ({ taskId }, ctx) => {
       const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS)
       if (r.value.mine !== null) core.changed(r.topics)
@@ -39,8 +45,12 @@ export function queueHandlers(core: Core): H {
       if (r.value) core.changed(r.topics)
       return { released: r.value }
     },
-    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store.
-    'calibrate.draw': ({ exclude, spotCheckOnly }) =>
-      core.store().drawUnlabeled({ at: randomInt(0, 2 ** 47) / 2 ** 47, exclude, spotCheckOnly })
+    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store;
+    // with N reviewers per task, among the tasks this reviewer may still label blind (issue #9).
+    'calibrate.draw': async ({ exclude, spotCheckOnly }, ctx) => {
+      const { reviewersPerTask } = await readTeamSettings(core.store())
+      const at = randomInt(0, 2 ** 47) / 2 ** 47
+      return core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
+    }
   }
 }

@@ -18,6 +18,7 @@ import {
 } from '../types'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
+import { labelAction } from '../audit-row'
 import type { PgSql } from './connection'
 import { clearReservation } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
@@ -132,7 +133,7 @@ export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput
   })
   const version = await bumpVersion(q, task)
   await clearReservation(q, task.id)
-  await appendAudit(q, now, actor, 'label.record', task.id, {
+  await appendAudit(q, now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
   return { labelId, taskId: task.id, version }

@@ -17,6 +17,7 @@ import {
 } from '../types'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
+import { labelAction } from '../audit-row'
 import type { Sql } from './connection'
 import { clearReservation } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
@@ -135,7 +136,7 @@ export function recordLabel(q: Sql, now: string, input: RecordLabelInput, actor:
   })
   const version = bumpVersion(q, task)
   clearReservation(q, task.id)
-  appendAudit(q, now, actor, 'label.record', task.id, {
+  appendAudit(q, now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
   return { labelId, taskId: task.id, version }
