@@ -74,6 +74,7 @@ export function defineTeamTests(makeStore: MakeStore): void {
       await label(s, 't3', 'false', BO)
       const adj = await label(s, 't3', 'false', CY, { adjudicated: true })
       expect(await effective(s)).toEqual([['t3', 'false', 'cy']])
+      expect((await s.auditTail(1))[0]).toMatchObject({ action: 'label.adjudicate', target: 't3', reviewer: 'cy', details: { labelId: adj, label: 'false', adjudicated: true } })
       const row = (await s.queuePage(page({ decision: 'human' }))).rows[0]
       expect(row).toMatchObject({ taskId: 't3', state: 'human', answer: 'false', label: { labelId: adj, reviewer: 'cy' } })
       await s.undoLabel({ labelId: adj, expectedVersion: (await s.getTaskSummary('t3')).version }, CY)
