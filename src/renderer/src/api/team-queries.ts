@@ -3,18 +3,19 @@ import type { TeamSettings } from '@shared/api'
 import { useApi } from './context'
 
 /** Team mode (issue #9): the team settings, and the disagreements awaiting adjudication. */
+const TEAM_KEY = ['team.getSettings']
+
 export function useTeamSettings() {
   const api = useApi()
-  return useQuery({ queryKey: ['team.getSettings'], queryFn: () => api['team.getSettings']({}) })
+  return useQuery({ queryKey: TEAM_KEY, queryFn: () => api['team.getSettings']({}) })
 }
 
+/** Saving puts the settings the call returns straight into the cache (no refetch). */
 export function useUpdateTeamSettings() {
   const api = useApi()
   const qc = useQueryClient()
-  return useMutation({
-    mutationFn: (patch: Partial<TeamSettings>) => api['team.updateSettings']({ patch }),
-    onSuccess: (s) => qc.setQueryData(['team.getSettings'], s)
-  })
+  const save = (patch: Partial<TeamSettings>) => api['team.updateSettings']({ patch })
+  return useMutation({ mutationFn: save, onSuccess: (s: TeamSettings) => qc.setQueryData(TEAM_KEY, s) })
 }
 
 export const ADJUDICATION_PAGE = 50

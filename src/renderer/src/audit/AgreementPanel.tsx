@@ -1,4 +1,5 @@
 import type { AgreementView, KappaView } from '@shared/api'
+import { TableHead } from '../components/TableHead'
 
 const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3))
 
@@ -31,15 +32,7 @@ export function AgreementPanel({ agreement }: { agreement: AgreementView }) {
       ) : (
         <>
           <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">reviewers</th>
-                <th scope="col">tasks</th>
-                <th scope="col">observed P_o</th>
-                <th scope="col">chance P_e</th>
-                <th scope="col">κ</th>
-              </tr>
-            </thead>
+            <TableHead columns={['reviewers', 'tasks', 'observed P_o', 'chance P_e', 'κ']} />
             <tbody>
               <tr data-testid="agreement-overall" data-kappa={o.kappa ?? ''} data-tasks={o.tasks}>
                 <th scope="row">

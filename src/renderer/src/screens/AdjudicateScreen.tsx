@@ -5,6 +5,7 @@ import { ApiError } from '@shared/errors'
 import { useApi } from '../api/context'
 import { ADJUDICATION_PAGE, useAdjudicationList } from '../api/team-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
+import { TableHead } from '../components/TableHead'
 import { useToast } from '../components/Toasts'
 import { hrefFor } from '../router'
 
@@ -97,14 +98,7 @@ function Disagreement({ task, allowed }: { task: AwaitingTaskView; allowed: bool
         {task.group && <> · {task.group}</>}
       </p>
       <table className="data" data-testid="adjudicate-labels">
-        <thead>
-          <tr>
-            <th scope="col">reviewer</th>
-            <th scope="col">label</th>
-            <th scope="col">source</th>
-            <th scope="col">note</th>
-          </tr>
-        </thead>
+        <TableHead columns={['reviewer', 'label', 'source', 'note']} />
         <tbody>
           {task.labels.map((l) => (
             <tr key={l.id} data-testid="adjudicate-label" data-reviewer={l.reviewer} data-label={l.label ?? ''}>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import type { TeamSettings } from '@shared/api'
 import { useTeamSettings, useUpdateTeamSettings } from '../api/team-queries'
+import { SaveStatus } from '../components/SaveStatus'
 import { ErrorState, Loading } from '../components/States'
 
 /** "a, b ,c" → ["a", "b", "c"]: the adjudicators field is a comma-separated list of reviewer names. */
@@ -60,12 +61,7 @@ function TeamSettingsForm({ settings }: { settings: TeamSettings }) {
           Save team settings
         </button>
         {!valid && <span className="error-text">Reviewers per task: a whole number from 1 to 20.</span>}
-        {update.isError && (
-          <span role="alert" className="error-text">
-            {update.error instanceof Error ? update.error.message : 'not saved'}
-          </span>
-        )}
-        {update.isSuccess && <span role="status">Saved.</span>}
+        <SaveStatus state={update} />
       </div>
     </form>
   )
