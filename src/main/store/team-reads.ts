@@ -60,7 +60,8 @@ export function* drawPlan(input: DrawInput, fitId: string | null, d: LabelDialec
     WHERE ${drawable.sql} AND t.id NOT IN ${d.idSet}`
   const params = [...(spot ? [fitId] : []), ...drawable.params, d.idParam(exclude)]
   const [{ n }] = yield* rowsOf<{ n: number }>(`SELECT count(*) AS n FROM ${from}`, ...params)
-  const [{ n: randomLabels }] = yield* rowsOf<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`)
+  // Tasks, not labels: with N reviewers per task one task of the calibration set has N labels.
+  const [{ n: randomLabels }] = yield* rowsOf<{ n: number }>(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`)
   if (n === 0) return { taskId: null, unlabeled: 0, randomLabels }
   const pick = Math.min(n - 1, Math.floor(input.at * n))
   const [row] = yield* rowsOf<{ id: string }>(`SELECT t.id FROM ${from} ORDER BY t.id LIMIT 1 OFFSET ?`, ...params, pick)

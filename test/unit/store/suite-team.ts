@@ -98,7 +98,8 @@ export function defineTeamTests(makeStore: MakeStore): void {
       await label(s, 't3', 'true', BO)
       // N = 1 (the default): tasks without a live label, whoever asks.
       expect(await draw(s, 'bo', 1)).toMatchObject({ taskId: 't4', unlabeled: 2 })
-      expect(await s.drawUnlabeled({ at: 0, exclude: [], spotCheckOnly: false })).toMatchObject({ taskId: 't4', unlabeled: 2, randomLabels: 3 })
+      // t1 and t3 hold blind labels (t3 two of them): two tasks of the calibration set.
+      expect(await s.drawUnlabeled({ at: 0, exclude: [], spotCheckOnly: false })).toMatchObject({ taskId: 't4', unlabeled: 2, randomLabels: 2 })
       // N = 2: Bo may still get t1 (Ana's blind label); Ana may not; t2 (an escalation label) and t3 (two reviewers) are out.
       expect(await draw(s, 'bo', 2)).toMatchObject({ taskId: 't1', unlabeled: 3 })
       expect(await draw(s, 'ana', 2)).toMatchObject({ taskId: 't4', unlabeled: 2 })

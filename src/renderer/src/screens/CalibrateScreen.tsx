@@ -74,7 +74,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   return (
     <section className="panel calibrate-progress" data-testid="calibrate-progress" data-random={random}>
       <p>
-        <strong>{random}</strong> blind labels so far · {unlabeled} unlabeled tasks left.{' '}
+        <strong>{random}</strong> tasks labeled blind so far · {unlabeled} left to draw for you.{' '}
         {more > 0 ? (
           <>
             The certificate can start acting after about <strong>{more}</strong> more labels{auto ? ' (λ = auto uses half of them to choose the budget)' : ''}.
