@@ -71,9 +71,11 @@ export type SqlPart = { sql: string; params: unknown[] }
  * reviewer has not labeled.
  */
 export function drawablePredicate(taskExpr: string, reviewersPerTask: number, reviewer: string | null): SqlPart {
-  if (reviewersPerTask <= 1) return { sql: `NOT ${HAS_LIVE_LABEL(taskExpr)}`, params: [] }
-  if (reviewer === null) return { sql: IN_BLIND_STREAM(taskExpr), params: [reviewersPerTask] }
-  return { sql: `${IN_BLIND_STREAM(taskExpr)} AND NOT ${LABELED_BY(taskExpr)}`, params: [reviewersPerTask, reviewer] }
+  const unlabeled = `NOT ${HAS_LIVE_LABEL(taskExpr)}`
+  if (reviewersPerTask <= 1) return { sql: unlabeled, params: [] }
+  // Unlabeled first: most tasks are, and one index probe settles them (the draw counts every task).
+  if (reviewer === null) return { sql: `(${unlabeled} OR ${IN_BLIND_STREAM(taskExpr)})`, params: [reviewersPerTask] }
+  return { sql: `(${unlabeled} OR (${IN_BLIND_STREAM(taskExpr)} AND NOT ${LABELED_BY(taskExpr)}))`, params: [reviewersPerTask, reviewer] }
 }
 
 /**
