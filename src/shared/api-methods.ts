@@ -33,7 +33,11 @@ export const API_METHODS = [
   'demo.status',
   'demo.startEmpty',
   'audit.tail',
-  'audit.summary'
+  'audit.summary',
+  'team.getSettings',
+  'team.updateSettings',
+  'adjudicate.list',
+  'adjudicate.resolve'
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]

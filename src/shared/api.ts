@@ -11,10 +11,14 @@ import type { Envelope } from './errors'
 import type { ApiEvent } from './events'
 import { loopInputSchemas, type EngineSettings } from './loop-schemas'
 import type * as L from './loop-types'
+import { teamInputSchemas, type TeamSettings } from './team-schemas'
+import type { AdjudicationList } from './team-types'
 
 export * from './loop-schemas'
 export type * from './loop-types'
 export type * from './audit-types'
+export * from './team-schemas'
+export type * from './team-types'
 
 export const THEMES = ['system', 'light', 'dark'] as const
 
@@ -35,7 +39,8 @@ export const apiInputSchemas = {
   'settings.update': z.object({ patch: settingsSchema.partial().strict() }).strict(),
   'db.checkIntegrity': noArgs,
   'audit.summary': noArgs,
-  ...loopInputSchemas
+  ...loopInputSchemas,
+  ...teamInputSchemas
 } satisfies Record<ApiMethod, z.ZodType>
 
 export type Shell = 'electron' | 'web' | 'cli'
@@ -102,6 +107,10 @@ export interface ApiResults {
   'demo.startEmpty': L.StartEmptyResult
   'audit.tail': L.AuditEntryView[]
   'audit.summary': AuditSummary
+  'team.getSettings': TeamSettings
+  'team.updateSettings': TeamSettings
+  'adjudicate.list': AdjudicationList
+  'adjudicate.resolve': L.ResolveResult
 }
 
 // Compile-time check: API_METHODS, the schemas and the results name the same calls.

@@ -2,6 +2,8 @@
  * The Audit screen's data (issue #6), one call: `audit.summary`. Everything is computed locally
  * from the database's labels (human labels; gold only where the import made it labels), JSON only.
  */
+import type { AgreementView } from './team-types'
+
 export interface ReliabilityBinView {
   /** Bin bounds on the top-label confidence. */
   lo: number
@@ -84,5 +86,7 @@ export interface AuditSummary {
   /** Candidate order of every seat's confusion matrix (the most common candidate set among labeled tasks). */
   confusionCandidates: string[]
   reviewers: ReviewerRow[]
+  /** Agreement between reviewers on the tasks several labeled (issue #9). */
+  agreement: AgreementView
   computedAt: string
 }

@@ -174,7 +174,7 @@ export interface DrawResult {
   taskId: string | null
   /** Unlabeled tasks left to draw from. */
   unlabeled: number
-  /** Live `random` labels so far (the calibration set's size). */
+  /** Tasks with a live `random` label so far (the calibration set's size; one task may hold several reviewers' labels). */
   randomLabels: number
 }
 

@@ -9,7 +9,7 @@ import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
 import { launchChromium } from './browser'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
-const SCREENS = ['queue', 'review', 'calibrate', 'audit', 'import', 'settings'] as const
+const SCREENS = ['queue', 'review', 'calibrate', 'adjudicate', 'audit', 'import', 'settings'] as const
 
 let dir: string
 let dbPath: string

@@ -195,8 +195,9 @@ describe('arbiter report', () => {
 describe('hostile text in the report', () => {
   const HOSTILE = '<img src=x onerror=alert(1)>'
   const CANDIDATE = '<script>alert("c")</script>'
+  const REVIEWER = '<b onmouseover="x">bo</b>'
 
-  it('escapes seat ids, models, candidates, questions and reviewer names from the database', async () => {
+  it('escapes seat ids, models, candidates, questions and reviewer names from the database, agreement included', async () => {
     const tiny = join(dir, 'tiny')
     const { mkdirSync } = await import('node:fs')
     mkdirSync(tiny)
@@ -216,6 +217,13 @@ describe('hostile text in the report', () => {
     const db = join(tiny, 'tiny.db')
     const imported = arbiter('import', file, '--db', db, '--gold-as', 'random')
     expect(imported.status, imported.stderr).toBe(0)
+    // A second (hostile) reviewer labels ten tasks blind, agreeing with the gold: the agreement section names both.
+    const second = join(tiny, 'second.labels.jsonl')
+    const labels = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify({ format: 'arbiter.labels/1', task: `t-${String(i).padStart(2, '0')}`, label: candidates[i % 2], source: 'random', reviewer: REVIEWER, at: '2026-11-30T12:00:00Z' }))
+    writeFileSync(second, `${labels.join('\n')}\n`)
+    const labeled = arbiter('import', second, '--db', db, '--kind', 'labels')
+    expect(labeled.status, labeled.stderr).toBe(0)
     const fitted = arbiter('fit', '--db', db)
     expect(fitted.status, fitted.stderr).toBe(0)
     const out = join(tiny, 'report.html')
@@ -229,6 +237,10 @@ describe('hostile text in the report', () => {
     expect(html).toContain(esc(`model ${HOSTILE}`))
     expect(html).toContain(esc(CANDIDATE))
     expect(html).toContain(esc(`import:${HOSTILE}.jsonl`))
+    expect(html).not.toContain(REVIEWER)
+    const agreement = html.slice(html.indexOf('<section id="agreement">'))
+    // Reviewers in code-point order: '<' before 'i'.
+    expect(agreement).toContain(`<td>${esc(REVIEWER)}</td><td>${esc(`import:${HOSTILE}.jsonl`)}</td><td class="n">10</td><td class="n">1.000</td>`)
     // 40 random labels are too few for the certificate: the report says how many are needed.
     expect(html).toContain(`40 of the ${MIN_RANDOM_LABELS} needed`)
     expect(html.match(/<svg\b/g)?.length).toBeGreaterThanOrEqual(3)

@@ -13,7 +13,7 @@ import type { Store, TaskRow } from '../store'
 const PAGE = 5000
 
 export function decisionRow(r: TaskRow): DecisionExportRow {
-  const human = r.label !== null
+  const human = r.state === 'human'
   return {
     task: r.taskId,
     decision: r.state,

@@ -11,6 +11,8 @@ import { importHandlers, Uploads } from './handlers/imports'
 import { labelHandlers } from './handlers/labels'
 import { queueHandlers } from './handlers/queue'
 import { auditHandlers } from './handlers/audit'
+import { teamHandlers } from './handlers/team'
+import { maskAuditEntries } from './blind'
 import { EventHub } from './event-hub'
 import { readEngineSettings } from './engine-settings'
 import { ModelCache } from './fit/model'
@@ -109,10 +111,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding })
       return { ...value, checkedAt: new Date().toISOString(), jobId }
     },
-    'audit.tail': async ({ limit }) =>
-      (await store.auditTail(limit)).map((a) => ({ seq: a.seq, at: a.at, reviewer: a.reviewer, shell: a.shell, action: a.action, target: a.target, details: a.details })),
+    'audit.tail': async ({ limit }, ctx) =>
+      maskAuditEntries(store, ctx, (await store.auditTail(limit)).map((a) => ({ seq: a.seq, at: a.at, reviewer: a.reviewer, shell: a.shell, action: a.action, target: a.target, details: a.details }))),
     ...queueHandlers(core),
     ...auditHandlers(core),
+    ...teamHandlers(core),
     ...labelHandlers(core),
     ...importHandlers(core, uploads),
     ...fitHandlers(core),

@@ -3,9 +3,9 @@
  * each move counts as (ENGINE.md §2), and — unless blind — the engine's verdict under the current
  * fit: posterior, seat weights beside reliabilities, leave-one-seat-out influence (§6), per-round
  * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
- * only once the task has a human label.
+ * only once the task has a human label the caller may see (the blind rule, blind.ts).
  */
-import type { DecisionView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
+import type { CallContext, DecisionView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
 import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
 import type { DecisionRecord, FitRecord, JsonObject, LabelRecord, Store, TaskDetailRecord } from '../store'
 import { toTaskTallies, traceOf } from './fit/corpus'
@@ -96,14 +96,20 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
   }
 }
 
-export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, sessionId: string): Promise<TaskDetail> {
+/**
+ * `othersHidden`: the task is blind for the caller (blind.ts) — other reviewers' labels are left
+ * out, and with them the gold and, in a blind view, the verdict: to this caller the task is unlabeled.
+ */
+export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, ctx: CallContext, othersHidden: boolean): Promise<TaskDetail> {
   const rec = await store.taskDetail(taskId)
-  const labeled = rec.liveLabels.length > 0
+  const shown = (l: LabelRecord) => !othersHidden || l.reviewer === ctx.reviewer
+  const labels = rec.liveLabels.filter(shown)
+  const labeled = labels.length > 0
   const fit = await store.currentFit()
   // Blind (Calibrate): the verdict stays hidden until the task is labeled (ENGINE.md §10).
   const hide = blind && !labeled
   const verdict = hide || fit === null ? null : verdictOf(rec, await models.get(store, fit), fit)
-  const state = labeled ? 'human' : (rec.decision?.decision ?? null)
+  const state = rec.liveLabels.length > 0 ? 'human' : (rec.decision?.decision ?? null)
   const t = rec.task
   return {
     task: { id: t.id, question: t.question, group: t.group, candidates: t.candidates, createdAt: t.createdAt, version: t.version, importFile: t.fileName },
@@ -112,9 +118,9 @@ export async function taskDetail(store: Store, models: ModelCache, taskId: strin
     moves: transcript(rec),
     verdict,
     blind: hide,
-    labels: rec.liveLabels.map(labelView),
-    labelLog: rec.labelLog.map(labelView),
+    labels: labels.map(labelView),
+    labelLog: rec.labelLog.filter(shown).map(labelView),
     reservation: rec.reservation,
-    reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== sessionId
+    reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== ctx.sessionId
   }
 }

@@ -25,3 +25,8 @@ export function toAuditEntry(r: AuditRow): AuditEntry {
     details: parseJsonObject(r.details)
   }
 }
+
+/** The audit action of a recorded label: an adjudicator's ruling is its own action in the log (issue #9). */
+export function labelAction(adjudicated: boolean): 'label.adjudicate' | 'label.record' {
+  return adjudicated ? 'label.adjudicate' : 'label.record'
+}

@@ -1,4 +1,5 @@
 /** A queue / listing row (task, current decision, effective label, reservation): the columns both backends select, and the mapping → TaskRow. */
+import { HAS_LIVE_LABEL } from './label-rules'
 import { isSet, parseJson, parseStringArray, type SqlFlag } from './rows'
 import type { FilterMode } from './task-filter-check'
 import type { TaskRow } from './types'
@@ -8,12 +9,15 @@ const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.create
   t.move_count AS moves`
 const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
 
-/** The selected columns; a decided row has no live label by definition, so none is joined. */
+/**
+ * The selected columns; a decided row has no live label by definition, so none is joined. `l_any`:
+ * the task has a live label (it is `human` even while its reviewers disagree and `l` is empty).
+ */
 export function rowColumns(mode: FilterMode): string {
   const label =
     mode === 'decided'
-      ? 'NULL AS l_id, NULL AS l_label, NULL AS l_source, NULL AS l_reviewer, NULL AS l_at'
-      : 'l.id AS l_id, l.label AS l_label, l.source AS l_source, l.reviewer AS l_reviewer, l.at AS l_at'
+      ? 'NULL AS l_id, NULL AS l_label, NULL AS l_source, NULL AS l_reviewer, NULL AS l_at, NULL AS l_any'
+      : `l.id AS l_id, l.label AS l_label, l.source AS l_source, l.reviewer AS l_reviewer, l.at AS l_at, ${HAS_LIVE_LABEL('t.id')} AS l_any`
   return `${TASK_COLUMNS}, ${label}, ${RESERVATION_COLUMNS}`
 }
 
@@ -40,6 +44,7 @@ export type QueueRow = {
   l_source: 'random' | 'escalation' | null
   l_reviewer: string | null
   l_at: string | null
+  l_any: SqlFlag | null
   r_reviewer: string | null
   r_session: string | null
   r_expires: string | null
@@ -58,7 +63,7 @@ export function toTaskRow(r: QueueRow, method: string | null): TaskRow {
     createdAt: r.created_at,
     version: r.version,
     moves: r.moves,
-    state: label !== null ? 'human' : r.decision,
+    state: label !== null || isSet(r.l_any) ? 'human' : r.decision,
     decision: r.decision,
     spotCheck: isSet(r.spot_check),
     answer: label !== null ? label.label : r.answer,

@@ -55,7 +55,10 @@ export type TaskTrace = {
   models: Record<string, string | null>
 }
 
-/** The label that counts for a task: its latest adjudicated live label, else its latest live one. */
+/**
+ * The label that counts for a task (label-rules.ts): its latest adjudicated live label; else, when
+ * its reviewers' votes agree, the latest live one; none while they disagree.
+ */
 export type EffectiveLabel = {
   taskId: string
   labelId: string
@@ -199,8 +202,12 @@ export type RecentLabel = LabelRecord & { question: string | null; live: boolean
 
 export type FitSummary = Omit<FitRecord, 'certificate'> & { current: boolean }
 
-/** Random draw for Calibrate: `at` in [0, 1) picks the ⌊at·n⌋-th unlabeled task (service supplies it). */
-export type DrawInput = { at: number; exclude: string[]; spotCheckOnly: boolean }
+/**
+ * Random draw for Calibrate: `at` in [0, 1) picks the ⌊at·n⌋-th drawable task (service supplies it).
+ * With `reviewersPerTask` N > 1 a task stays drawable until N reviewers labeled it, never for a
+ * `reviewer` who already did (label-rules.ts); default 1: tasks without a live label.
+ */
+export type DrawInput = { at: number; exclude: string[]; spotCheckOnly: boolean; reviewer?: string | null; reviewersPerTask?: number }
 export type DrawResult = { taskId: string | null; unlabeled: number; randomLabels: number }
 
 export interface LoopStore {

@@ -9,11 +9,13 @@ import type { Force } from '../../shared/trace'
 import type { JsonObject, JsonValue } from './json'
 import type { LoopStore, TallyInput } from './types-loop'
 import type { AuditStore } from './types-audit'
+import type { TeamStore } from './types-team'
 import type { PreparedTask } from './prepared-task'
 
 export type { JsonObject, JsonPrimitive, JsonValue } from './json'
 export * from './types-loop'
 export type * from './types-audit'
+export type * from './types-team'
 
 /** What a write changed; the service turns these into `changed{topics}` events (one list, shared). */
 export { TOPICS, type Topic } from '../../shared/events'
@@ -260,7 +262,7 @@ export type AuditEntry = {
  * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no
  * audit row, so a failed import leaves no trace (FORMATS.md, `import`); its publish is audited.
  */
-export interface Store extends LoopStore, AuditStore {
+export interface Store extends LoopStore, AuditStore, TeamStore {
   info(): Promise<StoreInfo>
   counts(): Promise<StoreCounts>
   /** Changes whenever ANOTHER connection commits; a watcher polls it to emit `changed` events. */

@@ -6,6 +6,7 @@ import { ToastProvider } from './components/Toasts'
 import { QueueStateProvider } from './queue/queue-state'
 import { ReviewSessionProvider } from './review/session'
 import { hrefFor, useRoute, type Screen } from './router'
+import { AdjudicateScreen } from './screens/AdjudicateScreen'
 import { AuditScreen } from './screens/AuditScreen'
 import { CalibrateScreen } from './screens/CalibrateScreen'
 import { ImportScreen } from './screens/ImportScreen'
@@ -17,6 +18,7 @@ const NAV: { screen: Screen; label: string }[] = [
   { screen: 'queue', label: 'Queue' },
   { screen: 'review', label: 'Review' },
   { screen: 'calibrate', label: 'Calibrate' },
+  { screen: 'adjudicate', label: 'Adjudicate' },
   { screen: 'audit', label: 'Audit' },
   { screen: 'import', label: 'Import' },
   { screen: 'settings', label: 'Settings' }
@@ -78,6 +80,8 @@ function Current({ screen, param }: { screen: Screen; param: string | null }) {
       return <ReviewScreen taskId={param} />
     case 'calibrate':
       return <CalibrateScreen />
+    case 'adjudicate':
+      return <AdjudicateScreen />
     case 'audit':
       return <AuditScreen />
     case 'import':

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 
-export const SCREENS = ['queue', 'review', 'calibrate', 'audit', 'import', 'settings'] as const
+export const SCREENS = ['queue', 'review', 'calibrate', 'adjudicate', 'audit', 'import', 'settings'] as const
 export type Screen = (typeof SCREENS)[number]
 
 export interface Route {

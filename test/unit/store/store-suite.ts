@@ -12,6 +12,7 @@ import { defineLabelTests } from './suite-labels'
 import { defineQueueTests } from './suite-queue'
 import { defineReservationTests } from './suite-reservations'
 import { defineTallyTests } from './suite-tallies'
+import { defineTeamTests } from './suite-team'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
 /** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
@@ -98,6 +99,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineTallyTests(makeStore)
     defineQueueTests(makeStore)
     defineReservationTests(makeStore)
+    defineTeamTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

@@ -14,7 +14,8 @@ Writes the audit as one self-contained HTML file (inline CSS and SVG plots, no s
 external resource): the methods scored by nested CV with their reliability diagrams, majority and the
 best single seat as references; act-or-defer over 10 seeded 50/50 splits of the random labels at
 the current budget and the risk–automation frontier (β sweep); each seat's reliability, weight,
-evidence, drift and confusion heatmap; labels by reviewer. The same figures as the console's Audit screen.
+evidence, drift and confusion heatmap; labels by reviewer and their agreement (Cohen's κ per
+pair, Fleiss' κ overall). The same figures as the console's Audit screen.
 
   --db PATH     the database (default: ${defaultDbPath()})
   --out FILE    the HTML file to write (written whole or not at all)
@@ -24,7 +25,7 @@ Exit 0 on success, 2 on bad input (no --out, no database, a missing output folde
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'write the audit (methods, act-or-defer frontier, seats, reviewers) as one self-contained HTML file',
+  summary: 'write the audit (methods, act-or-defer frontier, seats, reviewers, agreement) as one self-contained HTML file',
   usage,
   async run(argv, io) {
     const values = parseFlags(argv, { db: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } })

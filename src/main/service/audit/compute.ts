@@ -9,6 +9,7 @@ import type { Actor, Store } from '../../store'
 import { actOrDeferView, AUDIT_SPLITS } from './act-or-defer'
 import { loadAuditData } from './data'
 import { AUDIT_METHODS, methodRows } from './methods'
+import { agreementView } from './agreement'
 import { reviewerRows } from './reviewers'
 import { commonCandidates, seatRows } from './seats'
 
@@ -30,6 +31,7 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
   const confusionCandidates = commonCandidates(fitLabeled)
   const seats = seatRows(fit, corpus.seats.ids, fitLabeled, confusionCandidates, await store.seatModels())
   const reviewers = reviewerRows(await store.labelCounts())
+  const agreement = agreementView(await store.votes())
   progress({ done: steps, total: steps, message: null })
   return {
     fitId: fit?.id ?? null,
@@ -40,6 +42,7 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
     seats,
     confusionCandidates,
     reviewers,
+    agreement,
     computedAt: new Date().toISOString()
   }
 }

@@ -3,8 +3,7 @@ import type { ReviewerLabelCount } from '../../store'
 
 /**
  * Labels by reviewer (issue #6, Audit): live labels per source, and the reviewer's labels that
- * were later undone or replaced. Most labels first, then by name. Agreement between reviewers
- * needs several labels per task and arrives with team mode.
+ * were later undone or replaced. Most labels first, then by name. Their agreement: agreement.ts.
  */
 export function reviewerRows(counts: readonly ReviewerLabelCount[]): ReviewerRow[] {
   const by = new Map<string, ReviewerRow>()

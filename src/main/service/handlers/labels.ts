@@ -2,6 +2,7 @@
 import type { ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import { maskConflict, maskRecentLabels } from '../blind'
 import { labelView } from '../task-detail'
 
 type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
@@ -12,10 +13,11 @@ export function labelHandlers(core: Core): H {
       // A reviewer who resolves a task again changes their own label (the old one is superseded
       // in the same write); the version check makes this read-then-write safe.
       const own = (await core.store().liveLabels(taskId)).find((l) => l.reviewer === ctx.reviewer) ?? null
-      const r = await core.store().recordLabel(
-        { taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null },
-        actorOf(ctx)
-      )
+      const r = await core.store()
+        .recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null }, actorOf(ctx))
+        .catch(async (e: unknown) => {
+          throw await maskConflict(core.store(), ctx, taskId, e)
+        })
       core.changed(r.topics)
       return { ...r.value, refitScheduled: await core.labelsChanged() }
     },
@@ -24,7 +26,7 @@ export function labelHandlers(core: Core): H {
       core.changed(r.topics)
       return { ...r.value, refitScheduled: await core.labelsChanged() }
     },
-    'labels.recent': async ({ limit }) =>
-      (await core.store().recentLabels(limit)).map((l) => ({ ...labelView(l), question: l.question, live: l.live }))
+    'labels.recent': async ({ limit }, ctx) =>
+      maskRecentLabels(core.store(), ctx, (await core.store().recentLabels(limit)).map((l) => ({ ...labelView(l), question: l.question, live: l.live })))
   }
 }

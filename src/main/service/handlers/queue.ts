@@ -4,7 +4,9 @@ import type { QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import { blindFor, maskQueueRows } from '../blind'
 import { taskDetail } from '../task-detail'
+import { readTeamSettings } from '../team-settings'
 
 /**
  * How long opening a task holds it for this window (issue #9: 10 minutes). The review screen
@@ -27,13 +29,18 @@ type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 't
 
 export function queueHandlers(core: Core): H {
   return {
-    // The caller's queue: tasks another session holds are left out (its own stay in).
+    // The caller's queue: tasks another session holds are left out (its own stay in); labels the
+    // caller may not see yet (blind) are masked.
     'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
       const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId })
-      return { rows: page.rows.map(queueRow), total: page.total, offset, limit, fitId: page.fitId }
+      const rows = await maskQueueRows(core.store(), ctx, page.rows.map(queueRow))
+      return { rows, total: page.total, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
-    'task.detail': ({ taskId, blind }, ctx) => taskDetail(core.store(), core.models, taskId, blind, ctx.sessionId),
+    'task.detail': async ({ taskId, blind }, ctx) => {
+      const hidden = (await blindFor(core.store(), ctx, [taskId])).has(taskId)
+      return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden)
+    },
     'task.reserve': async ({ taskId }, ctx) => {
       const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS)
       // A renewal (the review screen's heartbeat) changes no one's queue: no event.
@@ -45,8 +52,12 @@ export function queueHandlers(core: Core): H {
       if (r.value) core.changed(r.topics)
       return { released: r.value }
     },
-    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store.
-    'calibrate.draw': ({ exclude, spotCheckOnly }) =>
-      core.store().drawUnlabeled({ at: randomInt(0, 2 ** 47) / 2 ** 47, exclude, spotCheckOnly })
+    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store;
+    // with N reviewers per task, among the tasks this reviewer may still label blind (issue #9).
+    'calibrate.draw': async ({ exclude, spotCheckOnly }, ctx) => {
+      const { reviewersPerTask } = await readTeamSettings(core.store())
+      const at = randomInt(0, 2 ** 47) / 2 ** 47
+      return core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
+    }
   }
 }

@@ -19,6 +19,7 @@ import {
 } from '../types'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
+import { labelAction } from '../audit-row'
 import type { PgSql } from './connection'
 import { claimForWrite } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
@@ -133,7 +134,7 @@ export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
   const version = await bumpVersion(q, task)
-  await appendAudit(q, now, actor, 'label.record', task.id, {
+  await appendAudit(q, now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
   return { labelId, taskId: task.id, version }

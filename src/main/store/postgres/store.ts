@@ -17,17 +17,20 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql } from './connection'
-import { appendDecisions, finishDecisions, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
 import { importLabels } from './label-import'
 import { labelCounts } from './label-counts'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
-import { drawUnlabeled, facets, filteredLabels, filteredTasks, queuePage } from './queue'
+import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
 import { recentLabels, releaseTask, reserveTask } from './reservations'
-import { effectiveLabels, existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
+import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
 import { getSettings, setSettings } from './settings'
+import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
+import { LABELS } from './label-dialect'
+import { runPlan } from './read-plan'
 import { bumpDataVersion, counts, dataVersion, integrityCheck, schemaVersion } from './status'
 
 export type PostgresStoreMeta = {
@@ -116,17 +119,20 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     talliesOf: (taskIds) => read((q) => talliesOf(q, taskIds)),
     seatModels: () => read((q) => seatModels(q)),
     saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (q, now) => saveTallies(q, now, rows, actor)),
-    effectiveLabels: () => read((q) => effectiveLabels(q)),
+    effectiveLabels: () => read((q) => runPlan(q, effectiveLabelsPlan(LABELS))),
     queuePage: (query) => read((q) => queuePage(q, nowIso(), query)),
     filteredTasks: (filter, after, limit) => read((q) => filteredTasks(q, nowIso(), filter, after, limit)),
     filteredLabels: (filter, after, limit) => read((q) => filteredLabels(q, nowIso(), filter, after, limit)),
     facets: () => read((q) => facets(q)),
     taskDetail: (taskId) => read((q) => taskDetail(q, nowIso(), taskId)),
-    drawUnlabeled: (input) => read((q) => drawUnlabeled(q, input)),
+    drawUnlabeled: (input) => read(async (q) => runPlan(q, drawPlan(input, await latestDecidedFitId(q), LABELS))),
     reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs)),
     releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor)),
     recentLabels: (limit) => read((q) => recentLabels(q, limit)),
     labelCounts: () => read((q) => labelCounts(q)),
+    awaitingAdjudication: (query) => read((q) => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),
+    blindTasks: (query) => read((q) => runPlan(q, blindTasksPlan(query, LABELS))),
+    votes: () => read((q) => runPlan(q, votesPlan(LABELS))),
     importLabels: (input, actor) =>
       write(['imports', 'labels', 'tasks', 'audit'], actor, (q, now) => importLabels(q, now, input, actor)),
     listImports: (limit) => read((q) => listImports(q, limit)),

@@ -6,7 +6,6 @@
 import {
   StoreError,
   type Actor,
-  type EffectiveLabel,
   type ExistingTask,
   type StoredTallies,
   type TallyInput,
@@ -20,6 +19,8 @@ import { parseStringArray } from '../rows'
 import { int32ToBytes } from '../int32-blob'
 import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
 import { readTaskTraces } from './traces'
+import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
+import { LABELS } from './label-dialect'
 
 /** Tallies of several tasks in one statement. */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
@@ -117,22 +118,6 @@ export async function existingTasks(q: PgSql, taskIds: string[]): Promise<Existi
   }))
 }
 
-/** Live, not superseded, with a label: the SQL every "has a human label" test shares. */
-export const LIVE_LABEL = (alias: string) =>
-  `${alias}.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = ${alias}.id)`
-
-/** The id of a task's effective label (latest adjudicated live label, else latest live label). */
-export const EFFECTIVE_LABEL_ID = (taskExpr: string) =>
-  `(SELECT ll.id FROM labels ll WHERE ll.task_id = ${taskExpr} AND ${LIVE_LABEL('ll')}
-    ORDER BY ll.adjudicated DESC, ll.seq DESC LIMIT 1)`
-
-export async function effectiveLabels(q: PgSql): Promise<EffectiveLabel[]> {
-  const rows = await q.all<{ id: string; task_id: string; label: string; source: 'random' | 'escalation'; reviewer: string; at: string; adjudicated: boolean }>(
-    `SELECT l.id, l.task_id, l.label, l.source, l.reviewer, l.at, l.adjudicated FROM labels l
-     WHERE ${LIVE_LABEL('l')} ORDER BY l.task_id, l.adjudicated, l.seq`
-  )
-  // Rows come per task, adjudicated last and newest last: the last row of each task wins.
-  const byTask = new Map<string, EffectiveLabel>()
-  for (const r of rows) byTask.set(r.task_id, { taskId: r.task_id, labelId: r.id, label: r.label, source: r.source, reviewer: r.reviewer, at: r.at })
-  return [...byTask.values()]
-}
+/** The shared label rules (../label-rules.ts) in this backend's dialect. */
+export { LIVE_LABEL } from '../label-rules'
+export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, LABELS)

@@ -3,7 +3,8 @@
  * exactly what the queue shows (FORMATS.md `export`). The two shapes of query of
  * sqlite/task-filter.ts: `decided` (state act | defer), driven by the current fit's decision rows
  * (each order a walk of one decisions index), and `tasks`, driven by the published tasks.
- * A task's state: `human` when it has a live label, else its decision under the current fit.
+ * A task's state: `human` when it has a live label, else its decision under the current fit; its
+ * label is the effective one (none while its reviewers disagree).
  */
 import type { Built, FilterMode } from '../task-filter-check'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
@@ -11,6 +12,7 @@ import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
 import { checkOneOf } from '../validate'
 import { searchQuery } from './search'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
+import { HAS_LIVE_LABEL } from '../label-rules'
 
 export { rowColumns } from '../queue-row'
 
@@ -36,9 +38,10 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
       LEFT JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id
       LEFT JOIN labels l ON l.id = ${EFFECTIVE_LABEL_ID('t.id')} ${reservation}`
     fromParams.push(fitId, now)
-    if (f.decision === 'human') where.push('l.id IS NOT NULL')
+    // `human` is any live label, agreeing or not (a task awaiting adjudication has no effective one).
+    if (f.decision === 'human') where.push(HAS_LIVE_LABEL('t.id'))
     else if (f.decision !== null) {
-      where.push('l.id IS NULL', 'd.decision = ?')
+      where.push(`NOT ${HAS_LIVE_LABEL('t.id')}`, 'd.decision = ?')
       params.push(f.decision)
     }
   }

@@ -18,6 +18,7 @@ import {
 } from '../types'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
+import { labelAction } from '../audit-row'
 import type { Sql } from './connection'
 import { claimForWrite } from './reservations'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
@@ -136,7 +137,7 @@ export function recordLabel(q: Sql, now: string, input: RecordLabelInput, actor:
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
   const version = bumpVersion(q, task)
-  appendAudit(q, now, actor, 'label.record', task.id, {
+  appendAudit(q, now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
   return { labelId, taskId: task.id, version }

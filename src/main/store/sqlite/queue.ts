@@ -1,9 +1,9 @@
 /**
- * The review queue and the filtered listings behind exports, Calibrate's random draw, and the
- * filter facets. All reads; each is one snapshot.
+ * The review queue and the filtered listings behind exports, and the filter facets (Calibrate's
+ * draw is a shared read plan: ../team-reads.ts). All reads; each is one snapshot.
  */
-import { StoreError, type DrawInput, type DrawResult, type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
-import { checkId, checkInt } from '../validate'
+import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
+import { checkInt } from '../validate'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
@@ -80,7 +80,7 @@ export function filteredLabels(q: Sql, now: string, filter: TaskFilter, afterTas
   const tasks = filteredTasks(q, now, filter, afterTaskId, limit)
   const rows: LabelRecord[] = []
   for (const t of tasks) {
-    if (t.label === null) continue
+    if (t.state !== 'human') continue
     rows.push(...q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE_LABEL('labels')} ORDER BY rowid`, t.taskId).map(toLabel))
   }
   return { rows, lastTaskId: tasks.length === 0 ? null : tasks[tasks.length - 1].taskId }
@@ -94,28 +94,4 @@ export function facets(q: Sql): Facets {
     `SELECT DISTINCT s.id FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published' ORDER BY s.id`
   )
   return { groups: groups.map((g) => ({ group: g.grp, count: g.n })), seats: seats.map((s) => s.id) }
-}
-
-/**
- * Calibrate's draw (ENGINE.md §10): uniformly among published tasks without a live label (or, with
- * `spotCheckOnly`, among the current fit's spot-checked ones), minus `exclude`; the caller's
- * random number `at` ∈ [0, 1) picks one, so the draw is uniform and this code deterministic.
- */
-export function drawUnlabeled(q: Sql, input: DrawInput): DrawResult {
-  if (!(typeof input.at === 'number' && input.at >= 0 && input.at < 1)) throw new StoreError('bad_input', 'at must be a number in [0, 1)')
-  if (!Array.isArray(input.exclude)) throw new StoreError('bad_input', 'exclude must be an array')
-  input.exclude.forEach((id) => checkId(id, 'exclude[]'))
-  const fitId = latestDecidedFitId(q)
-  const spot = input.spotCheckOnly === true
-  const from = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-    ${spot ? 'JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id AND d.spot_check = 1' : ''}
-    WHERE NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = t.id AND ${LIVE_LABEL('x')})
-    AND t.id NOT IN (SELECT value FROM json_each(?))`
-  const params = [...(spot ? [fitId] : []), JSON.stringify(input.exclude)]
-  const n = q.get<{ n: number }>(`SELECT count(*) AS n FROM ${from}`, ...params)?.n ?? 0
-  const randomLabels = q.get<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`)?.n ?? 0
-  if (n === 0) return { taskId: null, unlabeled: 0, randomLabels }
-  const pick = Math.min(n - 1, Math.floor(input.at * n))
-  const row = q.get<{ id: string }>(`SELECT t.id FROM ${from} ORDER BY t.id LIMIT 1 OFFSET ?`, ...params, pick)
-  return { taskId: row?.id ?? null, unlabeled: n, randomLabels }
 }

@@ -14,17 +14,20 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
-import { appendDecisions, finishDecisions, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
 import { importLabels } from './label-import'
 import { labelCounts } from './label-counts'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
-import { drawUnlabeled, facets, filteredLabels, filteredTasks, queuePage } from './queue'
+import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
 import { recentLabels, releaseTask, reserveTask } from './reservations'
-import { effectiveLabels, existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
+import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
 import { getSettings, setSettings } from './settings'
+import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
+import { LABELS } from './label-dialect'
+import { runPlan } from './read-plan'
 import { counts, dataVersion, integrityCheck, schemaVersion } from './status'
 
 export type SqliteStoreMeta = {
@@ -106,17 +109,20 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     talliesOf: (taskIds) => read(() => talliesOf(q, taskIds)),
     seatModels: () => read(() => seatModels(q)),
     saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (now) => saveTallies(q, now, rows, actor)),
-    effectiveLabels: () => read(() => effectiveLabels(q)),
+    effectiveLabels: () => read(() => runPlan(q, effectiveLabelsPlan(LABELS))),
     queuePage: (query) => read(() => queuePage(q, meta.now().toISOString(), query)),
     filteredTasks: (filter, after, limit) => read(() => filteredTasks(q, meta.now().toISOString(), filter, after, limit)),
     filteredLabels: (filter, after, limit) => read(() => filteredLabels(q, meta.now().toISOString(), filter, after, limit)),
     facets: () => read(() => facets(q)),
     taskDetail: (taskId) => read(() => taskDetail(q, meta.now().toISOString(), taskId)),
-    drawUnlabeled: (input) => read(() => drawUnlabeled(q, input)),
+    drawUnlabeled: (input) => read(() => runPlan(q, drawPlan(input, latestDecidedFitId(q), LABELS))),
     reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (now) => reserveTask(q, now, taskId, actor, ttlMs)),
     releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (now) => releaseTask(q, now, taskId, actor)),
     recentLabels: (limit) => read(() => recentLabels(q, limit)),
     labelCounts: () => read(() => labelCounts(q)),
+    awaitingAdjudication: (query) => read(() => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),
+    blindTasks: (query) => read(() => runPlan(q, blindTasksPlan(query, LABELS))),
+    votes: () => read(() => runPlan(q, votesPlan(LABELS))),
     importLabels: (input, actor) =>
       write(['imports', 'labels', 'tasks', 'audit'], actor, (now) => importLabels(q, now, input, actor)),
     listImports: (limit) => read(() => listImports(q, limit)),

@@ -5,13 +5,15 @@
  *   is a walk of one decisions index (see 0001's indexes and the EXPLAIN QUERY PLAN test);
  * - `tasks` (state human, or any): driven by the published tasks, each joined to its current
  *   decision and its effective label.
- * A task's state: `human` when it has a live label, else its decision under the current fit.
+ * A task's state: `human` when it has a live label, else its decision under the current fit; its
+ * label is the effective one (none while its reviewers disagree).
  */
 import type { Built, FilterMode } from '../task-filter-check'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
 import { checkOneOf } from '../validate'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
+import { HAS_LIVE_LABEL } from '../label-rules'
 
 /** Words of the search text, each a quoted FTS5 prefix term (quotes cannot occur inside one). */
 export function ftsQuery(text: string): string | null {
@@ -44,9 +46,10 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
       LEFT JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id
       LEFT JOIN labels l ON l.id = ${EFFECTIVE_LABEL_ID('t.id')} ${reservation}`
     fromParams.push(fitId, now)
-    if (f.decision === 'human') where.push('l.id IS NOT NULL')
+    // `human` is any live label, agreeing or not (a task awaiting adjudication has no effective one).
+    if (f.decision === 'human') where.push(HAS_LIVE_LABEL('t.id'))
     else if (f.decision !== null) {
-      where.push('l.id IS NULL', 'd.decision = ?')
+      where.push(`NOT ${HAS_LIVE_LABEL('t.id')}`, 'd.decision = ?')
       params.push(f.decision)
     }
   }

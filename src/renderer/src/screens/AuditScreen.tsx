@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react'
 import type { AuditSummary } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
+import { AgreementPanel } from '../audit/AgreementPanel'
 import { ConfusionHeatmap } from '../audit/ConfusionHeatmap'
 import { FitsPanel } from '../audit/FitsPanel'
 import { FrontierChart } from '../audit/FrontierChart'
@@ -45,6 +46,7 @@ export function AuditScreen() {
           <p>
             The audit scores the engine against human labels. Label tasks blind in <a href={hrefFor('calibrate')}>Calibrate</a> first.
           </p>
+          {a.agreement.overall !== null && <AgreementPanel agreement={a.agreement} />}
         </EmptyState>
       ) : (
         <div className="audit-grid">
@@ -52,6 +54,7 @@ export function AuditScreen() {
           <ActOrDefer a={a} />
           <Seats a={a} />
           <Reviewers a={a} />
+          <AgreementPanel agreement={a.agreement} />
           <FitsPanel />
         </div>
       )}
@@ -233,7 +236,6 @@ function Reviewers({ a }: { a: AuditSummary }) {
           ))}
         </tbody>
       </table>
-      <p className="muted small">Agreement between reviewers arrives with team mode.</p>
     </section>
   )
 }

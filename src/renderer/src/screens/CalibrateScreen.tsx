@@ -8,6 +8,7 @@ import { useHotkeys } from '../hooks/useHotkeys'
 import { CandidateButtons, indexForKey } from '../review/CandidateButtons'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
+import { useReviewSession } from '../review/session'
 
 /** |D_loc| = |C| − round(0.2·|C|) must reach k (ENGINE.md §8.7); λ = auto needs it on half of C. */
 export function labelsNeeded(k: number, auto: boolean): number {
@@ -45,7 +46,7 @@ export function CalibrateScreen() {
       <Progress random={random} auto={auto} unlabeled={draw.data.unlabeled} />
       {taskId === null ? (
         <EmptyState title="Nothing left to draw">
-          <p>Every task {spotOnly ? 'in the spot-check stream ' : ''}already has a label.</p>
+          <p>Every task {spotOnly ? 'in the spot-check stream ' : ''}already has its labels (or yours, with several reviewers per task).</p>
         </EmptyState>
       ) : detail.isPending ? (
         <Loading />
@@ -73,7 +74,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   return (
     <section className="panel calibrate-progress" data-testid="calibrate-progress" data-random={random}>
       <p>
-        <strong>{random}</strong> blind labels so far · {unlabeled} unlabeled tasks left.{' '}
+        <strong>{random}</strong> tasks labeled blind so far · {unlabeled} left to draw for you.{' '}
         {more > 0 ? (
           <>
             The certificate can start acting after about <strong>{more}</strong> more labels{auto ? ' (λ = auto uses half of them to choose the budget)' : ''}.
@@ -102,7 +103,11 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
 
 function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
+  const session = useReviewSession()
   const [focused, setFocused] = useState(0)
+  // This window's label of the task; with several reviewers per task the others' show once it is committed.
+  const mine = [...session.history].reverse().find((h) => h.taskId === detail.task.id) ?? null
+  const others = revealed ? detail.labels.filter((l) => l.id !== mine?.labelId && l.label !== null) : []
   const candidates = detail.task.candidates
   const pick = async (label: string) => {
     if (busy || revealed) return
@@ -130,7 +135,18 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
       </p>
       <h2 className="question">{detail.task.question ?? '(no question text)'}</h2>
-      <CandidateButtons candidates={candidates} focused={focused} current={revealed ? (detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
+      <CandidateButtons candidates={candidates} focused={focused} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
+      {others.length > 0 && (
+        <p className="small" data-testid="calibrate-others">
+          Other reviewers:{' '}
+          {others.map((l, i) => (
+            <span key={l.id} data-testid="calibrate-other-label" data-reviewer={l.reviewer} data-label={l.label ?? ''}>
+              {i > 0 && ' · '}
+              {l.reviewer}: <strong>{l.label}</strong>
+            </span>
+          ))}
+        </p>
+      )}
       {revealed && (
         <p className="actions">
           <button type="button" onClick={onNext} autoFocus>

@@ -5,6 +5,7 @@ import { useApi, useApiEvents } from '../api/context'
 import { useEngineSettings } from '../api/loop-queries'
 import { useAppInfo, useSettings, useUpdateSettings } from '../api/queries'
 import { EngineSettingsForm } from '../settings/EngineSettingsForm'
+import { TeamSettingsPanel } from '../settings/TeamSettingsForm'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { ErrorState, Loading } from '../components/States'
 
@@ -23,6 +24,7 @@ export function SettingsScreen() {
       </header>
       <SettingsForm settings={settings.data} nameFromLogin={info.data.reviewerFromToken} />
       <EngineSettingsForm settings={engine.data} />
+      <TeamSettingsPanel />
       <section className="panel" aria-labelledby="db-heading">
         <h2 id="db-heading">Database</h2>
         <dl className="facts">

@@ -4,7 +4,7 @@
  * and every fetch, so even a string the escaping missed could not run or phone home.
  */
 import type { AuditSummary } from '../../../../shared/api'
-import { actOrDeferSection, headerSection, methodsSection, reviewersSection, seatsSection } from './sections'
+import { actOrDeferSection, agreementSection, headerSection, methodsSection, reviewersSection, seatsSection } from './sections'
 import { REPORT_CSS } from './style'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
@@ -27,6 +27,7 @@ ${methodsSection(a.methods, a.labeledTasks)}
 ${actOrDeferSection(a.actOrDefer, a.randomLabels)}
 ${seatsSection(a.seats, a.confusionCandidates, a.fitId)}
 ${reviewersSection(a.reviewers)}
+${agreementSection(a.agreement)}
 <footer class="note">Computed locally from the database's human labels (import gold is hidden truth and never used as a label). Methods and formulas: ENGINE.md §6–§9.</footer>
 </body>
 </html>

@@ -1,5 +1,5 @@
 /** The report's sections, one per part of the audit summary (the Audit screen's order). */
-import type { ActOrDeferView, AuditSummary, FrontierPoint, MethodRow, ReviewerRow, SeatAuditRow } from '../../../../shared/api'
+import type { ActOrDeferView, AgreementView, AuditSummary, FrontierPoint, KappaView, MethodRow, ReviewerRow, SeatAuditRow } from '../../../../shared/api'
 import { confusionSvg, frontierSvg, reliabilitySvg, weightsSvg } from './svg'
 import { esc, num, pct, table } from './text'
 
@@ -59,7 +59,20 @@ ${table(['seat', 'model', 'reliability', 'weight', 'evidence', 'flag', 'drift'],
 export function reviewersSection(reviewers: readonly ReviewerRow[]): string {
   const rows = reviewers.map((r) => [esc(r.reviewer), String(r.random), String(r.escalation), String(r.undone)])
   const body = rows.length === 0 ? '<p>No labels yet.</p>' : table(['reviewer', 'random (live)', 'escalation (live)', 'undone or replaced'], rows, [false, true, true, true])
-  return `<section id="reviewers"><h2>Labels by reviewer</h2>${body}<p class="note">Agreement between reviewers arrives with team mode.</p></section>`
+  return `<section id="reviewers"><h2>Labels by reviewer</h2>${body}</section>`
+}
+
+const kappaCells = (k: KappaView): string[] => [String(k.tasks), num(k.observed), num(k.expected), num(k.kappa)]
+
+export function agreementSection(g: AgreementView): string {
+  const head = `<section id="agreement"><h2>Agreement between reviewers</h2>
+<p class="muted">Each reviewer's vote (their latest live label; an adjudicator's ruling is not a vote) on the tasks two or more reviewers labeled. κ = (P_o − P_e) / (1 − P_e): observed agreement P_o beyond chance agreement P_e; — when P_e = 1. Per pair: Cohen's κ over the tasks both labeled. Overall: Fleiss' κ over every such task, generalised to a varying number of reviewers per task (Gwet 2014; Fleiss 1971's κ when the number is fixed).</p>`
+  if (g.overall === null) return `${head}<p>No task has labels from two reviewers yet.</p></section>`
+  const o = g.overall
+  const raters = o.minRaters === o.maxRaters ? String(o.minRaters) : `${o.minRaters}–${o.maxRaters}`
+  const overall = table(['', 'tasks', 'P_o', 'P_e', "Fleiss' κ", 'reviewers per task'], [['all reviewers', ...kappaCells(o), raters]], [false, true, true, true, true, true])
+  const pairs = table(['reviewer', 'reviewer', 'tasks', 'P_o', 'P_e', "Cohen's κ"], g.pairs.map((p) => [esc(p.a), esc(p.b), ...kappaCells(p)]), [false, false, true, true, true, true])
+  return `${head}<h3>Overall</h3>${overall}<h3>Per pair</h3>${pairs}</section>`
 }
 
 export function headerSection(a: AuditSummary, source: string): string {

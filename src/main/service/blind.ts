@@ -1,0 +1,49 @@
+/**
+ * The blind rule (issue #9): with N > 1 reviewers per task, a reviewer sees no other reviewer's
+ * label of a task still in the blind stream until they have committed their own — in the task's
+ * detail, a resolve's conflict, recent labels, queue rows and the audit log alike. Once they have
+ * labeled it, or once N reviewers have (or a ruling settled it), the labels are open to them.
+ * Which tasks are blind for whom is the store's question (TeamStore.blindTasks, one SQL rule).
+ */
+import type { AuditEntryView, CallContext, QueueRow, RecentLabel } from '../../shared/api'
+import { StoreError, isStoreError, type Store } from '../store'
+import { readTeamSettings } from './team-settings'
+
+/** The tasks among `taskIds` that are blind for the caller (none with one reviewer per task). */
+export async function blindFor(store: Store, ctx: CallContext, taskIds: readonly string[]): Promise<Set<string>> {
+  const ids = [...new Set(taskIds)]
+  if (ids.length === 0) return new Set()
+  const { reviewersPerTask } = await readTeamSettings(store)
+  if (reviewersPerTask === 1) return new Set()
+  return new Set(await store.blindTasks({ taskIds: ids, reviewer: ctx.reviewer, reviewersPerTask }))
+}
+
+/** A blind row shows the task, not its label: the engine's answer is not in the row either, so none. */
+export async function maskQueueRows(store: Store, ctx: CallContext, rows: QueueRow[]): Promise<QueueRow[]> {
+  const blind = await blindFor(store, ctx, rows.filter((r) => r.label !== null).map((r) => r.taskId))
+  return rows.map((r) => (blind.has(r.taskId) ? { ...r, label: null, answer: null } : r))
+}
+
+/** Others' labels of blind tasks are left out (the caller's own undone ones stay). */
+export async function maskRecentLabels(store: Store, ctx: CallContext, rows: RecentLabel[]): Promise<RecentLabel[]> {
+  const blind = await blindFor(store, ctx, rows.map((r) => r.taskId))
+  return rows.filter((r) => !blind.has(r.taskId) || r.reviewer === ctx.reviewer)
+}
+
+/** A label row of the audit log names the label; on a blind task, someone else's loses it. */
+export async function maskAuditEntries(store: Store, ctx: CallContext, rows: AuditEntryView[]): Promise<AuditEntryView[]> {
+  const isLabel = (a: AuditEntryView) => a.target !== null && a.action.startsWith('label.') && 'label' in a.details
+  const blind = await blindFor(store, ctx, rows.filter(isLabel).map((a) => a.target as string))
+  return rows.map((a) => {
+    if (!isLabel(a) || !blind.has(a.target as string) || a.reviewer === ctx.reviewer) return a
+    const { label: _hidden, ...details } = a.details
+    return { ...a, details }
+  })
+}
+
+/** A resolve's conflict names the task's latest live label; for a blind task that is someone else's. */
+export async function maskConflict(store: Store, ctx: CallContext, taskId: string, error: unknown): Promise<unknown> {
+  if (!isStoreError(error) || error.code !== 'conflict' || !('latestLiveLabel' in error.details)) return error
+  if (!(await blindFor(store, ctx, [taskId])).has(taskId)) return error
+  return new StoreError('conflict', error.message, { ...error.details, latestLiveLabel: null })
+}

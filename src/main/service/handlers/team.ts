@@ -1,0 +1,62 @@
+/**
+ * Team mode's calls (issue #9): the team settings (reviewers per task N, adjudicators), the list
+ * of disagreements awaiting adjudication, and an adjudicator's ruling — recorded as a label with
+ * `adjudicated` set, its source the source of the task's labels, audited as `label.adjudicate`.
+ */
+import type { LabelSource, ServerHandlers } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
+import type { AwaitingTask } from '../../store'
+import type { Core } from '../core'
+import { actorOf } from '../core'
+import { labelView } from '../task-detail'
+import { mayAdjudicate, readTeamSettings, updateTeamSettings } from '../team-settings'
+
+type H = Pick<ServerHandlers, 'team.getSettings' | 'team.updateSettings' | 'adjudicate.list' | 'adjudicate.resolve'>
+
+/**
+ * A ruling on blind labels stays blind (`random`, so the certificate may use it): a task drawn at
+ * random is still a random draw. If any of its labels came from the escalation queue, it is not.
+ */
+export function rulingSource(task: AwaitingTask): LabelSource {
+  return task.labels.every((l) => l.source === 'random') ? 'random' : 'escalation'
+}
+
+export function teamHandlers(core: Core): H {
+  return {
+    'team.getSettings': () => readTeamSettings(core.store()),
+    'team.updateSettings': async ({ patch }, ctx) => {
+      const settings = await updateTeamSettings(core.store(), patch, actorOf(ctx))
+      // N decides what Calibrate draws and what awaits adjudication: both views refresh.
+      core.changed(['settings', 'labels', 'audit'])
+      return settings
+    },
+    'adjudicate.list': async ({ offset, limit }, ctx) => {
+      const team = await readTeamSettings(core.store())
+      const page = await core.store().awaitingAdjudication({ reviewersPerTask: team.reviewersPerTask, taskId: null, offset, limit })
+      return {
+        rows: page.rows.map((t) => ({ taskId: t.taskId, question: t.question, group: t.group, candidates: t.candidates, version: t.version, labels: t.labels.map(labelView) })),
+        total: page.total, offset, limit,
+        canAdjudicate: mayAdjudicate(team, ctx.reviewer)
+      }
+    },
+    'adjudicate.resolve': async ({ taskId, label, expectedVersion, note }, ctx) => {
+      const store = core.store()
+      const team = await readTeamSettings(store)
+      if (!mayAdjudicate(team, ctx.reviewer)) {
+        throw new ApiError('unauthorized', `only ${team.adjudicators.join(', ')} may adjudicate (the team's adjudicators setting)`)
+      }
+      const [task] = (await store.awaitingAdjudication({ reviewersPerTask: team.reviewersPerTask, taskId, offset: 0, limit: 1 })).rows
+      if (task === undefined) {
+        const { version } = await store.getTaskSummary(taskId)
+        if (version !== expectedVersion) throw new ApiError('conflict', `task ${taskId} changed since it was read (version ${expectedVersion}, now ${version}): reload it`)
+        throw new ApiError('bad_input', `task ${taskId} is not awaiting adjudication: its reviewers agree, it is still in the blind stream, or it was adjudicated`)
+      }
+      const r = await store.recordLabel(
+        { taskId, label, source: rulingSource(task), reviewer: ctx.reviewer, note, expectedVersion, adjudicated: true },
+        actorOf(ctx)
+      )
+      core.changed(r.topics)
+      return { ...r.value, refitScheduled: await core.labelsChanged() }
+    }
+  }
+}
