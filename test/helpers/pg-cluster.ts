@@ -65,8 +65,9 @@ export type PgCluster = {
 
 export type StartOptions = {
   /**
-   * Keep fsync and synchronous commit on (a benchmark's commits must cost what a real server's do);
-   * by default they are off, as a test cluster needs no durability.
+   * Leave fsync, synchronous commit and full-page writes as the server defaults them (on), and off
+   * the command line, so that ALTER SYSTEM + pg_reload_conf() can switch them (a benchmark builds
+   * its data without them and measures with them). By default a test cluster runs without them.
    */
   durable?: boolean
 }
