@@ -34,7 +34,7 @@ import { createService, type Service } from '../src/main/service'
 import { updateEngineSettings } from '../src/main/service/engine-settings'
 import { fitAndDecide } from '../src/main/service/fit/run-fit'
 import { runImport } from '../src/main/service/import'
-import { cleanCouncil, toJsonl } from '../src/main/sim'
+import { cleanCouncil, createRng, toJsonl } from '../src/main/sim'
 import { openStore, type Actor, type Store, type TaskFilter } from '../src/main/store'
 import { startPostgres, type PgCluster } from '../test/helpers/pg-cluster'
 import { sessionHost, webClient, type CallOutcome } from '../test/helpers/web-client'
@@ -67,18 +67,6 @@ function backends(): Backend[] {
     if (b !== 'postgres' && b !== 'sqlite') throw new Error(`ARBITER_BENCH_TEAM_BACKENDS: ${b} is not postgres or sqlite`)
     return b
   })
-}
-
-/** mulberry32: one seeded generator per reviewer (the picks replay; the interleaving does not). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -176,7 +164,8 @@ const BUSY = /stayed busy with concurrent writers/
 /** One reviewer's loop until the deadline (see the top of the file). */
 async function reviewer(host: WebHost, i: number, deadline: number, run: Run): Promise<void> {
   const web = webClient(host)
-  const random = rng(9000 + i)
+  // One seeded generator per reviewer: the picks replay, the interleaving does not.
+  const random = createRng(`team-${i}`)
   const tried = new Set<string>()
   const who = { reviewer: `reviewer-${i}`, sessionId: `team-session-${i}` }
   const timed = async <T>(kind: Kind, method: string, args: unknown): Promise<CallOutcome<T>> => {
@@ -195,14 +184,14 @@ async function reviewer(host: WebHost, i: number, deadline: number, run: Run): P
         run.emptyPicks++
         continue
       }
-      const row = open[Math.floor(random() * open.length)]
+      const row = random.pick(open)
       tried.add(row.taskId)
       const reserve = await timed<ReserveResult>('reserve', 'task.reserve', { taskId: row.taskId })
       if (reserve.value?.heldBy != null) {
         run.heldByOther++
         continue
       }
-      const resolve = await timed<ResolveResult>('resolve', 'labels.resolve', { taskId: row.taskId, label: row.candidates[Math.floor(random() * row.candidates.length)], expectedVersion: row.version })
+      const resolve = await timed<ResolveResult>('resolve', 'labels.resolve', { taskId: row.taskId, label: random.pick(row.candidates), expectedVersion: row.version })
       if (resolve.ok && resolve.value !== null) run.acks.push({ taskId: row.taskId, labelId: resolve.value.labelId, ...who })
       else {
         // Someone resolved it since the page was read (409), or the store gave up (counted above).
