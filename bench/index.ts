@@ -53,4 +53,11 @@ function printTable(figures: Figure[]): void {
   for (const r of rows) console.log(line(r))
 }
 
-main(process.argv.slice(2)).then((code) => (process.exitCode = code))
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    // A missing prerequisite (a suite marks it `setup`) is one line saying what to install; a bug keeps its stack.
+    console.error((e as { setup?: unknown }).setup === true ? (e as Error).message : e)
+    process.exitCode = 1
+  }
+)

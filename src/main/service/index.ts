@@ -79,10 +79,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
 
   let stopWatching = () => {}
   const watch = () => {
-    stopWatching = watchExternalWrites(store, () => {
-      void store.getSettings().then((s) => (settings = settingsFromStored(s)))
-      models.clear()
-      changed(ALL_TOPICS)
+    stopWatching = watchExternalWrites(store, (topics) => {
+      if (topics.includes('settings')) void store.getSettings().then((s) => (settings = settingsFromStored(s)))
+      // The model cache is keyed by fit id: only another fit (or a rollback) can make it stale.
+      if (topics.includes('fits')) models.clear()
+      changed(topics)
     })
   }
   const uploads = new Uploads()

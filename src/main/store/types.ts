@@ -255,6 +255,18 @@ export type AuditEntry = {
   details: JsonObject
 }
 
+// ── change feed ─────────────────────────────────────────────────────────────────────────────
+
+/** What a store's change feed reports (`Store.listenChanges`). */
+export interface ChangeFeedEvents {
+  /** The feed is live: every later commit of another connection will be reported. */
+  up(): void
+  /** Another connection committed a write that changed these topics. */
+  change(topics: Topic[]): void
+  /** The feed is lost (reported once, then it is finished): later commits go unreported. */
+  down(error: unknown): void
+}
+
 // ── the interface ───────────────────────────────────────────────────────────────────────────
 
 /**
@@ -267,6 +279,11 @@ export interface Store extends LoopStore, AuditStore, TeamStore {
   counts(): Promise<StoreCounts>
   /** Changes whenever ANOTHER connection commits; a watcher polls it to emit `changed` events. */
   dataVersion(): Promise<number>
+  /**
+   * Push notice of other connections' commits where the backend has it (PostgreSQL LISTEN/NOTIFY;
+   * absent on SQLite, where the watcher polls `dataVersion`). Returns a stop function.
+   */
+  listenChanges?(events: ChangeFeedEvents): () => void
   integrityCheck(): Promise<IntegrityReport>
 
   getSettings(): Promise<Settings>

@@ -2,8 +2,8 @@
  * The PostgreSQL `Store`: each method is one transaction on a pooled connection (connection.ts:
  * writes SERIALIZABLE and retried on a serialization failure, reads one REPEATABLE READ snapshot).
  * The clock is read once per operation so every row a write produces carries the same time, even
- * when the transaction is retried. Every write also bumps this store's data-version row, in the
- * same transaction (status.ts). Driver errors are mapped to StoreError here, at the boundary.
+ * when the transaction is retried. Every write also bumps this store's data-version row and
+ * NOTIFYs its topics, in the same transaction (status.ts, notify.ts). Driver errors are mapped to StoreError here, at the boundary.
  */
 import type pg from 'pg'
 import {
@@ -23,6 +23,7 @@ import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
 import { importLabels } from './label-import'
 import { labelCounts } from './label-counts'
+import { ChangeListeners, notifyChange } from './notify'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
 import { recentLabels, releaseTask, reserveTask } from './reservations'
@@ -45,6 +46,7 @@ export type PostgresStoreMeta = {
 
 export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Store {
   let closed = false
+  const listeners = new ChangeListeners({ connectionString: pool.options.connectionString, connectionTimeoutMillis: 15_000 }, meta.writer)
 
   const live = (): void => {
     if (closed) throw new StoreError('internal', 'the store is closed')
@@ -66,6 +68,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
       const value = await transaction(pool, 'write', async (q) => {
         const v = await fn(q, now)
         await bumpDataVersion(q, meta.writer)
+        await notifyChange(q, meta.writer, topics)
         return v
       })
       return { value, topics }
@@ -86,6 +89,10 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
       })),
     counts: () => read((q) => counts(q)),
     dataVersion: () => read((q) => dataVersion(q, meta.writer)),
+    listenChanges: (events) => {
+      live()
+      return listeners.listen(events)
+    },
     integrityCheck: () => read((q) => integrityCheck(q)),
 
     getSettings: () => read((q) => getSettings(q)),
@@ -145,6 +152,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
       if (closed) return
       closed = true
       try {
+        await listeners.closeAll()
         await pool.end()
       } catch (e) {
         throw toStoreError(e)
