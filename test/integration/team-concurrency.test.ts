@@ -76,7 +76,9 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
         await dispatch(services[0].handlers, 'fits.decide', { budget: { kind: 'absolute', beta: 0 } }, ctx)
       ]
       for (const r of setup) if (!r.ok) throw new Error(r.error.message)
-    })
+      // A demo written to a server database, eight services and a re-decide: over vitest's 10 s
+      // hook default on two busy cores while the other test files run.
+    }, 120_000)
 
     afterAll(async () => {
       for (const h of hosts) await h.close()
