@@ -40,13 +40,13 @@ export async function streamFileLines(
   let bytes = 0
   let lines = 0
   let first = start === 0
-  const emit = async (raw: string): Promise<void> => {
+  // Synchronous unless the caller returns a promise: awaiting every line would cost a microtask each.
+  const emit = (raw: string): void | Promise<void> => {
     let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (first && line.charCodeAt(0) === 0xfeff) line = line.slice(1)
     first = false
     lines++
-    const r = onLine(line, bytes)
-    if (r !== undefined) await r
+    return onLine(line, bytes)
   }
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, start }) as AsyncIterable<Buffer>) {
     hash.update(chunk)
@@ -56,7 +56,8 @@ export async function streamFileLines(
     const text = carry + decoder.write(before + chunk.length > linesEnd ? chunk.subarray(0, linesEnd - before) : chunk)
     let from = 0
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
-      await emit(text.slice(from, nl))
+      const r = emit(text.slice(from, nl))
+      if (r !== undefined) await r
       from = nl + 1
     }
     carry = text.slice(from)

@@ -115,11 +115,11 @@ async function writeLines(path: string, file: string, sha256: string, toWrite: (
   let lineNo = 0
   let second: { sha256: string }
   try {
-    second = await streamFileLines(path, async (line) => {
+    second = await streamFileLines(path, (line) => {
       const sha = toWrite[++lineNo]
       if (sha === undefined) return
       const raw = JSON.parse(line) as Record<string, unknown>
-      await writer.add(taskInputOf(trustedTrace(raw), raw, sha))
+      return writer.add(taskInputOf(trustedTrace(raw), raw, sha))
     })
   } catch (e) {
     if ((await fileSha256(path).catch(() => null))?.sha256 !== sha256) throw changedWhileImporting(file)

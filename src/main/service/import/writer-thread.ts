@@ -159,9 +159,10 @@ export class ThreadedWriter {
   }
 
   /** Validated and serialised on this thread: the writer thread receives flat rows (prepared-task.ts). */
-  async add(task: TaskInput): Promise<void> {
+  add(task: TaskInput): Promise<void> | undefined {
     this.batch.push(prepareTask(task))
-    if (this.batch.length >= BATCH_TASKS) await this.ship()
+    // A promise only when a batch ships: the reader awaits those, and reads on otherwise.
+    return this.batch.length >= BATCH_TASKS ? this.ship() : undefined
   }
 
   private async ship(): Promise<void> {
