@@ -30,7 +30,8 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
           {whyDeferred({ threshold: cert.threshold ?? 1, why: cert.why, reason: cert.reason })}
         </p>
       )}
-      {data.length > 0 && (
+      {/* No round with a bound (no certificate yet): no chart, rather than empty axes. */}
+      {finite.length > 0 && (
         <figure className="chart" aria-label="Lower bound per round">
           <ResponsiveContainer width="100%" height={160}>
             <LineChart data={data} margin={{ top: 8, right: 44, bottom: 4, left: 0 }}>

@@ -28,7 +28,14 @@ export function CalibrateScreen() {
   })
   const settings = useEngineSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
-  const taskId = draw.data?.taskId ?? null
+  // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
+  // on screen stays pinned until the reviewer moves on, else it would change under them — even
+  // right after their own label, before they could read the verdict it reveals.
+  const round = `${done.length}:${spotOnly}`
+  const fresh = draw.data?.taskId ?? null
+  const [pin, setPin] = useState<{ round: string; taskId: string } | null>(null)
+  if (fresh !== null && pin?.round !== round) setPin({ round, taskId: fresh })
+  const taskId = pin?.round === round ? pin.taskId : fresh
   const detail = useTaskDetail(taskId, revealed !== taskId)
 
   if (draw.isPending || settings.isPending) return <Loading />
@@ -72,7 +79,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   const start = labelsNeeded(128, auto)
   const more = Math.max(0, start - random)
   return (
-    <section className="panel calibrate-progress" data-testid="calibrate-progress" data-random={random}>
+    <section className="panel calibrate-progress" data-testid="calibrate-progress" data-random={random} data-unlabeled={unlabeled}>
       <p>
         <strong>{random}</strong> tasks labeled blind so far · {unlabeled} left to draw for you.{' '}
         {more > 0 ? (
