@@ -3,11 +3,19 @@
  * `?` placeholders (as in the SQLite files, so the two backends read alike), type parsing, and the
  * mapping of driver errors onto StoreError. The async boundary is here and in store.ts.
  *
- * Concurrency (what SQLite's single writer gave for free): every write runs SERIALIZABLE and is
- * retried, from the start, when PostgreSQL reports a serialization failure or a deadlock — so two
- * clients that read the same task version cannot both write: the second one re-runs, sees the new
- * version and gets the same `conflict` SQLite would give. Reads run REPEATABLE READ READ ONLY: one
- * snapshot per operation, like SQLite's deferred read transaction.
+ * Concurrency (what SQLite's single writer gave for free), by kind of transaction:
+ * - `write`: SERIALIZABLE, retried from the start when PostgreSQL reports a serialization failure
+ *   or a deadlock (imports, fits, settings: rare writes whose reads span many rows).
+ * - `task`: a write about ONE task (reserve, release, label, undo) that first locks the task's row
+ *   (`SELECT … FOR UPDATE`, ./labels.ts lockTask) and reads nothing it relies on before that.
+ *   It runs READ COMMITTED: the row lock orders every such write on one task, and in READ
+ *   COMMITTED each statement after the lock sees what the previous holder committed, so the
+ *   read-check-write (version, reservation) is done on current data — two resolves of one task at
+ *   one version cannot both succeed, a live hold of another session always refuses the write.
+ *   SERIALIZABLE would add nothing here but SSI predicate locks: the tiny `reservations` table is
+ *   read by a sequential scan, so every reserve/release/resolve conflicted with every other one and
+ *   retried (a few gave up). Deadlocks are still retried.
+ * - `read`: REPEATABLE READ READ ONLY, one snapshot per operation (SQLite's deferred read).
  */
 import pg from 'pg'
 import { StoreError } from '../types'
@@ -108,9 +116,17 @@ async function rollback(client: pg.PoolClient): Promise<void> {
   }
 }
 
-/** Runs `fn` in one transaction on a pooled client; writes are SERIALIZABLE and retried (see top). */
-export async function transaction<T>(pool: pg.Pool, mode: 'read' | 'write', fn: (q: PgSql) => Promise<T>): Promise<T> {
-  const begin = mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN ISOLATION LEVEL SERIALIZABLE'
+export type TransactionMode = 'read' | 'write' | 'task'
+
+const BEGIN: Record<TransactionMode, string> = {
+  read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  write: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+  task: 'BEGIN ISOLATION LEVEL READ COMMITTED'
+}
+
+/** Runs `fn` in one transaction on a pooled client, at the mode's isolation; retried (see top). */
+export async function transaction<T>(pool: pg.Pool, mode: TransactionMode, fn: (q: PgSql) => Promise<T>): Promise<T> {
+  const begin = BEGIN[mode]
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect()
     let broken = false

@@ -2,8 +2,11 @@
  * Labels: an append-only log with optimistic concurrency. Each write locks the task's row, checks
  * its `version` against what the reviewer saw and that no other session holds the task (a live
  * reservation), appends one row, bumps the version, ends the reservation and appends the audit row
- * — all in the caller's one (SERIALIZABLE) transaction, so of two reviewers who saw the same
- * version exactly one writes and the other gets a `conflict`, never a silent overwrite.
+ * — all in the caller's one transaction. The row lock comes before any read the write relies on
+ * (READ COMMITTED, connection.ts `task`): writes on one task take turns, and each statement after
+ * the lock sees the previous writer's commit, so of two reviewers who saw the same version exactly
+ * one writes and the other gets a `conflict`, never a silent overwrite. (undoLabel reads its target
+ * label first: a label row never changes once written, so that read cannot go stale.)
  */
 import { randomUUID } from 'node:crypto'
 import {

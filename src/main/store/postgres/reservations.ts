@@ -1,8 +1,11 @@
 /**
  * Reservations, with SQLite's semantics (../reservation-rules.ts): a reviewer's session holds an
  * opened task for a while; other sessions' queues skip it and their label writes on it are refused,
- * naming the holder. Two sessions reserving one free task at once, or a reserve racing a label
- * write: the SERIALIZABLE transactions make one of them re-run and see the other's row.
+ * naming the holder. Every reservation change and every label write locks the task's row first
+ * (READ COMMITTED, connection.ts `task`): two sessions reserving one free task at once, or a
+ * reserve racing a label write, take turns, and the second one's statements see the first one's
+ * committed row (the second reserve finds the hold and is refused; a label write finds it and is
+ * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
 import { type Actor, type RecentLabel, type ReserveResult } from '../types'
 import { expiryOf, heldByOther, isLive, reservedConflict, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
@@ -13,7 +16,7 @@ import { requireTask } from './labels'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 
 export async function reserveTask(q: PgSql, now: string, taskId: string, actor: Actor, ttlMs: number): Promise<ReserveResult> {
-  await requireTask(q, taskId)
+  await requireTask(q, taskId, true)
   checkInt(ttlMs, 'ttlMs', 1)
   const held = await q.get<ReservationRow>(`${SELECT_RESERVATION} FOR UPDATE`, taskId)
   if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false }
@@ -32,6 +35,8 @@ export async function reserveTask(q: PgSql, now: string, taskId: string, actor: 
 /** Ends the caller's own reservation; true when there was one. */
 export async function releaseTask(q: PgSql, now: string, taskId: string, actor: Actor): Promise<boolean> {
   checkId(taskId, 'taskId')
+  // The task's row first, as every reservation change (see top); an unknown task has no hold to end.
+  await q.get('SELECT 1 FROM tasks WHERE id = ? FOR UPDATE', taskId)
   const changed = await q.run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', taskId, actor.sessionId)
   if (changed > 0) await appendAudit(q, now, actor, 'task.release', taskId, {})
   return changed > 0

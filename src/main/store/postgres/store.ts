@@ -1,6 +1,8 @@
 /**
  * The PostgreSQL `Store`: each method is one transaction on a pooled connection (connection.ts:
- * writes SERIALIZABLE and retried on a serialization failure, reads one REPEATABLE READ snapshot).
+ * writes SERIALIZABLE and retried on a serialization failure, except the one-task writes —
+ * reserve, release, label, undo — which lock the task's row first and run READ COMMITTED; reads
+ * one REPEATABLE READ snapshot).
  * The clock is read once per operation so every row a write produces carries the same time, even
  * when the transaction is retried. Every write also bumps this store's data-version row and
  * NOTIFYs its topics, in the same transaction (status.ts, notify.ts). Driver errors are mapped to StoreError here, at the boundary.
@@ -16,7 +18,7 @@ import {
 } from '../types'
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
-import { toStoreError, transaction, type PgSql } from './connection'
+import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
 import { appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
@@ -59,13 +61,19 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
       throw toStoreError(e)
     }
   }
-  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (q: PgSql, now: string) => Promise<T>): Promise<WriteResult<T>> => {
+  /** `mode` 'task': fn must lock its task's row before anything else (connection.ts). */
+  const write = async <T>(
+    topics: Topic[],
+    actor: Actor | null,
+    fn: (q: PgSql, now: string) => Promise<T>,
+    mode: Exclude<TransactionMode, 'read'> = 'write'
+  ): Promise<WriteResult<T>> => {
     try {
       live()
       if (meta.readonly) throw new StoreError('internal', 'the store was opened read-only')
       if (actor !== null) checkActor(actor)
       const now = meta.now().toISOString()
-      const value = await transaction(pool, 'write', async (q) => {
+      const value = await transaction(pool, mode, async (q) => {
         const v = await fn(q, now)
         await bumpDataVersion(q, meta.writer)
         await notifyChange(q, meta.writer, topics)
@@ -105,8 +113,8 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     abandonImport: (importId) => write(['imports'], null, (q, now) => abandonImport(q, now, importId)),
     findImportBySha: (sha256) => read((q) => findImportBySha(q, sha256)),
 
-    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => recordLabel(q, now, input, actor)),
-    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => undoLabel(q, now, input, actor)),
+    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => recordLabel(q, now, input, actor), 'task'),
+    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => undoLabel(q, now, input, actor), 'task'),
     liveLabels: (taskId) => read((q) => liveLabels(q, taskId)),
     getTaskSummary: (taskId) => read((q) => getTaskSummary(q, taskId)),
 
@@ -133,8 +141,8 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     facets: () => read((q) => facets(q)),
     taskDetail: (taskId) => read((q) => taskDetail(q, nowIso(), taskId)),
     drawUnlabeled: (input) => read(async (q) => runPlan(q, drawPlan(input, await latestDecidedFitId(q), LABELS))),
-    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs)),
-    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor)),
+    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs), 'task'),
+    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor), 'task'),
     recentLabels: (limit) => read((q) => recentLabels(q, limit)),
     labelCounts: () => read((q) => labelCounts(q)),
     awaitingAdjudication: (query) => read((q) => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),

@@ -1,0 +1,159 @@
+/**
+ * PostgreSQL's side of the team benchmark's two findings (README, Performance → Team):
+ * - the stored decision counts subtract the labeled tasks with one probe of the fit's decisions
+ *   per labeled task (never a scan of the decisions), and still agree with counting the rows;
+ * - one-task writes (reserve, release, resolve) serialize on the task's row at READ COMMITTED: of
+ *   many concurrent resolves at one version exactly one succeeds, a hold always refuses another
+ *   session's write, and none is refused as "busy".
+ */
+import pg from 'pg'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openStore, type Actor, type Store } from '../../../src/main/store'
+import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
+import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
+import { usePostgres } from '../../helpers/postgres'
+import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
+
+const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
+const TTL = 60_000
+const cluster = usePostgres()
+
+let store: Store
+let raw: pg.Pool
+
+beforeEach(async () => {
+  const url = await cluster().createDatabase()
+  store = await openStore(url)
+  raw = new pg.Pool({ connectionString: url, max: 2 })
+})
+
+afterEach(async () => {
+  await store.close()
+  await raw.end()
+})
+
+const reviewer = (i: number): Actor => ({ reviewer: `r${i}`, sessionId: `session-r${i}`, shell: 'web' })
+
+/** The same figures, counted row by row over the fit. */
+async function counted(fitId: string): Promise<{ acted: number; deferred: number; spotCheck: number }> {
+  const n = async (where: string): Promise<number> =>
+    Number(
+      (
+        await raw.query(
+          `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = $1 AND ${where} AND NOT EXISTS (SELECT 1 FROM labels l
+           WHERE l.task_id = d.task_id AND l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`,
+          [fitId]
+        )
+      ).rows[0].n
+    )
+  return { acted: await n(`decision = 'act'`), deferred: await n(`decision = 'defer'`), spotCheck: await n('spot_check') }
+}
+
+async function decided(n: number): Promise<string> {
+  const tasks = Array.from({ length: n }, (_, i) => makeTask(`t${i}`))
+  await importTasks(store, tasks)
+  const fit = await store.saveFit(FIT, ANA)
+  await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / n, { spotCheck: i % 5 === 0 })), ANA)
+  return fit.value.id
+}
+
+describe('postgres: stored decision counts', () => {
+  it('agree with counting the rows through labels, a second reviewer and an undo', async () => {
+    const fitId = await decided(30)
+    const expectAgreement = async (): Promise<void> => {
+      const want = await counted(fitId)
+      expect(await store.counts()).toMatchObject(want)
+      const page = (d: 'act' | 'defer') => store.queuePage({ filter: { ...NO_FILTER, decision: d }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })
+      expect((await page('defer')).total).toBe(want.deferred)
+      expect((await page('act')).total).toBe(want.acted)
+    }
+    await expectAgreement()
+    const labels = []
+    for (const i of [0, 1, 5, 10, 11]) {
+      labels.push((await store.recordLabel({ taskId: `t${i}`, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)).value)
+    }
+    await store.recordLabel({ taskId: 't1', label: 'false', source: 'escalation', reviewer: 'bo', expectedVersion: labels[1].version }, BO)
+    await expectAgreement()
+    await store.undoLabel({ labelId: labels[2].labelId, expectedVersion: labels[2].version }, ANA)
+    await expectAgreement()
+  })
+
+  it('probe the fit\'s decisions by their key once per labeled task, never scanning them', async () => {
+    const fitId = await decided(400)
+    for (let i = 0; i < 400; i += 40) {
+      await store.recordLabel({ taskId: `t${i}`, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)
+    }
+    await raw.query('ANALYZE')
+    const explain = await raw.query(`EXPLAIN (FORMAT JSON) ${toPgPlaceholders(LABELED_BY_DECISION)}`, [fitId])
+    const plan = JSON.stringify(explain.rows[0]['QUERY PLAN'])
+    type Node = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Parent Relationship'?: string; Plans?: Node[] }
+    const nodes: Node[] = []
+    const walk = (n: Node): void => {
+      nodes.push(n)
+      for (const c of n.Plans ?? []) walk(c)
+    }
+    walk((explain.rows[0]['QUERY PLAN'] as { Plan: Node }[])[0].Plan)
+    const onDecisions = nodes.filter((n) => n['Relation Name'] === 'decisions')
+    // The only read of decisions: one index probe per labeled task (by the key, or by the task's
+    // few decisions, one per fit) — no scan of them and no join that could hash them all.
+    expect(onDecisions.map((n) => n['Node Type']), plan).toEqual([expect.stringMatching(/^Index (Only )?Scan$/)])
+    expect(onDecisions[0]['Parent Relationship'], plan).toBe('SubPlan')
+    expect(onDecisions[0]['Index Name'], plan).toMatch(/^decisions_(pkey|by_task)$/)
+  })
+})
+
+describe('postgres: one-task writes take turns on the task row', () => {
+  it('of eight concurrent resolves at one version exactly one succeeds; the others are conflicts, none busy', async () => {
+    await decided(10)
+    for (let round = 0; round < 3; round++) {
+      const taskId = `t${round}`
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          store.recordLabel({ taskId, label: 'true', source: 'escalation', reviewer: `r${i}`, expectedVersion: 0 }, reviewer(i))
+        )
+      )
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+      for (const r of results) if (r.status === 'rejected') expect((r.reason as { code: string }).code).toBe('conflict')
+      const rows = await raw.query('SELECT count(*) AS n FROM labels WHERE task_id = $1', [taskId])
+      expect(Number(rows.rows[0].n)).toBe(1)
+      expect((await store.getTaskSummary(taskId)).version).toBe(1)
+    }
+  })
+
+  it('concurrent reserves of one task: one session holds it, the others see the hold and cannot resolve it', async () => {
+    await decided(10)
+    const reserves = await Promise.all(Array.from({ length: 8 }, (_, i) => store.reserveTask('t3', reviewer(i), TTL)))
+    const holders = reserves.filter((r) => r.value.mine !== null)
+    expect(holders).toHaveLength(1)
+    const holder = holders[0].value.mine?.sessionId
+    for (const r of reserves) if (r.value.mine === null) expect(r.value.heldBy?.sessionId).toBe(holder)
+    const other = reserves.findIndex((r) => r.value.mine === null)
+    const refused = await rejection(store.recordLabel({ taskId: 't3', label: 'true', source: 'escalation', reviewer: 'x', expectedVersion: 0 }, reviewer(other)))
+    expect(refused).toMatchObject({ code: 'conflict', details: { reason: 'reserved' } })
+    const writes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        store.recordLabel({ taskId: 't3', label: 'true', source: 'escalation', reviewer: `r${i}`, expectedVersion: 0 }, reviewer(i))
+      )
+    )
+    const ok = writes.flatMap((w, i) => (w.status === 'fulfilled' ? [reviewer(i).sessionId] : []))
+    expect(ok).toEqual([holder])
+  })
+
+  it('a release racing reserves and resolves of the same task leaves it consistent', async () => {
+    await decided(10)
+    await store.reserveTask('t4', ANA, TTL)
+    const ops = await Promise.allSettled([
+      store.releaseTask('t4', ANA),
+      store.reserveTask('t4', BO, TTL),
+      store.recordLabel({ taskId: 't4', label: 'true', source: 'escalation', reviewer: 'bo', expectedVersion: 0 }, BO)
+    ])
+    for (const o of ops) if (o.status === 'rejected') expect((o.reason as { details: { reason?: string } }).details.reason).toBe('reserved')
+    // Nobody else can end ANA's hold, so the release always finds it; BO's writes are refused until then.
+    expect(ops[0]).toEqual({ status: 'fulfilled', value: expect.objectContaining({ value: true }) })
+    const held = await raw.query('SELECT session_id FROM reservations WHERE task_id = $1', ['t4'])
+    expect(held.rows.every((r: { session_id: string }) => r.session_id === BO.sessionId)).toBe(true)
+    const audit = await raw.query("SELECT action FROM audit_log WHERE target = $1 AND action <> 'task.reserve' ORDER BY seq", ['t4'])
+    const actions = audit.rows.map((r: { action: string }) => r.action)
+    expect(actions).toEqual(ops[2].status === 'fulfilled' ? ['task.release', 'label.record'] : ['task.release'])
+  })
+})
