@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { CallContext, ServerHandlers, Settings } from '../../shared/api'
+import type { CallContext, EngineSettings, ServerHandlers, Settings } from '../../shared/api'
 import type { Topic } from '../../shared/events'
 import { openStore, type Store } from '../store'
 import { APP_VERSION } from '../version'
@@ -42,7 +42,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   let settings: Settings = settingsFromStored(await store.getSettings())
 
   const context = (): CallContext => ({ sessionId, reviewer: settings.reviewer, shell: opts.shell })
+  // The engine settings a label's refit decision reads, cached: a resolve is one call fewer to the
+  // database. Every settings write, here or (through the watcher) elsewhere, passes `changed`.
+  let engineSettings: Promise<EngineSettings> | null = null
   const changed = (topics: Topic[]) => {
+    if (topics.includes('settings')) engineSettings = null
     if (topics.length > 0) hub.emit({ type: 'changed', topics })
   }
   const models = new ModelCache()
@@ -70,7 +74,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     actor: actorOf,
     job: (request) => runJobWithEvents(hub, request),
     labelsChanged: async () => {
-      const s = await readEngineSettings(store)
+      const s = await (engineSettings ??= readEngineSettings(store).catch((e: unknown) => {
+        engineSettings = null
+        throw e
+      }))
       if (!s.autoRefit) return false
       fits.schedule(s.refitDelayMs)
       return true

@@ -206,6 +206,11 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
         await expect.poll(() => events.slice(landed).some((e) => e.type === 'fit-landed'), { timeout: 60_000 }).toBe(true)
         const status = await call<{ running: boolean; stale: boolean; lastError: string | null }>('fits.status')
         expect(status).toMatchObject({ running: false, lastError: null })
+        // The service caches the settings a resolve reads: a settings change is seen at once.
+        await call('engine.updateSettings', { patch: { autoRefit: false } })
+        const next = await call<{ rows: { taskId: string; version: number }[] }>('queue.page', { limit: 1 })
+        const off = await call<{ refitScheduled: boolean }>('labels.resolve', { taskId: next.rows[0].taskId, label: traces.find((t) => t.task === next.rows[0].taskId)?.gold, expectedVersion: next.rows[0].version })
+        expect(off.refitScheduled).toBe(false)
       })
     })
   })
