@@ -63,13 +63,6 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect((await rejection(store().saveDecisions('no-such-fit', [], ANA))).code).toBe('not_found')
       expect((await rejection(store().saveFit({ ...FIT, parentFitId: 'no-such-fit' }, ANA))).code).toBe('not_found')
     })
-  })
-
-  describe('decisions in pages', () => {
-    const store = useStore(makeStore)
-    beforeEach(async () => {
-      await importTasks(store(), [makeTask('t1'), makeTask('t2'), makeTask('t3', { group: 'G2' })])
-    })
 
     it('keeps appended pages out of sight until the finish makes them current together', async () => {
       const first = await store().saveFit(FIT, ANA)
