@@ -6,6 +6,8 @@ import { StringDecoder } from 'node:string_decoder'
 export interface StreamedFile {
   /** SHA-256 of the file's bytes, exactly as stored. */
   sha256: string
+  /** With `linesEnd`: SHA-256 of the bytes from `linesEnd` on (what another thread read as its part). */
+  tailSha256: string | null
   bytes: number
   lines: number
 }
@@ -36,6 +38,7 @@ export async function streamFileLines(
   const decoder = new StringDecoder('utf8')
   const start = range.start ?? 0
   const linesEnd = range.linesEnd ?? Infinity
+  const tail = range.linesEnd === undefined ? null : createHash('sha256')
   let carry = ''
   let bytes = 0
   let lines = 0
@@ -52,6 +55,7 @@ export async function streamFileLines(
     hash.update(chunk)
     const before = start + bytes
     bytes += chunk.length
+    if (tail !== null && before + chunk.length > linesEnd) tail.update(before >= linesEnd ? chunk : chunk.subarray(linesEnd - before))
     if (before >= linesEnd) continue
     const text = carry + decoder.write(before + chunk.length > linesEnd ? chunk.subarray(0, linesEnd - before) : chunk)
     let from = 0
@@ -64,7 +68,7 @@ export async function streamFileLines(
   }
   if (start + bytes <= linesEnd) carry += decoder.end()
   if (carry !== '') await emit(carry)
-  return { sha256: hash.digest('hex'), bytes, lines }
+  return { sha256: hash.digest('hex'), tailSha256: tail === null ? null : tail.digest('hex'), bytes, lines }
 }
 
 /** SHA-256 of a file's bytes, streamed. */

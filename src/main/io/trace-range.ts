@@ -23,13 +23,15 @@ export interface TraceRangeReport {
   ids: string[]
   idLines: number[]
   idShas: string[]
+  /** SHA-256 of the run's bytes, so the thread that hashed the whole file can tell it read the same. */
+  sha256: string
   /** Valid lines that declare seat models, in line order (the seat-model rule spans lines too). */
   seatDecls: { line: number; task: string; seats: { id: string; model: string }[] }[]
 }
 
 export class TraceRangeChecker {
   private readonly checker: TraceLineChecker
-  readonly report: TraceRangeReport = { lines: 0, errors: [], errorCount: 0, badLines: [], ids: [], idLines: [], idShas: [], seatDecls: [] }
+  readonly report: TraceRangeReport = { lines: 0, errors: [], errorCount: 0, badLines: [], ids: [], idLines: [], idShas: [], sha256: '', seatDecls: [] }
 
   constructor(
     file: string,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,8 +33,12 @@ describe('streamFileLines over a part of the file (pass 1 on two threads)', () =
       // The first part still hashes the whole file: the import's identity is the file's bytes.
       expect(head.sha256).toBe(whole.sha256)
       expect(head.bytes).toBe(bytes.length)
+      // …and the part after the cut on its own, to compare with what the other thread read.
+      expect(head.tailSha256).toBe(createHash('sha256').update(bytes.subarray(cut)).digest('hex'))
+      expect(head.tailSha256).toBe(tail.sha256)
     }
     expect(whole.sha256).toBe((await fileSha256(path)).sha256)
+    expect(whole.tailSha256).toBeNull()
   })
 
   it('drops a BOM only at the start of the file', async () => {

@@ -101,7 +101,10 @@ async function validate(
     },
     split === null ? {} : { linesEnd: split }
   )
-  const reports = rest === null ? [own.report] : [own.report, await rest]
+  const other = rest === null ? null : await rest
+  // The other thread must have validated the very bytes this one hashed (the file may change under us).
+  if (other !== null && other.sha256 !== streamed.tailSha256) throw changedWhileImporting(file)
+  const reports = other === null ? [own.report] : [own.report, other]
   mergeTraceRanges(file, reports, problems, tasks, seats)
   return { sha256: streamed.sha256, lines: reports.reduce((n, r) => n + r.lines, 0) }
 }

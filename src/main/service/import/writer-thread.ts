@@ -76,8 +76,8 @@ function opened(store: Store | null): Store {
 
 async function validateRange(path: string, file: string, start: number, listLimit: number): Promise<TraceRangeReport> {
   const checker = new TraceRangeChecker(file, listLimit)
-  await streamFileLines(path, (line) => checker.push(line), { start })
-  return checker.report
+  const read = await streamFileLines(path, (line) => checker.push(line), { start })
+  return { ...checker.report, sha256: read.sha256 }
 }
 
 /** The import's second thread, as seen from the import: one request at a time, answered in order. */
