@@ -21,6 +21,7 @@ import { dispatch } from '../../src/main/host/dispatch'
 import type { WebHost } from '../../src/main/host/web'
 import { createService, type Service } from '../../src/main/service'
 import { createDemoDatabase } from '../../src/main/service/demo'
+import { createRng } from '../../src/main/sim'
 import { openStore } from '../../src/main/store'
 import { postgresDatabase, sqliteFile, type DbLocation, type MakeDbLocation } from '../helpers/db-location'
 import { usePostgres } from '../helpers/postgres'
@@ -40,18 +41,6 @@ interface Attempt {
   expectedVersion: number
   heldByOther: boolean
   outcome: CallOutcome<{ labelId: string; version: number }>
-}
-
-/** mulberry32: a small seeded generator, one per client. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
@@ -96,7 +85,7 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
 
       const client = async (i: number): Promise<void> => {
         const web = webClient(hosts[i])
-        const random = rng(SEED * 1000 + i)
+        const random = createRng(SEED * 1000 + i).next
         const tried = new Set<string>()
         try {
           while (Date.now() < deadline) {

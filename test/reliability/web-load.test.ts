@@ -20,6 +20,7 @@ import { DEFAULT_RENDERER_DIR, startConsoleServer, type ConsoleServer } from '..
 import type { WebHost } from '../../src/main/host/web'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { sessionHost, webClient, type CallOutcome } from '../helpers/web-client'
+import { createRng } from '../../src/main/sim'
 import { reportSuite } from './report'
 
 const CLIENTS = 20
@@ -53,18 +54,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** A seeded generator per client, so each reviewer's choices replay (the interleaving does not). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * One reviewer: page a queue (mostly the deferred one, sometimes acted or already-labeled tasks
  * for a spot check or second opinion), open a task it has not labeled, reserve it, resolve it at
@@ -73,8 +62,9 @@ function mulberry32(seed: number): () => number {
  */
 async function reviewer(host: Pick<WebHost, 'port' | 'token'>, who: { reviewer: string; sessionId: string }, seed: number, until: number, tally: Tally) {
   const client = webClient(host)
-  const random = mulberry32(seed)
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]
+  const rng = createRng(seed)
+  const random = rng.next
+  const pick = rng.pick
   const mine = new Set<string>()
   const totals: Record<string, number> = { defer: PAGE, act: PAGE, human: PAGE }
   const timed = async <T>(kind: Kind, args: unknown, expected: number[] = [200]): Promise<CallOutcome<T> | null> => {
