@@ -5,6 +5,7 @@
  * no partial import and no half-saved decisions. Checked with the store (what a reviewer sees)
  * and with raw SQL on a read-only connection (what is really in the file).
  */
+import { decisionsTable } from '../../src/main/store/fit-decisions'
 import Database from 'better-sqlite3'
 import { expect } from 'vitest'
 import { openStore } from '../../src/main/store'
@@ -46,9 +47,11 @@ export async function verifyDatabase(path: string, mustHave: Iterable<string>): 
     expect(visibleTasks).toBe(published)
     // A fit's decisions are saved in pages, each raising the fit's count in its own transaction, and
     // only a finished (decided) fit is ever shown: a kill leaves every fit's count equal to its rows.
-    const fits = db
-      .prepare(`SELECT f.id, f.decided_at AS decidedAt, f.decision_count AS want, (SELECT count(*) FROM decisions d WHERE d.fit_id = f.id) AS have FROM fits f`)
-      .all() as { id: string; decidedAt: string | null; want: number; have: number }[]
+    const fits = (db.prepare(`SELECT f.id, f.decided_at AS decidedAt, f.decision_count AS want FROM fits f`).all() as { id: string; decidedAt: string | null; want: number }[]).map((f) => {
+      // A fit's table appears with its first page, in that page's transaction.
+      const table = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(decisionsTable(f.id))
+      return { ...f, have: table === undefined ? 0 : (db.prepare(`SELECT count(*) FROM ${decisionsTable(f.id)}`).pluck().get() as number) }
+    })
     expect(fits.filter((f) => f.have !== f.want)).toEqual([])
     return { visibleTasks, labelIds, decidedFits: new Set(fits.filter((f) => f.decidedAt !== null).map((f) => f.id)) }
   } finally {

@@ -7,11 +7,11 @@
 import { LIVE_LABEL } from './label-rules'
 
 /**
- * The fit's labeled tasks by decision kind (`act`, `defer`, each with `+spot` when spot-checked).
- * One parameter: the fit id.
+ * The fit's labeled tasks by decision kind (`act`, `defer`, each with `+spot` when spot-checked),
+ * from the fit's decisions `table` (../fit-decisions.ts). No parameters.
  *
  * The labeled tasks drive it, each followed by one probe of the fit's decisions by their primary
- * key (fit_id, task_id), so the cost grows with the live labels and never with the fit's
+ * key (task_id), so the cost grows with the live labels and never with the fit's
  * decisions. The probe is a correlated scalar subquery on purpose: neither planner turns one
  * into a join, so it cannot choose what PostgreSQL chose for a plain join at 100,000 tasks — a
  * hash join over all 99,000 decision rows (95 ms a call under load, the queue page's whole
@@ -19,9 +19,9 @@ import { LIVE_LABEL } from './label-rules'
  * MATERIALIZED (both dialects): SQLite would otherwise copy the probe into the outer WHERE and
  * GROUP BY and run it twice per task.
  */
-export const LABELED_BY_DECISION = `WITH k AS MATERIALIZED (
+export const LABELED_BY_DECISION = (table: string): string => `WITH k AS MATERIALIZED (
     SELECT (SELECT d.decision || CASE WHEN d.spot_check THEN '+spot' ELSE '' END
-            FROM decisions d WHERE d.fit_id = ? AND d.task_id = lt.task_id) AS kind
+            FROM ${table} d WHERE d.task_id = lt.task_id) AS kind
     FROM (SELECT DISTINCT l.task_id FROM labels l WHERE ${LIVE_LABEL('l')}) lt
   )
   SELECT kind, count(*) AS n FROM k WHERE kind IS NOT NULL GROUP BY kind`

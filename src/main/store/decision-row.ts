@@ -2,8 +2,8 @@
 import { isSet, parseJson, parseNullableJsonObject, type SqlFlag } from './rows'
 import type { DecisionRecord } from './types'
 
+/** A row of a fit's decisions table (../fit-decisions.ts): the fit and its time are the table's. */
 export type DecisionRow = {
-  fit_id: string
   task_id: string
   decision: 'act' | 'defer'
   spot_check: SqlFlag
@@ -16,15 +16,14 @@ export type DecisionRow = {
   why: string | null
   reason: string | null
   disagreement: number | null
-  decided_at: string
 }
 
 export const DECISION_COLUMNS =
-  'fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, ks, why, reason, disagreement, decided_at'
+  'task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, ks, why, reason, disagreement'
 
-export function toDecision(r: DecisionRow): DecisionRecord {
+export function toDecision(r: DecisionRow, fit: { id: string; decidedAt: string }): DecisionRecord {
   return {
-    fitId: r.fit_id,
+    fitId: fit.id,
     taskId: r.task_id,
     decision: r.decision,
     spotCheck: isSet(r.spot_check),
@@ -37,6 +36,6 @@ export function toDecision(r: DecisionRow): DecisionRecord {
     why: parseNullableJsonObject(r.why),
     reason: r.reason,
     disagreement: r.disagreement,
-    decidedAt: r.decided_at
+    decidedAt: fit.decidedAt
   }
 }

@@ -8,7 +8,20 @@ import { createHash } from 'node:crypto'
 import { StoreError } from './types'
 
 /** One numbered file `NNNN-kebab.ts`. Never edit one that shipped: add the next number instead. */
-export type Migration = { version: number; name: string; sql: string }
+export type Migration = {
+  version: number
+  name: string
+  sql: string
+  /**
+   * A data step SQL cannot say in this dialect (SQLite has no dynamic DDL), run right after `sql`
+   * in the same transaction. It is part of the shipped file like `sql` (the recorded sha256 covers
+   * `sql` only, so it must never change either).
+   */
+  data?: (db: MigrationDb) => void
+}
+
+/** What a data step may do: read rows and run statements, inside the migration's transaction. */
+export type MigrationDb = { all<T>(sql: string, ...params: unknown[]): T[]; exec(sql: string): void; run(sql: string, ...params: unknown[]): number }
 
 /** A row of `schema_migrations`. */
 export type AppliedMigration = { version: number; name: string; sha256: string; appliedAt: string }

@@ -3,9 +3,10 @@ import { HAS_LIVE_LABEL } from './label-rules'
 import { isSet, parseJson, parseStringArray, type SqlFlag } from './rows'
 import type { FilterMode } from './task-filter-check'
 import type { TaskRow } from './types'
+import type { DecidedFit } from './fit-decisions'
 
 const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,
-  d.fit_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement, d.decided_at,
+  d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement,
   t.move_count AS moves`
 const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
 
@@ -29,7 +30,6 @@ export type QueueRow = {
   created_at: string
   version: number
   moves: number
-  fit_id: string | null
   decision: 'act' | 'defer' | null
   spot_check: SqlFlag | null
   answer: string | null
@@ -38,7 +38,6 @@ export type QueueRow = {
   gap: number | null
   bound: string | null
   disagreement: number | null
-  decided_at: string | null
   l_id: string | null
   l_label: string | null
   l_source: 'random' | 'escalation' | null
@@ -50,7 +49,9 @@ export type QueueRow = {
   r_expires: string | null
 }
 
-export function toTaskRow(r: QueueRow, method: string | null): TaskRow {
+/** `fit`: the current fit, whose table the row's decision came from (null: none yet). */
+export function toTaskRow(r: QueueRow, fit: DecidedFit | null): TaskRow {
+  const decided = r.decision !== null && fit !== null
   const label =
     r.l_id === null
       ? null
@@ -72,9 +73,9 @@ export function toTaskRow(r: QueueRow, method: string | null): TaskRow {
     gap: r.gap,
     bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
     disagreement: r.disagreement,
-    fitId: r.fit_id,
-    method: r.fit_id === null ? null : method,
-    decidedAt: r.decided_at,
+    fitId: decided ? fit.id : null,
+    method: decided ? fit.method : null,
+    decidedAt: decided ? fit.decidedAt : null,
     label,
     reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
   }

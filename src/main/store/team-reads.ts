@@ -3,6 +3,7 @@
  * the shared label rules (label-rules.ts): effective labels, Calibrate's draw with N reviewers per
  * task, the tasks awaiting adjudication, the blind rule, and the reviewers' votes.
  */
+import { decisionsTable } from './fit-decisions'
 import {
   AWAITS_ADJUDICATION,
   drawablePredicate,
@@ -56,9 +57,9 @@ export function* drawPlan(input: DrawInput, fitId: string | null, d: LabelDialec
   const spot = input.spotCheckOnly === true
   const drawable = drawablePredicate('t.id', perTask, reviewer)
   const from = `${PUBLISHED_TASKS}
-    ${spot ? 'JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id AND d.spot_check' : ''}
+    ${spot ? `JOIN ${decisionsTable(fitId)} d ON d.task_id = t.id AND d.spot_check` : ''}
     WHERE ${drawable.sql} AND t.id NOT IN ${d.idSet}`
-  const params = [...(spot ? [fitId] : []), ...drawable.params, d.idParam(exclude)]
+  const params = [...drawable.params, d.idParam(exclude)]
   const [{ n }] = yield* rowsOf<{ n: number }>(`SELECT count(*) AS n FROM ${from}`, ...params)
   // Tasks, not labels: with N reviewers per task one task of the calibration set has N labels.
   const [{ n: randomLabels }] = yield* rowsOf<{ n: number }>(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE l.source = 'random' AND ${LIVE_LABEL('l')}`)

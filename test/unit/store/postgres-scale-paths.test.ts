@@ -10,6 +10,7 @@ import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
+import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
 import { usePostgres } from '../../helpers/postgres'
 import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
@@ -40,9 +41,8 @@ async function counted(fitId: string): Promise<{ acted: number; deferred: number
     Number(
       (
         await raw.query(
-          `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = $1 AND ${where} AND NOT EXISTS (SELECT 1 FROM labels l
-           WHERE l.task_id = d.task_id AND l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`,
-          [fitId]
+          `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where} AND NOT EXISTS (SELECT 1 FROM labels l
+           WHERE l.task_id = d.task_id AND l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`
         )
       ).rows[0].n
     )
@@ -84,7 +84,7 @@ describe('postgres: stored decision counts', () => {
       await store.recordLabel({ taskId: `t${i}`, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)
     }
     await raw.query('ANALYZE')
-    const explain = await raw.query(`EXPLAIN (FORMAT JSON) ${toPgPlaceholders(LABELED_BY_DECISION)}`, [fitId])
+    const explain = await raw.query(`EXPLAIN (FORMAT JSON) ${toPgPlaceholders(LABELED_BY_DECISION(decisionsTable(fitId)))}`)
     const plan = JSON.stringify(explain.rows[0]['QUERY PLAN'])
     type Node = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Parent Relationship'?: string; Plans?: Node[] }
     const nodes: Node[] = []
@@ -93,12 +93,12 @@ describe('postgres: stored decision counts', () => {
       for (const c of n.Plans ?? []) walk(c)
     }
     walk((explain.rows[0]['QUERY PLAN'] as { Plan: Node }[])[0].Plan)
-    const onDecisions = nodes.filter((n) => n['Relation Name'] === 'decisions')
-    // The only read of decisions: one index probe per labeled task (by the key, or by the task's
-    // few decisions, one per fit) — no scan of them and no join that could hash them all.
+    const onDecisions = nodes.filter((n) => n['Relation Name'] === decisionsTable(fitId))
+    // The only read of decisions: one index probe per labeled task, by the key — no scan of them
+    // and no join that could hash them all.
     expect(onDecisions.map((n) => n['Node Type']), plan).toEqual([expect.stringMatching(/^Index (Only )?Scan$/)])
     expect(onDecisions[0]['Parent Relationship'], plan).toBe('SubPlan')
-    expect(onDecisions[0]['Index Name'], plan).toMatch(/^decisions_(pkey|by_task)$/)
+    expect(onDecisions[0]['Index Name'], plan).toBe(`${decisionsTable(fitId)}_pkey`)
   })
 })
 

@@ -4,6 +4,7 @@
  * their sha256; edited or newer schemas refused; a failure rolls back), the URL handling of
  * `openStore`, and the same semantics as SQLite under truly concurrent clients.
  */
+import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
@@ -65,14 +66,17 @@ describe('postgres schema guarantees', () => {
 
   it('keeps published tasks, moves, tallies and decisions immutable (only the version moves)', async () => {
     const url = await cluster().createDatabase()
-    await withLabelAndDecision(url)
+    const { fitId } = await withLabelAndDecision(url)
     await raw(url, async (c) => {
       await expect(c.query(`UPDATE tasks SET gold = 'false' WHERE id = 't1'`)).rejects.toThrow(/immutable/)
       await expect(c.query(`DELETE FROM tasks WHERE id = 't2'`)).rejects.toThrow(/cannot be deleted/)
       await expect(c.query(`UPDATE task_moves SET moves = '[]' WHERE task_id = 't1'`)).rejects.toThrow(/immutable/)
       await expect(c.query(`DELETE FROM task_moves WHERE task_id = 't2'`)).rejects.toThrow(/cannot be deleted/)
       await expect(c.query(`UPDATE tasks SET move_count = 0 WHERE id = 't1'`)).rejects.toThrow(/immutable/)
-      await expect(c.query(`UPDATE decisions SET decision = 'act'`)).rejects.toThrow(/immutable/)
+      await expect(c.query(`UPDATE ${decisionsTable(fitId)} SET decision = 'act'`)).rejects.toThrow(/immutable/)
+      await expect(c.query(`DELETE FROM ${decisionsTable(fitId)}`)).rejects.toThrow(/immutable/)
+      await expect(c.query(`TRUNCATE ${decisionsTable(fitId)}`)).rejects.toThrow(/immutable/)
+      await expect(c.query(`INSERT INTO ${NO_FIT_DECISIONS} (task_id, decision, spot_check, posterior, task_created_at) VALUES ('t1', 'act', false, '{}', 'x')`)).rejects.toThrow(/stays empty/)
       await expect(c.query(`UPDATE fits SET decision_count = 0`)).rejects.toThrow(/already saved/)
       await expect(c.query(`UPDATE imports SET state = 'abandoned'`)).rejects.toThrow(/only a staged import/)
       await expect(c.query(`DELETE FROM imports`)).rejects.toThrow(/cannot be deleted/)
@@ -122,6 +126,68 @@ describe('postgres schema guarantees', () => {
     } finally {
       await a.close()
       await b.close()
+    }
+  })
+
+  it('migration 0002 moves every fit\'s decisions into a table of its own, indexed; queue, detail and checks read them', async () => {
+    const url = await cluster().createDatabase()
+    const v1 = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) })
+    await importTasks(v1, ['t1', 't2', 't3'].map((id) => makeTask(id)))
+    const older = (await v1.saveFit(FIT, ANA)).value.id
+    const newer = (await v1.saveFit(FIT, ANA)).value.id
+    await v1.close()
+    await raw(url, async (c) => {
+      // Decisions as the code before 0002 wrote them: one shared table keyed by (fit, task).
+      const rows: [string, string, string, boolean, number][] = [
+        [older, 't1', 'act', false, -0.4], [older, 't2', 'act', false, -0.3], [older, 't3', 'defer', false, 0.1],
+        [newer, 't1', 'defer', true, 0.3], [newer, 't2', 'act', false, -0.2], [newer, 't3', 'defer', false, 0.2]
+      ]
+      for (const [fit, task, kind, spot, gap] of rows) {
+        await c.query(
+          `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement, decided_at,
+             task_created_at, task_group, ks, why, reason)
+           SELECT $1, id, $2, $3, 'true', '{"true":0.6,"false":0.4}', NULL, $4, '[0.5]', 0.2, '2026-11-30T10:00:00.000Z', created_at, grp, '[3]', NULL, 'gap'
+           FROM tasks WHERE id = $5`,
+          [fit, kind, spot, gap, task]
+        )
+      }
+      const decide = 'UPDATE fits SET decided_at = $1, decision_count = 3, deferred_count = $2, spot_count = $3 WHERE id = $4'
+      await c.query(decide, ['2026-11-30T10:00:00.000Z', 1, 0, older])
+      await c.query(decide, ['2026-11-30T11:00:00.000Z', 2, 1, newer])
+    })
+    const store = await openPostgresStore(url)
+    try {
+      expect((await store.info()).migration).toMatchObject({ from: 1, applied: [2] })
+      const page = await store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
+      expect(page.fitId).toBe(newer)
+      expect(page.rows.map((r) => [r.taskId, r.gap, r.spotCheck, r.fitId, r.decidedAt])).toEqual([
+        ['t3', 0.2, false, newer, '2026-11-30T11:00:00.000Z'],
+        ['t1', 0.3, true, newer, '2026-11-30T11:00:00.000Z']
+      ])
+      const detail = await store.taskDetail('t3')
+      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3], reason: 'gap' })
+      expect(detail.previousDecision).toMatchObject({ fitId: older, decision: 'defer', gap: 0.1, decidedAt: '2026-11-30T10:00:00.000Z' })
+      expect(await store.counts()).toMatchObject({ deferred: 2, acted: 1, spotCheck: 1 })
+      expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+    } finally {
+      await store.close()
+    }
+    expect(await count(url, `SELECT count(*) AS n FROM pg_tables WHERE tablename = 'decisions'`)).toBe(0)
+    expect(await count(url, `SELECT count(*) AS n FROM pg_indexes WHERE tablename = '${decisionsTable(older)}'`)).toBe(5)
+    // A table no fit owns, or a fit whose table lost rows, is reported.
+    await raw(url, async (c) => {
+      await c.query(`SET session_replication_role = replica`)
+      await c.query(`DELETE FROM ${decisionsTable(older)} WHERE task_id = 't1'`)
+      await c.query('CREATE TABLE decisions_00000000000000000000000000000000 (task_id text PRIMARY KEY)')
+    })
+    const checked = await openPostgresStore(url)
+    try {
+      expect((await checked.integrityCheck()).messages).toEqual([
+        `fit ${older} counts 3 decisions but its table ${decisionsTable(older)} holds 2`,
+        'decisions table decisions_00000000000000000000000000000000 belongs to no fit'
+      ])
+    } finally {
+      await checked.close()
     }
   })
 
@@ -324,7 +390,7 @@ describe('postgres under concurrent clients', () => {
       expect(saves.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
       expect(((saves.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
       const decided = await a.latestFit()
-      expect(await count(url, `SELECT count(*) AS n FROM decisions`)).toBe(decided?.decisionCount)
+      expect(await count(url, `SELECT count(*) AS n FROM ${decisionsTable(fit.value.id)}`)).toBe(decided?.decisionCount)
 
       const reserves = await Promise.all([a.reserveTask('t1', ANA, 60_000), b.reserveTask('t1', BO, 60_000)])
       expect(reserves.filter((r) => r.value.mine !== null)).toHaveLength(1)
@@ -346,24 +412,24 @@ describe('postgres queue plans', () => {
       const fit = await store.saveFit(FIT, ANA)
       await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300)), ANA)
     }
-    const fitId = (await store.latestFit())?.id
+    const table = decisionsTable((await store.latestFit())?.id as string)
     // The queue's own ORDER BY text, as task-filter.ts builds it.
     const { orderBy } = await import('../../../src/main/store/postgres/task-filter')
     await store.close()
-    const select = `SELECT d.task_id FROM decisions d JOIN tasks t ON t.id = d.task_id WHERE d.fit_id = $1 AND d.decision = 'defer'`
+    const select = `SELECT d.task_id FROM ${table} d JOIN tasks t ON t.id = d.task_id WHERE d.decision = 'defer'`
     const cases: [string, string][] = [
-      ['decisions_queue_by_gap', orderBy('gap', 'asc', 'decided')],
-      ['decisions_queue_by_gap', orderBy('gap', 'desc', 'decided')],
-      ['decisions_queue_by_age', orderBy('age', 'asc', 'decided')],
-      ['decisions_queue_by_disagreement', orderBy('disagreement', 'asc', 'decided')],
-      ['decisions_queue_by_disagreement', orderBy('disagreement', 'desc', 'decided')],
-      ['decisions_queue_by_group', orderBy('group', 'asc', 'decided')]
+      [`${table}_by_gap`, orderBy('gap', 'asc', 'decided')],
+      [`${table}_by_gap`, orderBy('gap', 'desc', 'decided')],
+      [`${table}_by_age`, orderBy('age', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy('disagreement', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy('disagreement', 'desc', 'decided')],
+      [`${table}_by_group`, orderBy('group', 'asc', 'decided')]
     ]
     await raw(url, async (c) => {
       await c.query('ANALYZE')
       await c.query('SET enable_sort = off') // a Sort node left in the plan means no index can give the order
       for (const [index, order] of cases) {
-        const plan = JSON.stringify((await c.query(`EXPLAIN (FORMAT JSON) ${select} ORDER BY ${order} LIMIT 50`, [fitId])).rows)
+        const plan = JSON.stringify((await c.query(`EXPLAIN (FORMAT JSON) ${select} ORDER BY ${order} LIMIT 50`)).rows)
         expect(plan, order).toContain(`"Index Name":"${index}"`)
         expect(plan, order).not.toMatch(/"Node Type":"(Incremental )?Sort"/)
       }

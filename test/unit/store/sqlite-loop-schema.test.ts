@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, type QueueSort, type TaskFilter } from '../../../src/main/store'
 import { buildFilter, orderBy, rowColumns } from '../../../src/main/store/sqlite/task-filter'
+import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { ANA, decision, importTasks, makeTask, NO_FILTER, withTallies } from './fixtures'
 import { rawDb, useTempDir, writeLegacyTasks } from './sqlite-helpers'
 
@@ -26,14 +27,15 @@ describe('sqlite: the operating loop’s schema', () => {
     const fitId = (await store.currentFit())?.id as string
     await store.close()
     const now = new Date().toISOString()
+    const table = decisionsTable(fitId)
     const cases: [Partial<TaskFilter>, QueueSort, string][] = [
-      [{}, 'gap', 'decisions_queue_by_gap'],
-      [{}, 'age', 'decisions_queue_by_age'],
-      [{}, 'disagreement', 'decisions_queue_by_disagreement'],
-      [{}, 'group', 'decisions_queue_by_group'],
-      [{ group: 'G3' }, 'gap', 'decisions_queue_by_group'],
-      [{ seat: 'A2' }, 'gap', 'decisions_queue_by_gap'],
-      [{ candidate: 'true', spotCheck: false }, 'age', 'decisions_queue_by_age']
+      [{}, 'gap', `${table}_by_gap`],
+      [{}, 'age', `${table}_by_age`],
+      [{}, 'disagreement', `${table}_by_disagreement`],
+      [{}, 'group', `${table}_by_group`],
+      [{ group: 'G3' }, 'gap', `${table}_by_group`],
+      [{ seat: 'A2' }, 'gap', `${table}_by_gap`],
+      [{ candidate: 'true', spotCheck: false }, 'age', `${table}_by_age`]
     ]
     const db = rawDb(path)
     try {
@@ -46,7 +48,7 @@ describe('sqlite: the operating loop’s schema', () => {
               const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(sort, direction, b.mode)} LIMIT 50`
               const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...b.fromParams, ...b.params) as { detail: string }[]).map((r) => r.detail)
               const where = `${JSON.stringify(f)} ${sort} ${direction}\n${plan.join('\n')}`
-              expect(plan.some((d) => d.startsWith('SEARCH d USING') && d.includes(`INDEX ${index} (fit_id=? AND decision=?`)), where).toBe(true)
+              expect(plan.some((d) => d.startsWith('SEARCH d USING') && d.includes(`INDEX ${index} (decision=?`)), where).toBe(true)
               expect(plan.filter((d) => /^SCAN (d|t)\b/.test(d)), where).toEqual([])
               expect(plan.filter((d) => d.includes('TEMP B-TREE')), where).toEqual([])
               expect(db.prepare(sql).all(...b.fromParams, ...b.params).length, where).toBeGreaterThan(0)

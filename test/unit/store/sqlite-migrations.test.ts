@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, StoreError, type Migration } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
 import { applyPragmas } from '../../../src/main/store/sqlite/connection'
-import { ANA, importTasks, makeTask, rejection } from './fixtures'
+import { ANA, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
+import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { fileSha256, rawDb, useTempDir } from './sqlite-helpers'
 
 const M1 = SQLITE_MIGRATIONS[0]
@@ -178,5 +179,92 @@ describe('sqlite migrations', () => {
     expect(e.code).toBe('internal')
     expect(e.message).toMatch(/read-only/)
     await ro.close()
+  })
+})
+
+describe('sqlite migration 0004: each fit\'s decisions move to a table of their own', () => {
+  const tmp = useTempDir()
+  const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
+
+  it('moves every fit\'s rows out of the shared table, indexes them, and the queue and detail read them', async () => {
+    const path = tmp.dbPath()
+    const v3 = await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 3) })
+    await importTasks(v3, ['t1', 't2', 't3'].map((id) => makeTask(id)))
+    const older = (await v3.saveFit(FIT, ANA)).value.id
+    const newer = (await v3.saveFit(FIT, ANA)).value.id
+    await v3.close()
+    // Decisions as the code before 0004 wrote them: one shared table keyed by (fit, task).
+    const db = rawDb(path)
+    try {
+      const insert = db.prepare(`INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+        disagreement, decided_at, task_created_at, task_group, ks, why, reason)
+        SELECT ?, id, ?, ?, 'true', '{"true":0.6,"false":0.4}', NULL, ?, '[0.5]', 0.2, ?, created_at, grp, '[3]', NULL, 'gap' FROM tasks WHERE id = ?`)
+      const rows: [string, string, string, number, number][] = [
+        [older, 't1', 'act', 0, -0.4], [older, 't2', 'act', 0, -0.3], [older, 't3', 'defer', 0, 0.1],
+        [newer, 't1', 'defer', 1, 0.3], [newer, 't2', 'act', 0, -0.2], [newer, 't3', 'defer', 0, 0.2]
+      ]
+      for (const [fit, task, kind, spot, gap] of rows) insert.run(fit, kind, spot, gap, '2026-11-30T10:00:00.000Z', task)
+      const decide = db.prepare('UPDATE fits SET decided_at = ?, decision_count = 3, deferred_count = ?, spot_count = ? WHERE id = ?')
+      decide.run('2026-11-30T10:00:00.000Z', 1, 0, older)
+      decide.run('2026-11-30T11:00:00.000Z', 2, 1, newer)
+    } finally {
+      db.close()
+    }
+
+    const store = await openSqliteStore(path)
+    try {
+      expect((await store.info()).migration).toMatchObject({ from: 3, applied: [4] })
+      expect(tableNames(path)).not.toContain('decisions')
+      expect(tableNames(path)).toEqual(expect.arrayContaining([decisionsTable(older), decisionsTable(newer), 'decisions_none']))
+      const page = await store.queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
+      expect(page.fitId).toBe(newer)
+      expect(page.rows.map((r) => [r.taskId, r.gap, r.spotCheck, r.fitId, r.decidedAt])).toEqual([
+        ['t3', 0.2, false, newer, '2026-11-30T11:00:00.000Z'],
+        ['t1', 0.3, true, newer, '2026-11-30T11:00:00.000Z']
+      ])
+      const detail = await store.taskDetail('t3')
+      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3], reason: 'gap', decidedAt: '2026-11-30T11:00:00.000Z' })
+      expect(detail.previousDecision).toMatchObject({ fitId: older, decision: 'defer', gap: 0.1, decidedAt: '2026-11-30T10:00:00.000Z' })
+      expect(await store.counts()).toMatchObject({ deferred: 2, acted: 1, spotCheck: 1 })
+      expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+    } finally {
+      await store.close()
+    }
+    const check = rawDb(path, true)
+    try {
+      const indexes = (check.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name`).all(decisionsTable(newer)) as { name: string }[]).map((r) => r.name)
+      expect(indexes).toEqual(['by_age', 'by_disagreement', 'by_gap', 'by_group'].map((s) => `${decisionsTable(newer)}_${s}`))
+    } finally {
+      check.close()
+    }
+  })
+
+  it('reports a decided fit whose table is missing, a count its table does not hold, and a table without a fit', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    await importTasks(store, [makeTask('t1')])
+    const fit = (await store.saveFit(FIT, ANA)).value.id
+    await store.saveDecisions(fit, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: null, posterior: { true: 0.5, false: 0.5 }, stopRound: null, gap: 0.1, bound: null, disagreement: 0 }], ANA)
+    expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+    await store.close()
+    const db = rawDb(path)
+    try {
+      db.exec(`CREATE TABLE decisions_00000000000000000000000000000000 (task_id TEXT PRIMARY KEY)`)
+      db.exec(`DROP TRIGGER ${decisionsTable(fit)}_kept`)
+      db.exec(`DELETE FROM ${decisionsTable(fit)}`)
+    } finally {
+      db.close()
+    }
+    const again = await openSqliteStore(path)
+    try {
+      const report = await again.integrityCheck()
+      expect(report.ok).toBe(false)
+      expect(report.messages).toEqual([
+        `fit ${fit} counts 1 decisions but its table ${decisionsTable(fit)} holds 0`,
+        'decisions table decisions_00000000000000000000000000000000 belongs to no fit'
+      ])
+    } finally {
+      await again.close()
+    }
   })
 })

@@ -10,6 +10,7 @@ import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
 import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
+import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
@@ -21,9 +22,9 @@ function counted(path: string, fitId: string): { acted: number; deferred: number
   try {
     const n = (where: string) =>
       (db.prepare(
-        `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = ? AND ${where} AND NOT EXISTS (SELECT 1 FROM labels l
+        `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where} AND NOT EXISTS (SELECT 1 FROM labels l
          WHERE l.task_id = d.task_id AND l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`
-      ).get(fitId) as { n: number }).n
+      ).get() as { n: number }).n
     return { acted: n(`decision = 'act'`), deferred: n(`decision = 'defer'`), spotCheck: n('spot_check = 1') }
   } finally {
     db.close()
@@ -78,13 +79,13 @@ describe('sqlite: stored decision counts', () => {
     await store.close()
     const db = rawDb(path, true)
     try {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LABELED_BY_DECISION}`).all('f') as { detail: string }[]).map((r) => r.detail)
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LABELED_BY_DECISION(NO_FIT_DECISIONS)}`).all() as { detail: string }[]).map((r) => r.detail)
       expect(plan.find((d) => /^SCAN l\b/.test(d)), plan.join('\n')).toBeDefined()
       expect(plan.filter((d) => /^SCAN d\b/.test(d)), plan.join('\n')).toEqual([])
       // One probe of the fit's decisions per labeled task, by their key, and only one.
       const probes = plan.filter((d) => d.startsWith('SEARCH d'))
       expect(probes, plan.join('\n')).toHaveLength(1)
-      expect(probes[0], plan.join('\n')).toMatch(/^SEARCH d USING INDEX sqlite_autoindex_decisions_1 \(fit_id=\? AND task_id=\?\)/)
+      expect(probes[0], plan.join('\n')).toMatch(/^SEARCH d USING PRIMARY KEY \(task_id=\?\)/)
     } finally {
       db.close()
     }
@@ -119,12 +120,12 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
     try {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
       expect(plan(ANY_HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH reservations USING INDEX reservations_by_expiry \(expires_at>\?\)/)
-      const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL), 'now', 'me', 'f', 'defer')
+      const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL, NO_FIT_DECISIONS), 'now', 'me', 'defer')
       expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])
-      const b = buildFilter({ ...NO_FILTER, decision: 'defer' }, 'f', 'now', false, 'me')
-      const page = plan(`SELECT d.rowid FROM decisions d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
-      expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_queue_by_gap \(fit_id=\? AND decision=\?\)/)
+      const b = buildFilter({ ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
+      const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
+      expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_none_by_gap \(decision=\?\)/)
       expect(page, page.join('\n')).toContain('SEARCH rx USING INDEX sqlite_autoindex_reservations_1 (task_id=?)')
       expect(page.filter((d) => d.includes('TEMP B-TREE') || /^SCAN/.test(d)), page.join('\n')).toEqual([])
     } finally {

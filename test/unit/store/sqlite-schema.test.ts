@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, openStore, type Store } from '../../../src/main/store'
 import { ANA, decision, importTasks, makeTask, rejection, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
+import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 
@@ -48,7 +49,7 @@ describe('sqlite schema guarantees', () => {
 
   it('keeps published tasks, moves and decisions immutable (only the version moves)', async () => {
     const path = tmp.dbPath()
-    await withLabelAndDecision(path)
+    const { fitId } = await withLabelAndDecision(path)
     const db = rawDb(path)
     try {
       expect(() => db.prepare(`UPDATE tasks SET gold = 'false' WHERE id = 't1'`).run()).toThrow(/immutable/)
@@ -56,7 +57,9 @@ describe('sqlite schema guarantees', () => {
       expect(() => db.prepare(`UPDATE task_moves SET moves = '[]' WHERE task_id = 't1'`).run()).toThrow(/immutable/)
       expect(() => db.prepare(`DELETE FROM task_moves WHERE task_id = 't2'`).run()).toThrow(/cannot be deleted/)
       expect(() => db.prepare(`UPDATE tasks SET move_count = 0 WHERE id = 't1'`).run()).toThrow(/immutable/)
-      expect(() => db.prepare(`UPDATE decisions SET decision = 'act'`).run()).toThrow(/immutable/)
+      expect(() => db.prepare(`UPDATE ${decisionsTable(fitId)} SET decision = 'act'`).run()).toThrow(/immutable/)
+      expect(() => db.prepare(`DELETE FROM ${decisionsTable(fitId)}`).run()).toThrow(/kept with their fit/)
+      expect(() => db.prepare(`INSERT INTO ${NO_FIT_DECISIONS} (task_id, decision, spot_check, posterior, task_created_at) VALUES ('t1', 'act', 0, '{}', 'x')`).run()).toThrow(/stays empty/)
       expect(() => db.prepare(`UPDATE imports SET state = 'abandoned'`).run()).toThrow(/only a staged import/)
       expect(() => db.prepare(`DELETE FROM imports`).run()).toThrow(/cannot be deleted/)
       expect(db.prepare(`UPDATE tasks SET version = version + 1 WHERE id = 't2'`).run().changes).toBe(1)
@@ -114,22 +117,22 @@ describe('sqlite schema guarantees', () => {
       const fit = await store.saveFit(FIT, ANA)
       await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', (i * 7919) % 400 / 400)), ANA)
     }
-    const fitId = (await store.latestFit())?.id
+    const table = decisionsTable((await store.latestFit())?.id as string)
     await store.close()
 
-    const select = `SELECT d.task_id, d.gap, d.answer, t.question FROM decisions d JOIN tasks t ON t.id = d.task_id
-      WHERE d.fit_id = ? AND d.decision = 'defer'`
+    const select = `SELECT d.task_id, d.gap, d.answer, t.question FROM ${table} d JOIN tasks t ON t.id = d.task_id
+      WHERE d.decision = 'defer'`
     const unlabeled = `AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND l.label IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id))`
     const queries: [string, string, unknown[]][] = [
-      ['decisions_queue_by_gap', `${select} ORDER BY d.gap, d.task_id LIMIT 50`, [fitId]],
-      ['decisions_queue_by_gap', `${select} ${unlabeled} ORDER BY d.gap DESC, d.task_id DESC LIMIT 50`, [fitId]],
-      ['decisions_queue_by_age', `${select} ORDER BY d.task_created_at, d.task_id LIMIT 50`, [fitId]],
-      ['decisions_queue_by_disagreement', `${select} ORDER BY d.disagreement DESC, d.task_id DESC LIMIT 50`, [fitId]],
-      ['decisions_queue_by_group', `${select} ORDER BY d.task_group, d.gap, d.task_id LIMIT 50`, [fitId]],
-      ['decisions_queue_by_group', `${select} AND d.task_group = ? ORDER BY d.gap, d.task_id LIMIT 50`, [fitId, 'G3']],
+      [`${table}_by_gap`, `${select} ORDER BY d.gap, d.task_id LIMIT 50`, []],
+      [`${table}_by_gap`, `${select} ${unlabeled} ORDER BY d.gap DESC, d.task_id DESC LIMIT 50`, []],
+      [`${table}_by_age`, `${select} ORDER BY d.task_created_at, d.task_id LIMIT 50`, []],
+      [`${table}_by_disagreement`, `${select} ORDER BY d.disagreement DESC, d.task_id DESC LIMIT 50`, []],
+      [`${table}_by_group`, `${select} ORDER BY d.task_group, d.gap, d.task_id LIMIT 50`, []],
+      [`${table}_by_group`, `${select} AND d.task_group = ? ORDER BY d.gap, d.task_id LIMIT 50`, ['G3']],
       // keyset paging: the next page after (gap, task_id)
-      ['decisions_queue_by_gap', `${select} AND (d.gap, d.task_id) > (?, ?) ORDER BY d.gap, d.task_id LIMIT 50`, [fitId, 0.5, 't9']]
+      [`${table}_by_gap`, `${select} AND (d.gap, d.task_id) > (?, ?) ORDER BY d.gap, d.task_id LIMIT 50`, [0.5, 't9']]
     ]
     const db = rawDb(path)
     try {
@@ -138,7 +141,7 @@ describe('sqlite schema guarantees', () => {
         for (const [index, sql, params] of queries) {
           const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
           const where = `${sql}\n${plan.join('\n')}`
-          expect(plan.some((d) => d.startsWith('SEARCH d USING') && d.includes(`INDEX ${index} (fit_id=? AND decision=?`)), where).toBe(true)
+          expect(plan.some((d) => d.startsWith('SEARCH d USING') && d.includes(`INDEX ${index} (decision=?`)), where).toBe(true)
           expect(plan.filter((d) => d.startsWith('SCAN')), where).toEqual([])
           expect(plan.filter((d) => d.includes('TEMP B-TREE')), where).toEqual([])
           expect(db.prepare(sql).all(...params).length, where).toBeGreaterThan(0)

@@ -9,18 +9,21 @@ import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
 import { TALLY_COLUMNS, toStoredTallies } from '../tally-rows'
 import { toDecision, DECISION_COLUMNS, type DecisionRow } from '../decision-row'
+import { decisionsTable } from '../fit-decisions'
 import { readTaskTrace } from './traces'
 
 /** The newest decided fits, newest first (the current one, then the one before it). */
-async function decidedFits(q: PgSql, n: number): Promise<string[]> {
-  const rows = await q.all<{ id: string }>('SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT ?', n)
-  return rows.map((r) => r.id)
+async function decidedFits(q: PgSql, n: number): Promise<{ id: string; decidedAt: string }[]> {
+  return q.all<{ id: string; decidedAt: string }>(
+    'SELECT id, decided_at AS "decidedAt" FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT ?',
+    n
+  )
 }
 
-export async function decisionOf(q: PgSql, fitId: string | undefined, taskId: string): Promise<DecisionRecord | null> {
-  if (fitId === undefined) return null
-  const row = await q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM decisions WHERE fit_id = ? AND task_id = ?`, fitId, taskId)
-  return row === undefined ? null : toDecision(row)
+export async function decisionOf(q: PgSql, fit: { id: string; decidedAt: string } | undefined, taskId: string): Promise<DecisionRecord | null> {
+  if (fit === undefined) return null
+  const row = await q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} WHERE task_id = ?`, taskId)
+  return row === undefined ? null : toDecision(row, fit)
 }
 
 export async function taskDetail(q: PgSql, now: string, taskId: string): Promise<TaskDetailRecord> {

@@ -2,6 +2,8 @@
  * Fit history for the console: the list, one fit, the current one, and rollback (a new fit that
  * copies the chosen one's content and decisions; see sqlite/fit-history.ts).
  */
+import { decisionsTable } from '../fit-decisions'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
 import { randomUUID } from 'node:crypto'
 import { StoreError, type Actor, type FitRecord, type FitSummary } from '../types'
 import { checkId, checkInt } from '../validate'
@@ -46,13 +48,12 @@ export async function rollbackFit(q: PgSql, now: string, fitId: string, actor: A
      SELECT ?::text, ?::text, method, hyperparameters, reliabilities, certificate, ?::json, id FROM fits WHERE id = ?`,
     id, now, JSON.stringify(metrics), fitId
   )
-  const copied = await q.run(
-    `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-     SELECT ?::text, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, ?::text, task_created_at, task_group, ks, why, reason FROM decisions WHERE fit_id = ?`,
-    id, now, fitId
-  )
+  // The copy is a new fit's table, filled in key order and then indexed, like a decide's.
+  const table = decisionsTable(id)
+  await q.exec(DECISIONS_TABLE(table))
+  const copied = await q.run(`INSERT INTO ${table} SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`)
+  await q.exec(DECISION_INDEXES(table))
+  await q.exec(`ANALYZE ${table}`)
   const stored = await q.get<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
   await q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   await appendAudit(q, now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })

@@ -1,7 +1,7 @@
 /**
  * Fits and their decisions. A fit is written once; its decisions are written once — all together,
- * or in pages finished by one small write — and finishing sets `decided_at`, so a reader never
- * sees a half-decided fit as the current one. The fit
+ * or in pages — into the fit's own table (../fit-decisions.ts), and finishing indexes that table
+ * and sets `decided_at`, so a reader never sees a half-decided fit as the current one. The fit
  * row is locked FOR UPDATE while its decisions are saved: two clients saving decisions for one fit
  * queue up, and the second finds it decided (`conflict`).
  */
@@ -19,6 +19,8 @@ import { checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
+import { decisionsTable, type DecidedFit } from '../fit-decisions'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
 
 export async function getFit(q: PgSql, id: string, lock = false): Promise<FitRecord | null> {
   const row = await q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
@@ -55,9 +57,15 @@ export async function latestFit(q: PgSql): Promise<FitRecord | null> {
 }
 
 /** The fit whose decisions the console shows: the newest one that has them. */
+export async function latestDecidedFit(q: PgSql): Promise<DecidedFit | null> {
+  const row = await q.get<{ id: string; decided_at: string; method: string }>(
+    'SELECT id, decided_at, method FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT 1'
+  )
+  return row === undefined ? null : { id: row.id, decidedAt: row.decided_at, method: row.method }
+}
+
 export async function latestDecidedFitId(q: PgSql): Promise<string | null> {
-  const row = await q.get<{ id: string }>('SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT 1')
-  return row === undefined ? null : row.id
+  return (await latestDecidedFit(q))?.id ?? null
 }
 
 /** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */
@@ -79,17 +87,17 @@ const json = (v: unknown): string | null => (v === null || v === undefined ? nul
  * One statement per chunk: the task's immutable created_at and group are copied from its row, and
  * a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
  */
-async function insertChunk(q: PgSql, now: string, fitId: string, rows: DecisionInput[]): Promise<void> {
+async function insertChunk(q: PgSql, table: string, fitId: string, rows: DecisionInput[]): Promise<void> {
   const inserted = await q.run(
-    `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-     SELECT ?::text, t.id, u.decision, u.spot, u.answer, u.posterior::json, u.stop_round, u.gap, u.bound::json, u.disagreement, ?::text,
+    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+       disagreement, task_created_at, task_group, ks, why, reason)
+     SELECT t.id, u.decision, u.spot, u.answer, u.posterior::json, u.stop_round, u.gap, u.bound::json, u.disagreement,
        t.created_at, t.grp, u.ks::json, u.why::json, u.reason
      FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::integer[], ?::float8[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[])
        AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
      JOIN tasks t ON t.id = u.task JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     WHERE u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer)`,
-    fitId, now,
+     WHERE u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer)
+     ORDER BY t.id`,
     rows.map((d) => d.taskId), rows.map((d) => d.decision), rows.map((d) => d.spotCheck), rows.map((d) => d.answer),
     rows.map((d) => JSON.stringify(d.posterior)), rows.map((d) => d.stopRound), rows.map((d) => d.gap), rows.map((d) => json(d.bound)),
     rows.map((d) => d.disagreement), rows.map((d) => json(d.k)), rows.map((d) => json(d.why)), rows.map((d) => d.reason ?? null)
@@ -97,27 +105,35 @@ async function insertChunk(q: PgSql, now: string, fitId: string, rows: DecisionI
   if (inserted === rows.length) return
   const missing = await q.get<{ n: number }>(
     `SELECT u.n FROM unnest(?::text[]) WITH ORDINALITY AS u(task, n)
-     WHERE NOT EXISTS (SELECT 1 FROM decisions d WHERE d.fit_id = ? AND d.task_id = u.task) ORDER BY u.n LIMIT 1`,
-    rows.map((d) => d.taskId), fitId
+     WHERE NOT EXISTS (SELECT 1 FROM ${table} d WHERE d.task_id = u.task) ORDER BY u.n LIMIT 1`,
+    rows.map((d) => d.taskId)
   )
   await refuseDecision(q, fitId, rows[(missing?.n ?? 1) - 1])
 }
 
+/** The fit's table, created empty on its first page (the fit row is locked, so once). */
+async function tableOf(q: PgSql, fitId: string): Promise<string> {
+  const name = decisionsTable(fitId)
+  if ((await q.get('SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?', name)) === undefined) {
+    await q.exec(DECISIONS_TABLE(name))
+  }
+  return name
+}
+
 /**
- * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisions` says why pages): the
- * fit row locked, the rows inserted, the fit's running counts raised, in one transaction.
+ * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisions` says why pages and
+ * why no index yet): the fit row locked, the rows inserted, the fit's running counts raised, in
+ * one transaction.
  */
-export async function appendDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[]): Promise<number> {
+export async function appendDecisions(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
   await undecidedFit(q, fitId)
   const { acted, spot } = checkDecisionRows(rows)
+  const table = await tableOf(q, fitId)
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK)
-    const again = await q.get<{ task_id: string }>(
-      'SELECT task_id FROM decisions WHERE fit_id = ? AND task_id = ANY(?::text[]) LIMIT 1',
-      fitId, chunk.map((d) => d.taskId)
-    )
+    const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, chunk.map((d) => d.taskId))
     if (again !== undefined) throw twice(again.task_id)
-    await insertChunk(q, now, fitId, chunk)
+    await insertChunk(q, table, fitId, chunk)
   }
   await q.run(
     `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
@@ -127,9 +143,13 @@ export async function appendDecisions(q: PgSql, now: string, fitId: string, rows
   return rows.length
 }
 
-/** Makes the fit's decisions (every page appended) the current ones, once. */
+/** Indexes the fit's table and makes its decisions (every page appended) the current ones, once. */
 export async function finishDecisions(q: PgSql, now: string, fitId: string, actor: Actor): Promise<SaveDecisionsResult> {
   await undecidedFit(q, fitId)
+  const table = await tableOf(q, fitId)
+  await q.exec(DECISION_INDEXES(table))
+  // The planner's row counts for the new table: without them its first queue reads guess.
+  await q.exec(`ANALYZE ${table}`)
   const c = (await q.get<{ n: number; deferred: number | null; spot: number | null }>(
     'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
     fitId
@@ -143,7 +163,7 @@ export async function finishDecisions(q: PgSql, now: string, fitId: string, acto
 
 /** All decisions of a fit at once: a page and the finish in one transaction. */
 export async function saveDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): Promise<SaveDecisionsResult> {
-  await appendDecisions(q, now, fitId, rows)
+  await appendDecisions(q, fitId, rows)
   return finishDecisions(q, now, fitId, actor)
 }
 

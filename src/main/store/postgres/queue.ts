@@ -6,7 +6,8 @@ import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type Ta
 import { checkInt } from '../validate'
 import type { PgSql } from './connection'
 import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
+import { latestDecidedFit } from './fits'
+import { decisionsTable } from '../fit-decisions'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
@@ -14,17 +15,13 @@ import { checkFilter, viewerOf } from '../task-filter-check'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
-async function fitMethod(q: PgSql, fitId: string | null): Promise<string | null> {
-  return fitId === null ? null : ((await q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId))?.method ?? null)
-}
-
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Promise<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = await decidedCounts(q, fitId)
   if (c === null) return null
-  const held = viewer === null ? 0 : ((await q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL), now, viewer, fitId, f.decision))?.n ?? 0)
+  const held = viewer === null ? 0 : ((await q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
@@ -38,7 +35,8 @@ export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promi
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
   const viewer = await skipping(q, now, viewerOf(query))
-  const fitId = await latestDecidedFitId(q)
+  const fit = await latestDecidedFit(q)
+  const fitId = fit?.id ?? null
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total =
@@ -49,22 +47,20 @@ export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promi
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${orderBy(query.sort, query.direction, b.mode)} LIMIT ? OFFSET ?`,
     ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
   )
-  const method = await fitMethod(q, fitId)
-  return { rows: rows.map((r) => toTaskRow(r, method)), total, fitId }
+  return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
 }
 
 export async function filteredTasks(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<TaskRow[]> {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
-  const fitId = await latestDecidedFitId(q)
-  const b = buildFilter(f, fitId, now, true)
+  const fit = await latestDecidedFit(q)
+  const b = buildFilter(f, fit?.id ?? null, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = await q.all<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
     ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
   )
-  const method = await fitMethod(q, fitId)
-  return rows.map((r) => toTaskRow(r, method))
+  return rows.map((r) => toTaskRow(r, fit))
 }
 
 export async function filteredLabels(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }> {

@@ -2,6 +2,7 @@
  * Read-only status: counts over visible data, integrity checks, and the data version a watcher
  * polls to notice other processes' commits.
  */
+import { decisionsTable, decisionTableProblems } from '../fit-decisions'
 import type { IntegrityReport, StoreCounts } from '../types'
 import type { PgSql } from './connection'
 import { decidedCounts } from './decided-counts'
@@ -18,9 +19,8 @@ export async function counts(q: PgSql): Promise<StoreCounts> {
     fitId === null
       ? Promise.resolve(0)
       : n(
-          `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = ? AND ${where}
-           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`,
-          fitId
+          `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
+           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
         )
   const stored = fitId === null ? null : await decidedCounts(q, fitId)
   // A published import's counts are final and its tasks can never be deleted (see sqlite/status.ts).
@@ -52,8 +52,6 @@ const ORPHANS: [table: string, parent: string, sql: string][] = [
   ['task_tallies', 'tasks', 'SELECT count(*) AS n FROM task_tallies c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
   ['labels', 'tasks', 'SELECT count(*) AS n FROM labels c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
   ['labels', 'labels', 'SELECT count(*) AS n FROM labels c WHERE c.supersedes IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels p WHERE p.id = c.supersedes)'],
-  ['decisions', 'fits', 'SELECT count(*) AS n FROM decisions c WHERE NOT EXISTS (SELECT 1 FROM fits p WHERE p.id = c.fit_id)'],
-  ['decisions', 'tasks', 'SELECT count(*) AS n FROM decisions c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
   ['reservations', 'tasks', 'SELECT count(*) AS n FROM reservations c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)']
 ]
 
@@ -65,7 +63,17 @@ export async function integrityCheck(q: PgSql): Promise<IntegrityReport> {
     const n = (await q.get<{ n: number }>(sql))?.n ?? 0
     if (n > 0) messages.push(`foreign key violation: ${n} row(s) of ${table} reference a missing ${parent} row`)
   }
+  messages.push(...(await fitTableProblems(q)))
   return { ok: messages.length === 0, messages }
+}
+
+/** Each fit against its decisions table (they are tied by name, not by a foreign key). */
+async function fitTableProblems(q: PgSql): Promise<string[]> {
+  const rows = new Map<string, number>()
+  const tables = await q.all<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'decisions\\_%' ORDER BY tablename`)
+  for (const { name } of tables) rows.set(name, Number((await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${name}`))?.n ?? 0))
+  const fits = await q.all<{ id: string; decided: boolean; count: number }>('SELECT id, decided_at IS NOT NULL AS decided, decision_count AS count FROM fits ORDER BY created_at, id')
+  return decisionTableProblems(rows, fits.map((f) => ({ id: f.id, decided: f.decided, count: Number(f.count) })))
 }
 
 /** The sum of the other stores' write counters (migration 0001, `data_versions`). */

@@ -122,7 +122,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     saveDecisions: (fitId, rows, actor) =>
       write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes.
-    appendDecisions: (fitId, rows) => write([], null, (q, now) => appendDecisions(q, now, fitId, rows)),
+    appendDecisions: (fitId, rows) => write([], null, (q) => appendDecisions(q, fitId, rows)),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read((q) => latestFit(q)),
 

@@ -6,6 +6,7 @@
  * A task's state: `human` when it has a live label, else its decision under the current fit; its
  * label is the effective one (none while its reviewers disagree).
  */
+import { decisionsTable } from '../fit-decisions'
 import type { Built, FilterMode } from '../task-filter-check'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
@@ -29,15 +30,15 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
   let from: string
   const fromParams: unknown[] = []
   if (decided) {
-    from = `decisions d JOIN tasks t ON t.id = d.task_id ${reservation}`
+    from = `${decisionsTable(fitId)} d JOIN tasks t ON t.id = d.task_id ${reservation}`
     fromParams.push(now)
-    where.push('d.fit_id = ?', 'd.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
-    params.push(fitId, f.decision)
+    where.push('d.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
+    params.push(f.decision)
   } else {
     from = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-      LEFT JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id
+      LEFT JOIN ${decisionsTable(fitId)} d ON d.task_id = t.id
       LEFT JOIN labels l ON l.id = ${EFFECTIVE_LABEL_ID('t.id')} ${reservation}`
-    fromParams.push(fitId, now)
+    fromParams.push(now)
     // `human` is any live label, agreeing or not (a task awaiting adjudication has no effective one).
     if (f.decision === 'human') where.push(HAS_LIVE_LABEL('t.id'))
     else if (f.decision !== null) {

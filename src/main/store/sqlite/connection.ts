@@ -41,6 +41,9 @@ export function applyPragmas(db: Db, opts: { readonly: boolean; busyTimeoutMs: n
  * connection; lazily, so a store opened on a test-only schema does not fail on statements that
  * target tables it lacks until they are used.
  */
+/** Statements kept per connection: each fit's decisions table has its own SQL texts, so the cache is bounded. */
+const STATEMENT_CACHE = 400
+
 export class Sql {
   private readonly cache = new Map<string, Database.Statement>()
 
@@ -50,6 +53,8 @@ export class Sql {
     let s = this.cache.get(sql)
     if (s === undefined) {
       s = this.db.prepare(sql)
+      // Insertion order is age: the oldest text goes first (a fit's texts age out with the fit).
+      if (this.cache.size >= STATEMENT_CACHE) this.cache.delete(this.cache.keys().next().value as string)
       this.cache.set(sql, s)
     }
     return s

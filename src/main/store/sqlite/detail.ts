@@ -10,18 +10,20 @@ import { LIVE_LABEL } from './tallies'
 import { TALLY_COLUMNS, toStoredTallies } from '../tally-rows'
 import { toDecision, DECISION_COLUMNS, type DecisionRow } from '../decision-row'
 import { readTaskTrace } from './traces'
+import { decisionsTable } from '../fit-decisions'
 
 /** The newest decided fits, newest first (the current one, then the one before it). */
-function decidedFits(q: Sql, n: number): string[] {
-  return q
-    .all<{ id: string }>('SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT ?', n)
-    .map((r) => r.id)
+function decidedFits(q: Sql, n: number): { id: string; decidedAt: string }[] {
+  return q.all<{ id: string; decidedAt: string }>(
+    'SELECT id, decided_at AS decidedAt FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT ?',
+    n
+  )
 }
 
-export function decisionOf(q: Sql, fitId: string | undefined, taskId: string): DecisionRecord | null {
-  if (fitId === undefined) return null
-  const row = q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM decisions WHERE fit_id = ? AND task_id = ?`, fitId, taskId)
-  return row === undefined ? null : toDecision(row)
+export function decisionOf(q: Sql, fit: { id: string; decidedAt: string } | undefined, taskId: string): DecisionRecord | null {
+  if (fit === undefined) return null
+  const row = q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} WHERE task_id = ?`, taskId)
+  return row === undefined ? null : toDecision(row, fit)
 }
 
 export function taskDetail(q: Sql, now: string, taskId: string): TaskDetailRecord {

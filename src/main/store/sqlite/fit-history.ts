@@ -11,6 +11,8 @@ import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { getFit, latestDecidedFitId } from './fits'
 import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
+import { decisionsTable } from '../fit-decisions'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decisions-per-fit'
 
 export function requireFit(q: Sql, fitId: string): FitRecord {
   checkId(fitId, 'fitId')
@@ -49,13 +51,11 @@ export function rollbackFit(q: Sql, now: string, fitId: string, actor: Actor): F
      SELECT ?, ?, method, hyperparameters, reliabilities, certificate, ?, id FROM fits WHERE id = ?`,
     id, now, JSON.stringify(metrics), fitId
   )
-  const copied = q.run(
-    `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-     SELECT ?, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, ?, task_created_at, task_group, ks, why, reason FROM decisions WHERE fit_id = ?`,
-    id, now, fitId
-  )
+  // The copy is a new fit's table, filled in key order and then indexed, like a decide's.
+  const table = decisionsTable(id)
+  q.db.exec(DECISIONS_TABLE(table))
+  const copied = q.run(`INSERT INTO ${table} SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`)
+  q.db.exec(DECISION_INDEXES(table))
   const stored = q.get<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
   q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   appendAudit(q, now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })

@@ -1,7 +1,7 @@
 /**
  * Fits and their decisions. A fit is written once; its decisions are written once — all together,
- * or in pages finished by one small write — and finishing sets `decided_at`, so a reader never sees
- * a half-decided fit as the current one.
+ * or in pages — into the fit's own table (../fit-decisions.ts), and finishing indexes that table
+ * and sets `decided_at`, so a reader never sees a half-decided fit as the current one.
  */
 import { randomUUID } from 'node:crypto'
 import { checkDecisionRows, twice } from '../decision-check'
@@ -17,6 +17,8 @@ import { checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
+import { decisionsTable, type DecidedFit } from '../fit-decisions'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decisions-per-fit'
 
 export function getFit(q: Sql, id: string): FitRecord | null {
   const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
@@ -53,11 +55,15 @@ export function latestFit(q: Sql): FitRecord | null {
 }
 
 /** The fit whose decisions the console shows: the newest one that has them. */
-export function latestDecidedFitId(q: Sql): string | null {
-  const row = q.get<{ id: string }>(
-    'SELECT id FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1'
+export function latestDecidedFit(q: Sql): DecidedFit | null {
+  const row = q.get<{ id: string; decided_at: string; method: string }>(
+    'SELECT id, decided_at, method FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1'
   )
-  return row === undefined ? null : row.id
+  return row === undefined ? null : { id: row.id, decidedAt: row.decided_at, method: row.method }
+}
+
+export function latestDecidedFitId(q: Sql): string | null {
+  return latestDecidedFit(q)?.id ?? null
 }
 
 /** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */
@@ -70,32 +76,41 @@ function refuseDecision(q: Sql, fitId: string, d: DecisionInput): never {
   throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
 }
 
+/** The fit's table, created empty on its first page (a fit that is never decided has none). */
+function tableOf(q: Sql, fitId: string): string {
+  const name = decisionsTable(fitId)
+  if (q.get(`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`, name) === undefined) q.db.exec(DECISIONS_TABLE(name))
+  return name
+}
+
 /**
  * One page of an undecided fit's decisions, in one transaction. The rows stay out of sight until
  * `finishDecisions` sets the fit's `decided_at` (every reader goes through the current, decided
  * fit), so a decide over a million tasks streams its rows in pages, in bounded memory, and a kill
  * leaves at worst an undecided fit with some rows no one sees. The fit's counts grow with each
- * page in the same transaction, so they always equal its rows.
+ * page in the same transaction, so they always equal its rows. The table has no index yet: rows
+ * go in as appends to its key, and the queue orders are sorted once, at the finish.
  */
-export function appendDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[]): number {
+export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
   undecidedFit(q, fitId)
   const { acted, spot } = checkDecisionRows(rows)
+  const table = tableOf(q, fitId)
   for (const d of rows) {
     // One statement per row: the task's immutable created_at and group are copied from its row,
     // and a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
     let inserted: number
     try {
       inserted = q.run(
-        `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-           disagreement, decided_at, task_created_at, task_group, ks, why, reason)
-         SELECT @fit, t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement, @now,
+        `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+           disagreement, task_created_at, task_group, ks, why, reason)
+         SELECT t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement,
            t.created_at, t.grp, @ks, @why, @reason
          FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
          WHERE t.id = @task AND (@answer IS NULL OR EXISTS (SELECT 1 FROM json_each(t.candidates) c WHERE c.value = @answer))`,
         {
-          fit: fitId, decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
+          decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
           stopRound: d.stopRound, gap: d.gap, bound: d.bound === null ? null : JSON.stringify(d.bound), disagreement: d.disagreement,
-          now, ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
+          ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
           why: d.why === null || d.why === undefined ? null : JSON.stringify(d.why), reason: d.reason ?? null, task: d.taskId
         }
       )
@@ -113,9 +128,13 @@ export function appendDecisions(q: Sql, now: string, fitId: string, rows: Decisi
   return rows.length
 }
 
-/** Makes the fit's decisions (every page appended) the current ones, once. */
+/** Indexes the fit's table and makes its decisions (every page appended) the current ones, once. */
 export function finishDecisions(q: Sql, now: string, fitId: string, actor: Actor): SaveDecisionsResult {
   undecidedFit(q, fitId)
+  const table = tableOf(q, fitId)
+  // A sort per index over the finished table: several times cheaper than keeping four indexes
+  // ordered row by row (fit-decisions.ts).
+  q.db.exec(DECISION_INDEXES(table))
   const c = q.get<{ n: number; deferred: number | null; spot: number | null }>(
     'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
     fitId
@@ -129,7 +148,7 @@ export function finishDecisions(q: Sql, now: string, fitId: string, actor: Actor
 
 /** All decisions of a fit at once: a page and the finish in one transaction. */
 export function saveDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): SaveDecisionsResult {
-  appendDecisions(q, now, fitId, rows)
+  appendDecisions(q, fitId, rows)
   return finishDecisions(q, now, fitId, actor)
 }
 

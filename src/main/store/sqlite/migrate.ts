@@ -93,6 +93,7 @@ export function migrateSqlite(
       for (const m of inside.pending) {
         progress.current = m
         q.db.exec(m.sql)
+        m.data?.({ all: (sql, ...params) => q.all(sql, ...params), exec: (sql) => q.db.exec(sql), run: (sql, ...params) => q.run(sql, ...params) })
         q.run(
           'INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)',
           m.version,

@@ -6,7 +6,8 @@ import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type Ta
 import { checkInt } from '../validate'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
+import { latestDecidedFit } from './fits'
+import { decisionsTable } from '../fit-decisions'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { LIVE_LABEL } from './tallies'
@@ -14,17 +15,13 @@ import { checkFilter, viewerOf } from '../task-filter-check'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
-function fitMethod(q: Sql, fitId: string | null): string | null {
-  return fitId === null ? null : (q.get<{ method: string }>('SELECT method FROM fits WHERE id = ?', fitId)?.method ?? null)
-}
-
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): number | null {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = decidedCounts(q, fitId)
   if (c === null) return null
-  const held = viewer === null ? 0 : (q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL), now, viewer, fitId, f.decision)?.n ?? 0)
+  const held = viewer === null ? 0 : (q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision)?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
@@ -38,7 +35,8 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
   const viewer = skipping(q, now, viewerOf(query))
-  const fitId = latestDecidedFitId(q)
+  const fit = latestDecidedFit(q)
+  const fitId = fit?.id ?? null
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total = decidedTotal(q, filter, fitId, now, viewer) ?? q.get<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params)?.n ?? 0
@@ -49,8 +47,8 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
         // index); only those 50 are joined to their tasks. A deep offset then skips index entries,
         // not joined rows.
         q.all<QueueRow>(
-          `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE d.rowid IN (
-             SELECT d.rowid FROM decisions d ${where} ORDER BY ${order} LIMIT ? OFFSET ?)
+          `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE d.task_id IN (
+             SELECT d.task_id FROM ${decisionsTable(fitId)} d ${where} ORDER BY ${order} LIMIT ? OFFSET ?)
            ORDER BY ${order}`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
@@ -58,22 +56,20 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
           `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
-  const method = fitMethod(q, fitId)
-  return { rows: rows.map((r) => toTaskRow(r, method)), total, fitId }
+  return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
 }
 
 export function filteredTasks(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): TaskRow[] {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
-  const fitId = latestDecidedFitId(q)
-  const b = buildFilter(f, fitId, now, true)
+  const fit = latestDecidedFit(q)
+  const b = buildFilter(f, fit?.id ?? null, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = q.all<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
     ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
   )
-  const method = fitMethod(q, fitId)
-  return rows.map((r) => toTaskRow(r, method))
+  return rows.map((r) => toTaskRow(r, fit))
 }
 
 export function filteredLabels(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): { rows: LabelRecord[]; lastTaskId: string | null } {

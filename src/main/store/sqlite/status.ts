@@ -6,6 +6,7 @@ import type { IntegrityReport, StoreCounts } from '../types'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'
+import { decisionsTable, decisionTableProblems } from '../fit-decisions'
 
 const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
 
@@ -18,9 +19,8 @@ export function counts(q: Sql): StoreCounts {
     fitId === null
       ? 0
       : n(
-          `SELECT count(*) AS n FROM decisions d WHERE d.fit_id = ? AND ${where}
-           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`,
-          fitId
+          `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
+           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
         )
   const stored = fitId === null ? null : decidedCounts(q, fitId)
   // A published import's counts are final and its tasks can never be deleted: summing the task
@@ -48,7 +48,18 @@ export function integrityCheck(q: Sql): IntegrityReport {
   }
   const fk = q.db.pragma('foreign_key_check') as { table: string; rowid: number | null; parent: string }[]
   for (const r of fk) messages.push(`foreign key violation: a row of ${r.table} references a missing ${r.parent} row`)
+  messages.push(...fitTableProblems(q))
   return { ok: messages.length === 0, messages }
+}
+
+/** Each fit against its decisions table (they are tied by name, not by a foreign key). */
+function fitTableProblems(q: Sql): string[] {
+  const rows = new Map<string, number>()
+  for (const { name } of q.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'decisions_*' ORDER BY name`)) {
+    rows.set(name, q.get<{ n: number }>(`SELECT count(*) AS n FROM ${name}`)?.n ?? 0)
+  }
+  const fits = q.all<{ id: string; decided: number; count: number }>('SELECT id, decided_at IS NOT NULL AS decided, decision_count AS count FROM fits ORDER BY created_at, id')
+  return decisionTableProblems(rows, fits.map((f) => ({ id: f.id, decided: f.decided === 1, count: f.count })))
 }
 
 export function dataVersion(q: Sql): number {

@@ -97,7 +97,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     saveDecisions: (fitId, rows, actor) =>
       write(['decisions', 'fits', 'audit'], actor, (now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes (the fit's running count is not shown as news).
-    appendDecisions: (fitId, rows) => write([], null, (now) => appendDecisions(q, now, fitId, rows), true),
+    appendDecisions: (fitId, rows) => write([], null, () => appendDecisions(q, fitId, rows), true),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read(() => latestFit(q)),
 

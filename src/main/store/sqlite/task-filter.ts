@@ -1,8 +1,8 @@
 /**
  * One structured task filter → SQL, shared by the queue page and the exports so an export is
  * exactly what the queue shows (FORMATS.md `export`). Two shapes of query:
- * - `decided` (state act | defer): driven by the current fit's decision rows, so every queue order
- *   is a walk of one decisions index (see 0001's indexes and the EXPLAIN QUERY PLAN test);
+ * - `decided` (state act | defer): driven by the current fit's decisions table, so every queue
+ *   order is a walk of one of its indexes (0004's DECISION_INDEXES; the EXPLAIN QUERY PLAN test);
  * - `tasks` (state human, or any): driven by the published tasks, each joined to its current
  *   decision and its effective label.
  * A task's state: `human` when it has a live label, else its decision under the current fit; its
@@ -14,6 +14,7 @@ import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
 import { checkOneOf } from '../validate'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
 import { HAS_LIVE_LABEL } from '../label-rules'
+import { decisionsTable } from '../fit-decisions'
 
 /** Words of the search text, each a quoted FTS5 prefix term (quotes cannot occur inside one). */
 export function ftsQuery(text: string): string | null {
@@ -36,16 +37,16 @@ export function buildFilter(f: TaskFilter, fitId: string | null, now: string, fo
   let from: string
   const fromParams: unknown[] = []
   if (decided) {
-    from = `decisions d JOIN tasks t ON t.id = d.task_id ${reservation}`
+    from = `${decisionsTable(fitId)} d JOIN tasks t ON t.id = d.task_id ${reservation}`
     fromParams.push(now)
-    where.push('d.fit_id = ?', 'd.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
-    params.push(fitId, f.decision)
+    where.push('d.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
+    params.push(f.decision)
   } else {
     // CROSS JOIN keeps tasks the outer loop: the exports' keyset pages walk the task-id index.
     from = `tasks t CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-      LEFT JOIN decisions d ON d.fit_id = ? AND d.task_id = t.id
+      LEFT JOIN ${decisionsTable(fitId)} d ON d.task_id = t.id
       LEFT JOIN labels l ON l.id = ${EFFECTIVE_LABEL_ID('t.id')} ${reservation}`
-    fromParams.push(fitId, now)
+    fromParams.push(now)
     // `human` is any live label, agreeing or not (a task awaiting adjudication has no effective one).
     if (f.decision === 'human') where.push(HAS_LIVE_LABEL('t.id'))
     else if (f.decision !== null) {
