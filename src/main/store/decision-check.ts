@@ -1,8 +1,45 @@
 /** The check of one decision row a fit saves, the same for both backends. */
 import { DECISION_KINDS, StoreError, type DecisionInput } from './types'
-import { checkId, checkInt, checkJson, checkJsonObject, checkNullableFinite, checkNullableString, checkOneOf } from './validate'
+import { MAX_ID_LENGTH } from '../../shared/limits'
+import { checkId, checkInt, checkJson, checkJsonObject, checkNullableFinite, checkNullableString, checkOneOf, isPlainJson } from './validate'
+
+const finiteOrNull = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'number' && Number.isFinite(v))
+const stringOrNull = (v: unknown): boolean => v === null || v === undefined || typeof v === 'string'
+const plainObject = (v: unknown): boolean => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype
+const numbersOrNull = (v: unknown): boolean => {
+  if (v === null || v === undefined) return true
+  if (!Array.isArray(v)) return false
+  for (let i = 0; i < v.length; i++) if (!(v[i] === null || (typeof v[i] === 'number' && Number.isFinite(v[i])))) return false
+  return true
+}
+const numberRecord = (v: unknown): boolean => {
+  if (!plainObject(v)) return false
+  for (const k in v as Record<string, unknown>) if (!(typeof (v as Record<string, unknown>)[k] === 'number' && Number.isFinite((v as Record<string, number>)[k]))) return false
+  return true
+}
+
+/**
+ * Whether a row passes every check of `describeProblem` — tested first, allocating nothing, since
+ * a decide checks a million rows; only a row that fails it is described (and refused).
+ */
+function validDecision(d: DecisionInput): boolean {
+  return (
+    typeof d.taskId === 'string' && d.taskId.length > 0 && d.taskId.length <= MAX_ID_LENGTH &&
+    (d.decision === 'act' || d.decision === 'defer') && typeof d.spotCheck === 'boolean' && stringOrNull(d.answer) &&
+    numberRecord(d.posterior) && (d.stopRound === null || (Number.isSafeInteger(d.stopRound) && d.stopRound >= 0)) &&
+    finiteOrNull(d.gap) && numbersOrNull(d.bound) && numbersOrNull(d.k) &&
+    (d.why === null || d.why === undefined || (plainObject(d.why) && isPlainJson(d.why))) &&
+    stringOrNull(d.reason) && finiteOrNull(d.disagreement)
+  )
+}
 
 export function checkDecision(d: DecisionInput, i: number): void {
+  if (validDecision(d)) return
+  describeProblem(d, i)
+}
+
+/** Throws the first problem of row `i`, naming its field. */
+function describeProblem(d: DecisionInput, i: number): void {
   const where = `rows[${i}]`
   checkId(d.taskId, `${where}.taskId`)
   checkOneOf(d.decision, DECISION_KINDS, `${where}.decision`)
@@ -31,7 +68,7 @@ export function checkDecision(d: DecisionInput, i: number): void {
 /** A page of decision rows: each row checked, no task twice; its act and spot-check counts. */
 export function checkDecisionRows(rows: DecisionInput[]): { acted: number; spot: number } {
   if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
-  rows.forEach(checkDecision)
+  for (let i = 0; i < rows.length; i++) checkDecision(rows[i], i)
   const seen = new Set<string>()
   let acted = 0
   let spot = 0

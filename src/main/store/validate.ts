@@ -65,8 +65,25 @@ export function checkIsoUtc(value: unknown, what: string): string {
   return new Date(value).toISOString()
 }
 
+/** Whether `value` is plain JSON, allocating nothing (the decisions of a million tasks are checked). */
+export function isPlainJson(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false
+    return true
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const k in value) if (!isPlainJson((value as Record<string, unknown>)[k], depth + 1)) return false
+    return true
+  }
+  return false
+}
+
 /** Plain JSON only: finite numbers, no undefined, no class instances. */
 export function checkJson(value: unknown, what: string, depth = 0): JsonValue {
+  if (depth === 0 && isPlainJson(value)) return value as JsonValue
   if (depth > 64) throw bad(`${what} is nested too deeply`)
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
   if (typeof value === 'number') {

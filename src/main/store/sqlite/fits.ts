@@ -66,16 +66,6 @@ export function latestDecidedFitId(q: Sql): string | null {
   return latestDecidedFit(q)?.id ?? null
 }
 
-/** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */
-function refuseDecision(q: Sql, fitId: string, d: DecisionInput): never {
-  const t = q.get<{ candidates: string }>(
-    `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'`,
-    d.taskId
-  )
-  if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
-  throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
-}
-
 /** The fit's table, created empty on its first page (a fit that is never decided has none). */
 function tableOf(q: Sql, fitId: string): string {
   const name = decisionsTable(fitId)
@@ -95,30 +85,38 @@ export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): n
   undecidedFit(q, fitId)
   const { acted, spot } = checkDecisionRows(rows)
   const table = tableOf(q, fitId)
+  // Prepared once per page: the statement cache keys on the SQL text, a lookup per call.
+  const task = q.stmt(
+    `SELECT t.candidates, t.created_at, t.grp FROM tasks t CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`
+  )
+  const insert = q.stmt(
+    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
+       task_created_at, task_group, ks, why, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  )
+  // A council's tasks share a handful of candidate lists: each list's text is parsed once.
+  const candidates = new Map<string, string[]>()
   for (const d of rows) {
-    // One statement per row: the task's immutable created_at and group are copied from its row,
-    // and a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
-    let inserted: number
+    const t = task.get(d.taskId) as { candidates: string; created_at: string; grp: string | null } | undefined
+    if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
+    if (d.answer !== null) {
+      let list = candidates.get(t.candidates)
+      if (list === undefined) candidates.set(t.candidates, (list = parseStringArray(t.candidates)))
+      if (!list.includes(d.answer)) {
+        throw new StoreError('bad_input', `answer "${d.answer}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: list })
+      }
+    }
     try {
-      inserted = q.run(
-        `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-           disagreement, task_created_at, task_group, ks, why, reason)
-         SELECT t.id, @decision, @spot, @answer, @posterior, @stopRound, @gap, @bound, @disagreement,
-           t.created_at, t.grp, @ks, @why, @reason
-         FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-         WHERE t.id = @task AND (@answer IS NULL OR EXISTS (SELECT 1 FROM json_each(t.candidates) c WHERE c.value = @answer))`,
-        {
-          decision: d.decision, spot: d.spotCheck ? 1 : 0, answer: d.answer, posterior: JSON.stringify(d.posterior),
-          stopRound: d.stopRound, gap: d.gap, bound: d.bound === null ? null : JSON.stringify(d.bound), disagreement: d.disagreement,
-          ks: d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
-          why: d.why === null || d.why === undefined ? null : JSON.stringify(d.why), reason: d.reason ?? null, task: d.taskId
-        }
+      // The task's immutable created_at and group are copied, so each queue order is one index.
+      insert.run(
+        d.taskId, d.decision, d.spotCheck ? 1 : 0, d.answer, JSON.stringify(d.posterior), d.stopRound, d.gap,
+        d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, t.created_at, t.grp,
+        d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
+        d.why === null || d.why === undefined ? null : JSON.stringify(d.why), d.reason ?? null
       )
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(d.taskId)
       throw e
     }
-    if (inserted === 0) refuseDecision(q, fitId, d)
   }
   q.run(
     `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
