@@ -4,6 +4,8 @@
  * TEXT ids, ISO times, `null` never `undefined`, one transaction per operation.
  */
 import type { JsonObject } from './json'
+import type { TallyPackRow } from './tally-pack'
+import type { TallySource } from './tally-sources'
 import type {
   Actor,
   DecisionKind,
@@ -217,6 +219,14 @@ export interface LoopStore {
   seatModels(): Promise<Record<string, string>>
   /** Published tasks' tallies in task-id order after `afterTaskId` (keyset paging). */
   tallyPage(afterTaskId: string | null, limit: number): Promise<StoredTallies[]>
+  /** Published imports with tasks, oldest first, and how many of their tasks are packed (tally-pack.ts). */
+  tallySources(): Promise<TallySource[]>
+  /** One published import's tallies, by task id (to pack them). */
+  importTallyPage(importId: string, afterTaskId: string | null, limit: number): Promise<StoredTallies[]>
+  /** Part `part` (from 0) of an import's tally packs; null past the last. */
+  tallyPack(importId: string, part: number): Promise<TallyPackRow | null>
+  /** All of an import's packs, at once; 0 when it was already packed (by another process). */
+  saveTallyPacks(importId: string, packs: TallyPackRow[]): Promise<WriteResult<number>>
   /** Published tasks that have no tallies yet (imported before tallies existed). */
   tasksWithoutTallies(limit: number): Promise<TaskTrace[]>
   /** The tallies of these (published) tasks; tasks without tallies are left out. */

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { decodeTallyPack, encodeTallyPack } from '../../../src/main/store/tally-pack'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -41,12 +42,13 @@ describe('a trace line → the store’s task', () => {
     expect(t.moves[1].raw).toBeNull()
   })
 
-  it('stores exactly the engine’s tallies (ENGINE.md §2) and the social top share', () => {
+  it('stores exactly the engine’s tallies (ENGINE.md §2), through a tally pack, and the social top share', () => {
     const trace = raw as unknown as Trace
     const stored = talliesOf(trace)
     const seats = new SeatIndex()
     const engine = buildTallies(trace, seats, null)
-    const back = toTaskTallies({ ...stored, taskId: trace.task, candidates: trace.candidates, group: null }, seats, null)
+    const [packed] = decodeTallyPack(encodeTallyPack([{ ...stored, taskId: trace.task, candidates: trace.candidates, group: null }]), 'test')
+    const back = toTaskTallies(packed, seats, null)
     expect(Array.from(back.counts)).toEqual(Array.from(engine.counts))
     expect(Array.from(back.vote0)).toEqual(Array.from(engine.vote0))
     expect(back.rounds).toEqual(engine.rounds)

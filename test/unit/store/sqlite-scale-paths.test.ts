@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
 import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
+import { IMPORT_TALLY_PAGE } from '../../../src/main/store/sqlite/tally-packs'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
@@ -100,9 +101,12 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
     await (await openSqliteStore(path)).close()
     const db = rawDb(path, true)
     try {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${TALLY_PAGE}`).all('', 10) as { detail: string }[]).map((r) => r.detail)
-      expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
-      expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])
+      // The fit's pages, and the pages an import's tally packs are made from (one import's tasks).
+      for (const [sql, params] of [[TALLY_PAGE, ['', 10]], [IMPORT_TALLY_PAGE, ['', 'import-1', 10]]] as const) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
+        expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
+        expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])
+      }
     } finally {
       db.close()
     }

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TallyInput } from '../../../src/main/store'
+import { decodeTallyPack, encodeTallyPack, type TallyPackRow } from '../../../src/main/store/tally-pack'
 import { ANA, BO, hasUndefined, importTasks, makeTask, rejection, sha, withTallies } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
@@ -32,6 +33,41 @@ export function defineTallyTests(makeStore: MakeStore): void {
       // keyset paging
       expect((await store().tallyPage('t1', 10)).map((t) => t.taskId)).toEqual(['t2'])
       expect((await store().talliesOf(['t2', 'nope', 't1'])).map((t) => t.taskId)).toEqual(['t2', 't1'])
+    })
+
+    it('packs a published import\'s tallies once, all parts together, and reads each part back', async () => {
+      const tasks = ['t1', 't2', 't3'].map((id) => withTallies(makeTask(id)))
+      await importTasks(store(), tasks)
+      const [source] = await store().tallySources()
+      expect(source).toMatchObject({ tasks: 3, packedTasks: 0 })
+      const page = await store().importTallyPage(source.importId, null, 10)
+      expect(page.map((t) => t.taskId)).toEqual(['t1', 't2', 't3'])
+      expect((await store().importTallyPage(source.importId, 't1', 10)).map((t) => t.taskId)).toEqual(['t2', 't3'])
+      const packs = [encodeTallyPack(page.slice(0, 2)), encodeTallyPack(page.slice(2))]
+      // Not the import's tasks exactly once: refused, nothing written.
+      expect((await rejection(store().saveTallyPacks(source.importId, packs.slice(0, 1)))).code).toBe('bad_input')
+      expect((await rejection(store().saveTallyPacks(source.importId, [packs[1], packs[0]]))).code).toBe('bad_input')
+      expect((await rejection(store().saveTallyPacks('ghost', packs))).code).toBe('not_found')
+      expect((await store().saveTallyPacks(source.importId, packs)).value).toBe(2)
+      // Another packer that comes second writes nothing.
+      expect((await store().saveTallyPacks(source.importId, packs)).value).toBe(0)
+      expect(await store().tallySources()).toEqual([{ importId: source.importId, tasks: 3, packedTasks: 3 }])
+      const back = [0, 1].map(async (part) => decodeTallyPack((await store().tallyPack(source.importId, part)) as TallyPackRow, `part ${part}`))
+      const decoded = (await Promise.all(back)).flat()
+      expect(await store().tallyPack(source.importId, 2)).toBeNull()
+      expect(decoded.map((t) => t.taskId)).toEqual(['t1', 't2', 't3'])
+      decoded.forEach((t, i) => {
+        expect(Array.from(t.counts)).toEqual(Array.from(page[i].counts))
+        expect(Array.from(t.vote0)).toEqual(Array.from(page[i].vote0))
+        expect([t.K, t.candidates, t.seatIds, t.rounds]).toEqual([page[i].K, page[i].candidates, page[i].seatIds, page[i].rounds])
+      })
+    })
+
+    it('packs only a published import', async () => {
+      const begun = await store().beginImport({ fileName: 'a', sha256: sha('staged'), kind: 'traces' }, ANA)
+      await store().writeImportBatch(begun.value.id, { tasks: [withTallies(makeTask('s1'))] })
+      expect(await store().tallySources()).toEqual([])
+      expect((await rejection(store().saveTallyPacks(begun.value.id, []))).code).toBe('not_found')
     })
 
     it('refuses tallies whose shape does not fit the task, writing nothing', async () => {

@@ -6,9 +6,9 @@
 import type { Trace } from '../../../shared/trace'
 import { SeatIndex, type TaskTallies } from '../../engine'
 import type { Actor, EffectiveLabel, StoredTallies, Store, TaskTrace } from '../../store'
+import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, type PackedTallies, type TallyPackRow } from '../../store/tally-pack'
 import { talliesOf as computeTallies } from '../import/task-input'
 
-const PAGE = 20_000
 
 export interface Corpus {
   seats: SeatIndex
@@ -22,16 +22,16 @@ export interface Corpus {
  * Per-array derivations, shared by every task whose store page shares the array (a million tasks
  * of one council have a handful of candidate lists and seat lists between them).
  */
-const candKeys = new WeakMap<string[], string>()
-const seatIndexes = new WeakMap<SeatIndex, WeakMap<string[], Int32Array>>()
+const candKeys = new WeakMap<readonly string[], string>()
+const seatIndexes = new WeakMap<SeatIndex, WeakMap<readonly string[], Int32Array>>()
 
-function candKeyOf(candidates: string[]): string {
+function candKeyOf(candidates: readonly string[]): string {
   let k = candKeys.get(candidates)
   if (k === undefined) candKeys.set(candidates, (k = candidates.join('\u0001')))
   return k
 }
 
-function seatsOf(seatIds: string[], seats: SeatIndex): Int32Array {
+function seatsOf(seatIds: readonly string[], seats: SeatIndex): Int32Array {
   let byList = seatIndexes.get(seats)
   if (byList === undefined) seatIndexes.set(seats, (byList = new WeakMap()))
   let a = byList.get(seatIds)
@@ -39,8 +39,8 @@ function seatsOf(seatIds: string[], seats: SeatIndex): Int32Array {
   return a
 }
 
-/** StoredTallies → the engine's TaskTallies (ENGINE.md §2 layout), with `label` as gold. */
-export function toTaskTallies(s: StoredTallies, seats: SeatIndex, label: string | null): TaskTallies {
+/** Stored tallies → the engine's TaskTallies (ENGINE.md §2 layout), with `label` as gold. */
+export function toTaskTallies(s: PackedTallies, seats: SeatIndex, label: string | null): TaskTallies {
   return {
     task: s.taskId,
     candidates: s.candidates,
@@ -83,18 +83,62 @@ export async function backfillTallies(store: Store, actor: Actor): Promise<numbe
   }
 }
 
+/**
+ * Packs a published import's tallies (store/tally-pack.ts), pages of the per-task rows in, one
+ * write out (another process may have packed it meanwhile: then its packs are read instead). A
+ * read-only store (a report, an audit) packs in memory only.
+ */
+async function packImport(store: Store, importId: string, save: boolean): Promise<TallyPackRow[] | null> {
+  const packs: TallyPackRow[] = []
+  let after: string | null = null
+  for (;;) {
+    const page: StoredTallies[] = await store.importTallyPage(importId, after, PACK_TASKS)
+    if (page.length === 0) break
+    packs.push(encodeTallyPack(page))
+    if (page.length < PACK_TASKS) break
+    after = page[page.length - 1].taskId
+  }
+  if (!save) return packs
+  const written = await store.saveTallyPacks(importId, packs)
+  return written.value === 0 ? null : packs
+}
+
+/** Every published task's tallies, import by import, pack by pack (each import packed on first use). */
+async function readPacks(store: Store, onPage: (n: number) => void): Promise<PackedTallies[][]> {
+  const out: PackedTallies[][] = []
+  let n = 0
+  const save = !(await store.info()).readonly
+  for (const source of await store.tallySources()) {
+    const built = source.packedTasks === 0 ? await packImport(store, source.importId, save) : null
+    let held = 0
+    for (let part = 0; ; part++) {
+      const row = built === null ? await store.tallyPack(source.importId, part) : (built[part] ?? null)
+      if (row === null) break
+      const pack = decodeTallyPack(row, `${source.importId}#${part}`)
+      held += pack.length
+      out.push(pack)
+      onPage((n += pack.length))
+    }
+    if (held !== source.tasks) throw new Error(`the tally packs of import ${source.importId} hold ${held} of its ${source.tasks} tasks`)
+  }
+  return out
+}
+
+/**
+ * The packs in task-id order, as the per-task pages gave them (folds and the EM pool follow this
+ * order): imports whose id ranges do not interleave are laid end to end; otherwise sorted.
+ */
+function inIdOrder(packs: PackedTallies[][]): PackedTallies[] {
+  const sorted = [...packs].sort((a, b) => compareIds(a[0].taskId, b[0].taskId))
+  const disjoint = sorted.every((p, i) => i === 0 || compareIds(sorted[i - 1][sorted[i - 1].length - 1].taskId, p[0].taskId) < 0)
+  const all = sorted.flat()
+  return disjoint ? all : all.sort((a, b) => compareIds(a.taskId, b.taskId))
+}
+
 export async function loadCorpus(store: Store, actor: Actor, onPage: (n: number) => void = () => {}): Promise<Corpus> {
   await backfillTallies(store, actor)
   const labels = new Map((await store.effectiveLabels()).map((l) => [l.taskId, l]))
   const seats = new SeatIndex()
-  const tasks: TaskTallies[] = []
-  let after: string | null = null
-  for (;;) {
-    const page: StoredTallies[] = await store.tallyPage(after, PAGE)
-    for (const s of page) tasks.push(toTaskTallies(s, seats, labels.get(s.taskId)?.label ?? null))
-    onPage(tasks.length)
-    if (page.length < PAGE) break
-    after = page[page.length - 1].taskId
-  }
+  const tasks = inIdOrder(await readPacks(store, onPage)).map((p) => toTaskTallies(p, seats, labels.get(p.taskId)?.label ?? null))
   return { seats, tasks, byId: new Map(tasks.map((t) => [t.task, t])), labels }
 }

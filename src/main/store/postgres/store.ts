@@ -30,6 +30,7 @@ import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
 import { recentLabels, releaseTask, reserveTask } from './reservations'
 import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
+import { importTallyPage, saveTallyPacks, tallyPack, tallySources } from './tally-packs'
 import { getSettings, setSettings } from './settings'
 import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
 import { LABELS } from './label-dialect'
@@ -130,6 +131,11 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
 
     existingTasks: (taskIds) => read((q) => existingTasks(q, taskIds)),
     tallyPage: (after, limit) => read((q) => tallyPage(q, after, limit)),
+    tallySources: () => read((q) => tallySources(q)),
+    importTallyPage: (importId, after, limit) => read((q) => importTallyPage(q, importId, after, limit)),
+    tallyPack: (importId, part) => read((q) => tallyPack(q, importId, part)),
+    // Derived data no screen shows: no topic changes.
+    saveTallyPacks: (importId, packs) => write([], null, (q) => saveTallyPacks(q, importId, packs)),
     tasksWithoutTallies: (limit) => read((q) => tasksWithoutTallies(q, limit)),
     talliesOf: (taskIds) => read((q) => talliesOf(q, taskIds)),
     seatModels: () => read((q) => seatModels(q)),

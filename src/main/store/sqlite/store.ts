@@ -24,6 +24,7 @@ import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
 import { recentLabels, releaseTask, reserveTask } from './reservations'
 import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
+import { importTallyPage, saveTallyPacks, tallyPack, tallySources } from './tally-packs'
 import { getSettings, setSettings } from './settings'
 import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
 import { LABELS } from './label-dialect'
@@ -105,6 +106,11 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
 
     existingTasks: (taskIds) => read(() => existingTasks(q, taskIds)),
     tallyPage: (after, limit) => read(() => tallyPage(q, after, limit)),
+    tallySources: () => read(() => tallySources(q)),
+    importTallyPage: (importId, after, limit) => read(() => importTallyPage(q, importId, after, limit)),
+    tallyPack: (importId, part) => read(() => tallyPack(q, importId, part)),
+    // Derived data no screen shows: no topic changes.
+    saveTallyPacks: (importId, packs) => write([], null, () => saveTallyPacks(q, importId, packs)),
     tasksWithoutTallies: (limit) => read(() => tasksWithoutTallies(q, limit)),
     talliesOf: (taskIds) => read(() => talliesOf(q, taskIds)),
     seatModels: () => read(() => seatModels(q)),

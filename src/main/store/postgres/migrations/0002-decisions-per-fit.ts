@@ -37,7 +37,36 @@ CREATE INDEX ${name}_by_age ON ${name} (decision, task_created_at, task_id);
 CREATE INDEX ${name}_by_disagreement ON ${name} (decision, disagreement NULLS FIRST, task_id);
 CREATE INDEX ${name}_by_group ON ${name} (decision, task_group NULLS FIRST, gap NULLS FIRST, task_id);`
 
+/** Also `tally_packs`, as in SQLite's 0004 (../../tally-pack.ts). */
+const PACKS = `
+CREATE TABLE tally_packs (
+  import_id  ${T} NOT NULL REFERENCES imports (id),
+  part       integer NOT NULL CHECK (part >= 0),
+  tasks      integer NOT NULL CHECK (tasks > 0),
+  first_task ${T} NOT NULL,
+  last_task  ${T} NOT NULL,
+  ids        text NOT NULL,
+  dict       text NOT NULL,
+  meta       bytea NOT NULL,
+  ints       bytea NOT NULL,
+  PRIMARY KEY (import_id, part)
+);
+CREATE FUNCTION arbiter_tally_pack_published() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (SELECT state FROM imports WHERE id = NEW.import_id) IS DISTINCT FROM 'published' THEN
+    RAISE EXCEPTION USING MESSAGE = 'tally_packs: only a published import is packed';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER tally_packs_published_only BEFORE INSERT ON tally_packs
+FOR EACH ROW EXECUTE FUNCTION arbiter_tally_pack_published();
+CREATE TRIGGER tally_packs_immutable BEFORE UPDATE OR DELETE ON tally_packs
+FOR EACH ROW EXECUTE FUNCTION arbiter_refuse('tally_packs: derived from immutable tallies, kept with their published import');
+CREATE TRIGGER tally_packs_no_truncate BEFORE TRUNCATE ON tally_packs
+FOR EACH STATEMENT EXECUTE FUNCTION arbiter_refuse('tally_packs: derived from immutable tallies, kept with their published import');`
+
 const sql = `
+${PACKS}
 ${DECISIONS_TABLE(NO_FIT_DECISIONS)}
 ${DECISION_INDEXES(NO_FIT_DECISIONS)}
 CREATE TRIGGER ${NO_FIT_DECISIONS}_empty BEFORE INSERT ON ${NO_FIT_DECISIONS}

@@ -41,7 +41,35 @@ CREATE INDEX ${name}_by_age ON ${name} (decision, task_created_at);
 CREATE INDEX ${name}_by_disagreement ON ${name} (decision, disagreement);
 CREATE INDEX ${name}_by_group ON ${name} (decision, task_group, gap);`
 
+/**
+ * Also `tally_packs` (../../tally-pack.ts): each published import's tallies, packed by ten
+ * thousand tasks, written once (all of an import's packs in one transaction) the first time a
+ * fit reads the import, and read by every later fit and decide instead of a row per task. Only a
+ * published import has packs, and they are kept with it.
+ */
+const PACKS = `
+CREATE TABLE tally_packs (
+  import_id  TEXT NOT NULL REFERENCES imports (id),
+  part       INTEGER NOT NULL CHECK (part >= 0),
+  tasks      INTEGER NOT NULL CHECK (tasks > 0),
+  first_task TEXT NOT NULL,
+  last_task  TEXT NOT NULL,
+  ids        TEXT NOT NULL,
+  dict       TEXT NOT NULL,
+  meta       BLOB NOT NULL,
+  ints       BLOB NOT NULL,
+  PRIMARY KEY (import_id, part)
+);
+CREATE TRIGGER tally_packs_published_only BEFORE INSERT ON tally_packs
+WHEN (SELECT state FROM imports WHERE id = NEW.import_id) IS NOT 'published'
+BEGIN SELECT RAISE(ABORT, 'tally_packs: only a published import is packed'); END;
+CREATE TRIGGER tally_packs_immutable BEFORE UPDATE ON tally_packs
+BEGIN SELECT RAISE(ABORT, 'tally_packs: derived from immutable tallies, so immutable'); END;
+CREATE TRIGGER tally_packs_kept BEFORE DELETE ON tally_packs
+BEGIN SELECT RAISE(ABORT, 'tally_packs: kept with their published import'); END;`
+
 const sql = `
+${PACKS}
 ${DECISIONS_TABLE(NO_FIT_DECISIONS)}
 ${DECISION_INDEXES(NO_FIT_DECISIONS)}
 CREATE TRIGGER ${NO_FIT_DECISIONS}_empty BEFORE INSERT ON ${NO_FIT_DECISIONS}

@@ -1,0 +1,20 @@
+/** Which imports' tallies are packed, and the check an import's packs pass before they are written. */
+import { StoreError } from './types'
+import { compareIds, type TallyPackRow } from './tally-pack'
+
+/** A published import with tasks; `packedTasks`: how many of them its packs hold (0: not packed). */
+export type TallySource = { importId: string; tasks: number; packedTasks: number }
+
+/** The packs cover the import's tasks exactly once, in ascending, non-overlapping id ranges. */
+export function encodedPackCheck(source: TallySource, packs: readonly TallyPackRow[]): void {
+  let total = 0
+  packs.forEach((p, i) => {
+    total += p.tasks
+    if (i > 0 && compareIds(packs[i - 1].last_task, p.first_task) >= 0) {
+      throw new StoreError('bad_input', `tally packs of import ${source.importId} overlap at part ${i}`, { importId: source.importId })
+    }
+  })
+  if (total !== source.tasks) {
+    throw new StoreError('bad_input', `tally packs of import ${source.importId} hold ${total} tasks, not its ${source.tasks}`, { importId: source.importId })
+  }
+}
