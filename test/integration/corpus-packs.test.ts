@@ -22,10 +22,9 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** The corpus as the per-task pages give it (the reading before packs). */
-async function fromRows(store: Store): Promise<TaskTallies[]> {
+/** The corpus as the per-task pages give it (the reading before packs), over `seats`. */
+async function fromRows(store: Store, seats = new SeatIndex()): Promise<TaskTallies[]> {
   const labels = new Map((await store.effectiveLabels()).map((l) => [l.taskId, l.label]))
-  const seats = new SeatIndex()
   const out: TaskTallies[] = []
   for (let after: string | null = null; ; ) {
     const page = await store.tallyPage(after, 1000)
@@ -35,7 +34,20 @@ async function fromRows(store: Store): Promise<TaskTallies[]> {
   }
 }
 
-const shape = (t: TaskTallies) => [t.task, t.candidates, t.K, t.gold, t.seatIds, t.rounds, Array.from(t.counts), Array.from(t.vote0)]
+const shape = (t: TaskTallies) => [t.task, t.candidates, t.K, t.gold, t.seatIds, Array.from(t.seats), t.rounds, Array.from(t.counts), Array.from(t.vote0)]
+
+/** The corpus made task by task, as a decide walks it, and checked against the per-task rows. */
+async function expectSameCorpus(store: Store): Promise<void> {
+  const seats = new SeatIndex()
+  const want = (await fromRows(store, seats)).map(shape)
+  const corpus = await loadCorpus(store, ACTOR)
+  expect(Array.from({ length: corpus.size }, (_, i) => shape(corpus.task(i)))).toEqual(want)
+  // Seats are numbered in task-id order, as when every task was made at load.
+  expect(corpus.seats.ids).toEqual(seats.ids)
+  expect(corpus.indexOf(want[3][0] as string)).toBe(3)
+  expect(corpus.indexOf('no such task')).toBe(-1)
+  expect(corpus.tasks.map(shape)).toEqual(want)
+}
 
 /** Counts each store call of `name` made through the returned store. */
 function counting(store: Store, name: keyof Store): { store: Store; calls: () => number } {
@@ -76,7 +88,7 @@ describe('tally packs', () => {
     expect(first.calls()).toBe(1)
     expect(await first.store.tallySources()).toEqual([expect.objectContaining({ tasks: 8315, packedTasks: 8315 })])
     // The next fit reads the packs: nothing is packed again.
-    expect((await loadCorpus(first.store, ACTOR)).tasks.map(shape)).toEqual(labeled)
+    await expectSameCorpus(first.store)
     expect(first.calls()).toBe(1)
     expect(await first.store.integrityCheck()).toEqual({ ok: true, messages: [] })
     await first.store.close()
@@ -89,7 +101,7 @@ describe('tally packs', () => {
       await importTasks(store, ['b1', 'd1', 'f1'].map((id) => withTallies(makeTask(id))), 'b.trace.jsonl')
       const corpus = await loadCorpus(store, ACTOR)
       expect(corpus.tasks.map((t) => t.task)).toEqual(['a1', 'b1', 'c1', 'd1', 'e1', 'f1'])
-      expect(corpus.tasks.map(shape)).toEqual((await fromRows(store)).map(shape))
+      await expectSameCorpus(store)
       expect((await store.tallySources()).map((s) => s.packedTasks)).toEqual([3, 3])
     } finally {
       await store.close()

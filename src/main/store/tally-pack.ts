@@ -95,33 +95,57 @@ function int32View(b: Buffer): Int32Array {
   return bytesToInt32(b)
 }
 
-/**
- * A pack's tasks. Lists are shared and frozen, arrays are views on the pack's buffer: callers
- * must not mutate them. Refuses (`internal`) a pack whose parts disagree.
- */
-export function decodeTallyPack(row: TallyPackRow, where: string): PackedTallies[] {
+/** A pack as read: columns, not a million objects (a corpus holds every pack of every import). */
+export type DecodedPack = {
+  ids: string[]
+  /** Three per task: its candidates', seats' and rounds' index in the lists below. */
+  lists: Int32Array
+  /** Task j's counts start at `start[j]` in `ints`, its vote0 follows; `start[n]` = the end. */
+  start: Int32Array
+  ints: Int32Array
+  candidates: readonly (readonly string[])[]
+  seats: readonly (readonly string[])[]
+  rounds: readonly (readonly number[])[]
+}
+
+/** Refuses (`internal`) a pack whose parts disagree. Lists are shared and frozen. */
+export function decodeTallyPack(row: TallyPackRow, where: string): DecodedPack {
   const bad = (why: string) => new StoreError('internal', `tally pack ${where} is damaged: ${why}`)
   const ids = JSON.parse(row.ids) as string[]
   const dict = JSON.parse(row.dict) as Dict
-  const meta = int32View(row.meta)
+  const lists = int32View(row.meta)
   const ints = int32View(row.ints)
-  if (ids.length !== row.tasks || meta.length !== 3 * row.tasks) throw bad(`${ids.length} ids and ${meta.length / 3} entries for ${row.tasks} tasks`)
-  const candidates = dict.candidates.map((c) => Object.freeze(c))
-  const seats = dict.seats.map((s) => Object.freeze(s))
-  const rounds = dict.rounds.map((r) => Object.freeze(r))
-  const out: PackedTallies[] = new Array(ids.length)
+  if (ids.length !== row.tasks || lists.length !== 3 * row.tasks) throw bad(`${ids.length} ids and ${lists.length / 3} entries for ${row.tasks} tasks`)
+  const pack: DecodedPack = {
+    ids, lists, ints, start: new Int32Array(ids.length + 1),
+    candidates: dict.candidates.map((c) => Object.freeze(c)),
+    seats: dict.seats.map((x) => Object.freeze(x)),
+    rounds: dict.rounds.map((r) => Object.freeze(r))
+  }
   let at = 0
-  for (let i = 0; i < ids.length; i++) {
-    const c = candidates[meta[3 * i]]
-    const s = seats[meta[3 * i + 1]]
-    const r = rounds[meta[3 * i + 2]]
-    if (c === undefined || s === undefined || r === undefined) throw bad(`task ${ids[i]} names a list it does not hold`)
-    const K = c.length
-    const n = r.length * s.length * (2 * K + 2)
-    if (at + n + s.length > ints.length) throw bad(`task ${ids[i]} runs past its counts`)
-    out[i] = { taskId: ids[i], candidates: c, seatIds: s, rounds: r, K, counts: ints.subarray(at, at + n), vote0: ints.subarray(at + n, at + n + s.length) }
-    at += n + s.length
+  for (let j = 0; j < ids.length; j++) {
+    const c = pack.candidates[lists[3 * j]]
+    const S = pack.seats[lists[3 * j + 1]]?.length
+    const R = pack.rounds[lists[3 * j + 2]]?.length
+    if (c === undefined || S === undefined || R === undefined) throw bad(`task ${ids[j]} names a list it does not hold`)
+    pack.start[j] = at
+    at += R * S * (2 * c.length + 2) + S
+    if (at > ints.length) throw bad(`task ${ids[j]} runs past its counts`)
   }
   if (at !== ints.length) throw bad(`${ints.length - at} counts left over`)
-  return out
+  pack.start[ids.length] = at
+  return pack
+}
+
+/** Task `j` of a decoded pack: its shared lists and views on the pack's buffer (never mutate them). */
+export function packedAt(p: DecodedPack, j: number): PackedTallies {
+  const candidates = p.candidates[p.lists[3 * j]]
+  const seatIds = p.seats[p.lists[3 * j + 1]]
+  const at = p.start[j]
+  const vote0At = p.start[j + 1] - seatIds.length
+  return { taskId: p.ids[j], candidates, seatIds, rounds: p.rounds[p.lists[3 * j + 2]], K: candidates.length, counts: p.ints.subarray(at, vote0At), vote0: p.ints.subarray(vote0At, p.start[j + 1]) }
+}
+
+export function unpack(p: DecodedPack): PackedTallies[] {
+  return p.ids.map((_, j) => packedAt(p, j))
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { decodeTallyPack, encodeTallyPack } from '../../../src/main/store/tally-pack'
+import { decodeTallyPack, encodeTallyPack, unpack } from '../../../src/main/store/tally-pack'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -47,7 +47,7 @@ describe('a trace line → the store’s task', () => {
     const stored = talliesOf(trace)
     const seats = new SeatIndex()
     const engine = buildTallies(trace, seats, null)
-    const [packed] = decodeTallyPack(encodeTallyPack([{ ...stored, taskId: trace.task, candidates: trace.candidates, group: null }]), 'test')
+    const [packed] = unpack(decodeTallyPack(encodeTallyPack([{ ...stored, taskId: trace.task, candidates: trace.candidates, group: null }]), 'test'))
     const back = toTaskTallies(packed, seats, null)
     expect(Array.from(back.counts)).toEqual(Array.from(engine.counts))
     expect(Array.from(back.vote0)).toEqual(Array.from(engine.vote0))

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TallyInput } from '../../../src/main/store'
-import { decodeTallyPack, encodeTallyPack, type TallyPackRow } from '../../../src/main/store/tally-pack'
+import { decodeTallyPack, encodeTallyPack, unpack, type TallyPackRow } from '../../../src/main/store/tally-pack'
 import { ANA, BO, hasUndefined, importTasks, makeTask, rejection, sha, withTallies } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
@@ -52,7 +52,7 @@ export function defineTallyTests(makeStore: MakeStore): void {
       // Another packer that comes second writes nothing.
       expect((await store().saveTallyPacks(source.importId, packs)).value).toBe(0)
       expect(await store().tallySources()).toEqual([{ importId: source.importId, tasks: 3, packedTasks: 3 }])
-      const back = [0, 1].map(async (part) => decodeTallyPack((await store().tallyPack(source.importId, part)) as TallyPackRow, `part ${part}`))
+      const back = [0, 1].map(async (part) => unpack(decodeTallyPack((await store().tallyPack(source.importId, part)) as TallyPackRow, `part ${part}`)))
       const decoded = (await Promise.all(back)).flat()
       expect(await store().tallyPack(source.importId, 2)).toBeNull()
       expect(decoded.map((t) => t.taskId)).toEqual(['t1', 't2', 't3'])

@@ -2,20 +2,37 @@
  * Everything a fit reads, loaded from the stored tallies (never from moves): each published task's
  * TaskTallies over one SeatIndex, with its effective human label as gold. Tasks imported before
  * tallies existed are backfilled first, once.
+ *
+ * The corpus keeps the tally packs as read (columns and one buffer per pack) and makes a task's
+ * TaskTallies when it is asked for: a decide walks a million tasks a page at a time, and a
+ * million long-lived objects (about 600 MB, marked by every full collection) are what made its
+ * memory peak and much of its time. `tasks` makes them all, once, for the callers that need every
+ * task at once (the EM pool, the audit).
  */
 import type { Trace } from '../../../shared/trace'
 import { SeatIndex, type TaskTallies } from '../../engine'
 import type { Actor, EffectiveLabel, StoredTallies, Store, TaskTrace } from '../../store'
-import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, type PackedTallies, type TallyPackRow } from '../../store/tally-pack'
+import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, packedAt, type DecodedPack, type PackedTallies, type TallyPackRow } from '../../store/tally-pack'
 import { talliesOf as computeTallies } from '../import/task-input'
 
 
 export interface Corpus {
   seats: SeatIndex
-  /** Every published task with tallies, in task-id order; gold = its effective label (−1: none). */
-  tasks: TaskTallies[]
-  byId: Map<string, TaskTallies>
   labels: Map<string, EffectiveLabel>
+  /** How many published tasks have tallies. */
+  readonly size: number
+  /** Task `i` in task-id order; gold = its effective label (−1: none). Made on demand unless `tasks` was read. */
+  task(i: number): TaskTallies
+  /** The position of a task id, or −1. */
+  indexOf(taskId: string): number
+  /** 1 + the last round any task reached (the engine's `roundsOf` over every task). */
+  readonly roundCount: number
+  /** Each task's K (how many candidates), without making the tasks. */
+  candidateCounts(): Iterable<number>
+  /** Every task, in task-id order (made once, kept: memory grows with the tasks). */
+  readonly tasks: TaskTallies[]
+  /** The same tasks by id (made with `tasks`). */
+  readonly byId: Map<string, TaskTallies>
 }
 
 /**
@@ -104,8 +121,8 @@ async function packImport(store: Store, importId: string, save: boolean): Promis
 }
 
 /** Every published task's tallies, import by import, pack by pack (each import packed on first use). */
-async function readPacks(store: Store, onPage: (n: number) => void): Promise<PackedTallies[][]> {
-  const out: PackedTallies[][] = []
+async function readPacks(store: Store, onPage: (n: number) => void): Promise<DecodedPack[]> {
+  const out: DecodedPack[] = []
   let n = 0
   const save = !(await store.info()).readonly
   for (const source of await store.tallySources()) {
@@ -115,9 +132,9 @@ async function readPacks(store: Store, onPage: (n: number) => void): Promise<Pac
       const row = built === null ? await store.tallyPack(source.importId, part) : (built[part] ?? null)
       if (row === null) break
       const pack = decodeTallyPack(row, `${source.importId}#${part}`)
-      held += pack.length
+      held += pack.ids.length
       out.push(pack)
-      onPage((n += pack.length))
+      onPage((n += pack.ids.length))
     }
     if (held !== source.tasks) throw new Error(`the tally packs of import ${source.importId} hold ${held} of its ${source.tasks} tasks`)
   }
@@ -125,20 +142,99 @@ async function readPacks(store: Store, onPage: (n: number) => void): Promise<Pac
 }
 
 /**
- * The packs in task-id order, as the per-task pages gave them (folds and the EM pool follow this
- * order): imports whose id ranges do not interleave are laid end to end; otherwise sorted.
+ * Position i → (pack, slot) in task-id order, as the per-task pages gave them (folds and the EM
+ * pool follow this order): packs whose id ranges do not interleave are laid end to end,
+ * otherwise every task is sorted.
  */
-function inIdOrder(packs: PackedTallies[][]): PackedTallies[] {
-  const sorted = [...packs].sort((a, b) => compareIds(a[0].taskId, b[0].taskId))
-  const disjoint = sorted.every((p, i) => i === 0 || compareIds(sorted[i - 1][sorted[i - 1].length - 1].taskId, p[0].taskId) < 0)
-  const all = sorted.flat()
-  return disjoint ? all : all.sort((a, b) => compareIds(a.taskId, b.taskId))
+type Order = { packs: DecodedPack[]; packOf: Int32Array; slotOf: Int32Array; disjoint: boolean }
+
+function idOrder(packs: DecodedPack[]): Order {
+  const sorted = packs.filter((p) => p.ids.length > 0).sort((a, b) => compareIds(a.ids[0], b.ids[0]))
+  const size = sorted.reduce((n, p) => n + p.ids.length, 0)
+  const packOf = new Int32Array(size)
+  const slotOf = new Int32Array(size)
+  let i = 0
+  sorted.forEach((p, k) => {
+    for (let j = 0; j < p.ids.length; j++, i++) [packOf[i], slotOf[i]] = [k, j]
+  })
+  const disjoint = sorted.every((p, k) => k === 0 || compareIds(sorted[k - 1].ids[sorted[k - 1].ids.length - 1], p.ids[0]) < 0)
+  if (!disjoint) {
+    const order = Array.from({ length: size }, (_, x) => x).sort((x, y) => compareIds(sorted[packOf[x]].ids[slotOf[x]], sorted[packOf[y]].ids[slotOf[y]]))
+    const [p2, s2] = [Int32Array.from(order, (x) => packOf[x]), Int32Array.from(order, (x) => slotOf[x])]
+    packOf.set(p2)
+    slotOf.set(s2)
+  }
+  return { packs: sorted, packOf, slotOf, disjoint }
+}
+
+class PackedCorpus implements Corpus {
+  readonly seats = new SeatIndex()
+  readonly size: number
+  private made: TaskTallies[] | null = null
+  private index: Map<string, TaskTallies> | null = null
+
+  constructor(
+    readonly labels: Map<string, EffectiveLabel>,
+    private readonly order: Order
+  ) {
+    this.size = order.packOf.length
+    // Seats get their global index in task-id order, as when every task was made at load: a
+    // pack lists its seat lists in the order its tasks first use them.
+    if (order.disjoint) for (const p of order.packs) for (const list of p.seats) seatsOf(list, this.seats)
+    else for (let i = 0; i < this.size; i++) this.seatsAt(i)
+  }
+
+  private seatsAt(i: number): void {
+    const p = this.order.packs[this.order.packOf[i]]
+    seatsOf(p.seats[p.lists[3 * this.order.slotOf[i] + 1]], this.seats)
+  }
+
+  task(i: number): TaskTallies {
+    if (this.made !== null) return this.made[i]
+    const s = packedAt(this.order.packs[this.order.packOf[i]], this.order.slotOf[i])
+    return toTaskTallies(s, this.seats, this.labels.get(s.taskId)?.label ?? null)
+  }
+
+  idAt(i: number): string {
+    return this.order.packs[this.order.packOf[i]].ids[this.order.slotOf[i]]
+  }
+
+  indexOf(taskId: string): number {
+    let lo = 0
+    let hi = this.size - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const c = compareIds(this.idAt(mid), taskId)
+      if (c === 0) return mid
+      if (c < 0) lo = mid + 1
+      else hi = mid - 1
+    }
+    return -1
+  }
+
+  *candidateCounts(): Iterable<number> {
+    for (const p of this.order.packs) for (let j = 0; j < p.ids.length; j++) yield p.candidates[p.lists[3 * j]].length
+  }
+
+  get roundCount(): number {
+    let top = 0
+    for (const p of this.order.packs) for (const r of p.rounds) if (r.length > 0 && r[r.length - 1] > top) top = r[r.length - 1]
+    return top + 1
+  }
+
+  get tasks(): TaskTallies[] {
+    if (this.made === null) this.made = Array.from({ length: this.size }, (_, i) => this.task(i))
+    return this.made
+  }
+
+  get byId(): Map<string, TaskTallies> {
+    this.index ??= new Map(this.tasks.map((t) => [t.task, t]))
+    return this.index
+  }
 }
 
 export async function loadCorpus(store: Store, actor: Actor, onPage: (n: number) => void = () => {}): Promise<Corpus> {
   await backfillTallies(store, actor)
   const labels = new Map((await store.effectiveLabels()).map((l) => [l.taskId, l]))
-  const seats = new SeatIndex()
-  const tasks = inIdOrder(await readPacks(store, onPage)).map((p) => toTaskTallies(p, seats, labels.get(p.taskId)?.label ?? null))
-  return { seats, tasks, byId: new Map(tasks.map((t) => [t.task, t])), labels }
+  return new PackedCorpus(labels, idOrder(await readPacks(store, onPage)))
 }

@@ -27,9 +27,9 @@ export function jsonSafe(v: unknown): JsonValue {
 }
 
 /** The K most labeled tasks have: "adversarial" (r_i < 1/K, ENGINE.md §4) is judged against it. */
-export function referenceK(tasks: readonly TaskTallies[]): number {
+export function referenceK(ks: Iterable<number>): number {
   const byK = new Map<number, number>()
-  for (const t of tasks) byK.set(t.K, (byK.get(t.K) ?? 0) + 1)
+  for (const K of ks) byK.set(K, (byK.get(K) ?? 0) + 1)
   let best = 2
   let n = -1
   for (const [k, c] of byK) if (c > n || (c === n && k < best)) [best, n] = [k, c]
@@ -38,7 +38,7 @@ export function referenceK(tasks: readonly TaskTallies[]): number {
 
 /** Seat id → reliability, prior mean, weight and drift (§4, §6, §9), with models. */
 export function seatFigures(agg: Aggregator, seats: SeatIndex, corpus: Corpus, labeled: readonly TaskTallies[], models: Record<string, string>, seed: number): JsonObject {
-  const kRef = referenceK(labeled.length > 0 ? labeled : corpus.tasks)
+  const kRef = referenceK(labeled.length > 0 ? labeled.map((t) => t.K) : corpus.candidateCounts())
   const timed = labeled.map((t) => ({ tallies: t, time: Date.parse(corpus.labels.get(t.task)?.at ?? '') || 0 }))
   const drift = new Map(labeled.length === 0 ? [] : driftOfTallies(timed, { seed }).map((d) => [d.seat, d]))
   const rows = agg.seatReport(seats).map((s) => {

@@ -10,10 +10,10 @@
  */
 import type { BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
-  buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, roundsOf, socialAt, tieBreak,
+  buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
   type ActOrDefer, type Aggregator, type Method, type TaskTallies, type TaskVerdict
 } from '../../engine'
-import type { Actor, DecisionInput, FitRecord, JsonObject, Store } from '../../store'
+import type { Actor, DecisionInput, EffectiveLabel, FitRecord, JsonObject, Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures } from './record'
 
@@ -36,27 +36,46 @@ function labelSets(corpus: Corpus, req: FitRequest): { C: TaskTallies[]; extra: 
     const sets = (cert.labels ?? {}) as JsonObject
     const pick = (pairs: [string, string][]) =>
       pairs.flatMap(([id, label]) => {
-        const t = corpus.byId.get(id)
-        return t === undefined ? [] : [{ ...t, gold: t.candidates.indexOf(label) }]
+        const i = corpus.indexOf(id)
+        if (i < 0) return []
+        const t = corpus.task(i)
+        return [{ ...t, gold: t.candidates.indexOf(label) }]
       })
     return { C: pick(readLabelPairs(sets.calibration)), extra: pick(readLabelPairs(sets.extra)) }
   }
   const C: TaskTallies[] = []
   const extra: TaskTallies[] = []
-  for (const t of corpus.tasks) {
-    const l = corpus.labels.get(t.task)
-    if (l === undefined || t.gold < 0) continue
+  // The labeled tasks, in the corpus's (task-id) order: folds follow it.
+  for (const i of labeledPositions(corpus)) {
+    const t = corpus.task(i)
+    const l = corpus.labels.get(t.task) as EffectiveLabel
+    if (t.gold < 0) continue
     if (l.source === 'random') C.push(t)
     else if (req.settings.labelPolicy === 'all') extra.push(t)
   }
   return { C, extra }
 }
 
+/** Where the labeled tasks are in the corpus, ascending. */
+function labeledPositions(corpus: Corpus): number[] {
+  const at: number[] = []
+  for (const id of corpus.labels.keys()) {
+    const i = corpus.indexOf(id)
+    if (i >= 0) at.push(i)
+  }
+  return at.sort((a, b) => a - b)
+}
+
+/** The fit options: every task as the EM pool for the Dawid–Skene methods, the only ones that read it (made only then). */
+function poolFor(method: Method, corpus: Corpus, labels: readonly string[] | undefined): { pool?: readonly TaskTallies[]; labels: readonly string[] | undefined } {
+  return method === 'ds-em' || method === 'ds-em-full' ? { pool: corpus.tasks, labels } : { labels }
+}
+
 /** The model without a certificate: trained on the extra labels if it can be, else majority. */
 function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, seed: number): Aggregator {
   if (extra.length > 0 || !isTuned(method)) {
     try {
-      return fitAggregator(method, extra, null, seed, { pool: corpus.tasks, labels: extra[0]?.candidates })
+      return fitAggregator(method, extra, null, seed, poolFor(method, corpus, extra[0]?.candidates))
     } catch (e) {
       if (!(e instanceof MethodRefused)) throw e
     }
@@ -76,11 +95,12 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
   const { C, extra } = labelSets(corpus, req)
-  const scored = corpus.tasks.filter((t) => !corpus.labels.has(t.task))
+  const labeled = new Set(labeledPositions(corpus))
   const method = (req.redo?.fit.method ?? s.method) as Method
-  const fitOptions = { pool: corpus.tasks, labels: (C[0] ?? extra[0])?.candidates }
+  const fitOptions = poolFor(method, corpus, (C[0] ?? extra[0])?.candidates)
 
-  progress({ phase: 'fitting', done: 0, total: scored.length, message: `${C.length} calibration labels, ${extra.length} others` })
+  const n = corpus.size - labeled.size
+  progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
   let deployed: Aggregator
   let aod: ActOrDefer | null = null
   let certificate: JsonObject
@@ -95,7 +115,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
       certificate = jsonSafe({ ...aod.info(), budget: s.budget, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
     } else {
       deployed = fallbackModel(method, [...C, ...extra], corpus, s.seed)
-      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: roundsOf(corpus.tasks), calibrationSize: 0, budget: s.budget, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
+      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: corpus.roundCount, calibrationSize: 0, budget: s.budget, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
     }
   } catch (e) {
     if (e instanceof MethodRefused || e instanceof RangeError) throw Object.assign(new Error(`fit refused: ${e.message}`), { code: 'bad_input' })
@@ -104,11 +124,10 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   certificate.settings = jsonSafe(s)
   certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
 
-  const n = scored.length
-  const labeled = [...C, ...extra]
+  const trained = [...C, ...extra]
   // The decision counts are not known yet: they are the fit's stored columns (metricsWithCounts).
   const metrics = jsonSafe({
-    tasks: corpus.tasks.length,
+    tasks: corpus.size,
     decided: n,
     humanLabeled: corpus.labels.size,
     calibrationLabels: C.length,
@@ -118,7 +137,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
     fitMs: Date.now() - t0
   }) as JsonObject
-  const reliabilities = seatFigures(deployed, corpus.seats, corpus, labeled, await store.seatModels(), s.seed)
+  const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
   const fit = await store.saveFit(
     { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
     actor
@@ -126,12 +145,24 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Decided and written a page at a time (a task's verdict depends on the certificate only): a
   // million verdicts with their per-round states would not fit in memory beside the tallies. The
   // pages stay out of sight until the finish makes them current together.
-  for (let i = 0; i < n; i += DECIDE_PAGE) {
-    progress({ phase: 'deciding', done: i, total: n, message: null })
-    const page = scored.slice(i, i + DECIDE_PAGE)
+  // One page is written while the next is decided: on PostgreSQL the server writes on its own
+  // core meanwhile (SQLite's driver writes before the call returns, so there it changes nothing).
+  let done = 0
+  let writing: Promise<unknown> = Promise.resolve()
+  for (let at = 0; at < corpus.size; ) {
+    progress({ phase: 'deciding', done, total: n, message: null })
+    // The next page of unlabeled tasks, made for this page only (the corpus keeps packs, not tasks).
+    const page: TaskTallies[] = []
+    for (; at < corpus.size && page.length < DECIDE_PAGE; at++) if (!labeled.has(at)) page.push(corpus.task(at))
+    if (page.length === 0) break
+    done += page.length
     const verdicts = aod === null ? null : aod.decide(page, s.budget).tasks
-    await store.appendDecisions(fit.value.id, decisionRows(page, deployed, verdicts, s))
+    const rows = decisionRows(page, deployed, verdicts, s)
+    await writing
+    writing = store.appendDecisions(fit.value.id, rows)
+    writing.catch(() => undefined) // awaited before the next page or the finish
   }
+  await writing
   progress({ phase: 'saving', done: n, total: n, message: null })
   await store.finishDecisions(fit.value.id, actor)
   return store.getFit(fit.value.id)

@@ -9,10 +9,10 @@ import { StoreError, type Actor, type FitRecord, type FitSummary } from '../type
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
-import { getFit, latestDecidedFitId } from './fits'
+import { getFit, indexDecisions, latestDecidedFitId } from './fits'
 import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
 import { decisionsTable } from '../fit-decisions'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decisions-per-fit'
+import { DECISIONS_TABLE } from './migrations/0004-decisions-per-fit'
 
 export function requireFit(q: Sql, fitId: string): FitRecord {
   checkId(fitId, 'fitId')
@@ -55,7 +55,7 @@ export function rollbackFit(q: Sql, now: string, fitId: string, actor: Actor): F
   const table = decisionsTable(id)
   q.db.exec(DECISIONS_TABLE(table))
   const copied = q.run(`INSERT INTO ${table} SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`)
-  q.db.exec(DECISION_INDEXES(table))
+  indexDecisions(q, table)
   const stored = q.get<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
   q.run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   appendAudit(q, now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })
