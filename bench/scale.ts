@@ -95,10 +95,12 @@ async function child(tasks: number, dir: string): Promise<ChildResult> {
   await store.importLabels({ fileName: 'scale-labels', sha256: hashHex(`scale-labels-${tasks}`), kind: 'labels', labels: drawn.map((taskId) => ({ taskId, label: gold.get(taskId) as string, source: 'random' as const, reviewer: 'bench', at, note: null })) }, ACTOR)
   const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.1 }, autoRefit: false }, ACTOR)
   t0 = performance.now()
-  const fit = await fitAndDecide(store, { settings, redo: null }, ACTOR)
+  // As the service's fit job runs it: a large decide writes from a second thread.
+  const writer = { dbPath, nativeBinding: null }
+  const fit = await fitAndDecide(store, { settings, redo: null, writer }, ACTOR)
   const fitDecideMs = seconds(t0)
   t0 = performance.now()
-  await fitAndDecide(store, { settings, redo: { fit, budget: { kind: 'absolute', beta: 0.15 } } }, ACTOR)
+  await fitAndDecide(store, { settings, redo: { fit, budget: { kind: 'absolute', beta: 0.15 } }, writer }, ACTOR)
   const decideMs = seconds(t0)
   await store.close()
   // Kept for profiling a size by hand (the database as fit and decide left it).

@@ -54,7 +54,7 @@ export const decideCommand: Command = {
       const current = await store.currentFit()
       if (current === null) throw new UsageError('no fit to decide under yet: run `arbiter fit` first')
       const settings = await readEngineSettings(store)
-      const fit = await fitAndDecide(store, { settings, redo: { fit: current, budget: given ?? settings.budget } }, await cliActor(store))
+      const fit = await fitAndDecide(store, { settings, redo: { fit: current, budget: given ?? settings.budget }, writer: { dbPath: db.path, nativeBinding: null } }, await cliActor(store))
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

@@ -38,7 +38,7 @@ export const fitCommand: Command = {
     try {
       const store = await db.get()
       const settings = await readEngineSettings(store)
-      const fit = await fitAndDecide(store, { settings: { ...settings, method: override ?? settings.method }, redo: null }, await cliActor(store))
+      const fit = await fitAndDecide(store, { settings: { ...settings, method: override ?? settings.method }, redo: null, writer: { dbPath: db.path, nativeBinding: null } }, await cliActor(store))
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

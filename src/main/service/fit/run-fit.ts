@@ -15,6 +15,7 @@ import {
 } from '../../engine'
 import type { Actor, DecisionInput, EffectiveLabel, FitRecord, JsonObject, Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
+import { DecisionsThread } from './decisions-thread'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures } from './record'
 
 export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
@@ -23,7 +24,15 @@ export interface FitRequest {
   settings: EngineSettings
   /** `decide`: the same labels and settings as this fit, another budget. */
   redo: { fit: FitRecord; budget: BudgetSetting } | null
+  /**
+   * Where a writer thread can open the same SQLite database (decisions-thread.ts): given, a decide
+   * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
+   */
+  writer?: { dbPath: string; nativeBinding: string | null; threadedFrom?: number }
 }
+
+/** Below this many tasks to decide, a thread's start costs more than the overlap saves. */
+export const THREADED_FROM = 50_000
 
 export const NO_CALIBRATION = 'no-calibration'
 /** Out-of-fold states need a training part for every fold: below 2 random labels there is no certificate. */
@@ -145,27 +154,48 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Decided and written a page at a time (a task's verdict depends on the certificate only): a
   // million verdicts with their per-round states would not fit in memory beside the tallies. The
   // pages stay out of sight until the finish makes them current together.
-  // One page is written while the next is decided: on PostgreSQL the server writes on its own
-  // core meanwhile (SQLite's driver writes before the call returns, so there it changes nothing).
+  const thread = await threadFor(store, req.writer, n)
+  try {
+    const append = (rows: DecisionInput[]) => (thread === null ? store.appendDecisions(fit.value.id, rows) : thread.append(fit.value.id, rows))
+    await decidePages(corpus, labeled, n, (page) => decisionRows(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
+  } finally {
+    await thread?.close()
+  }
+  progress({ phase: 'saving', done: n, total: n, message: null })
+  await store.finishDecisions(fit.value.id, actor)
+  return store.getFit(fit.value.id)
+}
+
+/**
+ * Every unlabeled task, a page at a time: each page made from the packs, decided, and written
+ * while the next one is decided (by the writer thread on SQLite; on PostgreSQL the server writes
+ * on its own core). At most one page is being written: memory stays two pages.
+ */
+async function decidePages(
+  corpus: Corpus, labeled: ReadonlySet<number>, total: number, rowsOf: (page: TaskTallies[]) => DecisionInput[],
+  append: (rows: DecisionInput[]) => Promise<unknown>, progress: FitProgress
+): Promise<void> {
   let done = 0
   let writing: Promise<unknown> = Promise.resolve()
   for (let at = 0; at < corpus.size; ) {
-    progress({ phase: 'deciding', done, total: n, message: null })
-    // The next page of unlabeled tasks, made for this page only (the corpus keeps packs, not tasks).
+    progress({ phase: 'deciding', done, total, message: null })
     const page: TaskTallies[] = []
     for (; at < corpus.size && page.length < DECIDE_PAGE; at++) if (!labeled.has(at)) page.push(corpus.task(at))
     if (page.length === 0) break
     done += page.length
-    const verdicts = aod === null ? null : aod.decide(page, s.budget).tasks
-    const rows = decisionRows(page, deployed, verdicts, s)
+    const rows = rowsOf(page)
     await writing
-    writing = store.appendDecisions(fit.value.id, rows)
-    writing.catch(() => undefined) // awaited before the next page or the finish
+    writing = append(rows)
+    writing.catch(() => undefined) // awaited before the next page, or below
   }
   await writing
-  progress({ phase: 'saving', done: n, total: n, message: null })
-  await store.finishDecisions(fit.value.id, actor)
-  return store.getFit(fit.value.id)
+}
+
+/** A writer thread for a large decide on SQLite (decisions-thread.ts); null: write on this thread. */
+async function threadFor(store: Store, writer: FitRequest['writer'], tasks: number): Promise<DecisionsThread | null> {
+  if (writer === undefined || tasks < (writer.threadedFrom ?? THREADED_FROM)) return null
+  if ((await store.info()).backend !== 'sqlite') return null
+  return new DecisionsThread(writer)
 }
 
 /** Tasks decided and written per step. */

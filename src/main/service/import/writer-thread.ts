@@ -5,10 +5,10 @@
  * writer thread speaks a tiny request/response protocol; `ThreadedWriter` is its client, with the
  * same methods as `StagedWriter`, and keeps at most two batches in flight (bounded memory).
  */
-import { Worker, type MessagePort } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
 import { openStore, prepareTask, type Actor, type ImportKind, type ImportRecord, type LabelSource, type PreparedTask, type Store, type TaskInput } from '../../store'
 import { streamFileLines, TraceRangeChecker, type TraceRangeReport } from '../../io'
-import { workerEntry } from '../jobs/runner'
+import { RequestThread, serveRequests } from '../jobs/request-thread'
 import { BATCH_TASKS } from './writer'
 
 export type WriterRequest =
@@ -17,8 +17,6 @@ export type WriterRequest =
   | { type: 'batch'; tasks: PreparedTask[] }
   | { type: 'publish'; goldAs: { source: LabelSource; reviewer: string } | null; actor: Actor }
   | { type: 'abandon' }
-
-export type WriterReply = { ok: true; value: unknown } | { ok: false; message: string; code: string | null; details: unknown }
 
 export interface WriterThreadData {
   kind: 'import-writer'
@@ -34,7 +32,6 @@ export interface WriterThreadData {
 export function serveImportWriter(port: MessagePort, data: WriterThreadData): void {
   let store: Store | null = null
   let importId: string | null = null
-  let chain: Promise<void> = Promise.resolve()
   const handle = async (req: WriterRequest): Promise<unknown> => {
     switch (req.type) {
       case 'validate-range':
@@ -52,20 +49,8 @@ export function serveImportWriter(port: MessagePort, data: WriterThreadData): vo
         return null
     }
   }
-  port.on('message', (req: WriterRequest | { type: 'close' }) => {
-    chain = chain.then(async () => {
-      if (req.type === 'close') {
-        await store?.close()
-        port.close()
-        return
-      }
-      try {
-        port.postMessage({ ok: true, value: await handle(req) } satisfies WriterReply)
-      } catch (e) {
-        const err = e as { message?: string; code?: unknown; details?: unknown }
-        port.postMessage({ ok: false, message: String(err.message ?? e), code: typeof err.code === 'string' ? err.code : null, details: err.details ?? null } satisfies WriterReply)
-      }
-    })
+  serveRequests(port, handle, async () => {
+    await store?.close()
   })
 }
 
@@ -81,59 +66,15 @@ async function validateRange(path: string, file: string, start: number, listLimi
 }
 
 /** The import's second thread, as seen from the import: one request at a time, answered in order. */
-export class ImportThread {
-  private readonly worker: Worker
-  private readonly waiting: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = []
-  private failed: unknown = null
-  private closed: Promise<void> | null = null
-  private exited = false
-
+export class ImportThread extends RequestThread<WriterRequest> {
   constructor(target: { dbPath: string; nativeBinding: string | null }) {
-    const { file, execArgv } = workerEntry()
     const data: WriterThreadData = { kind: 'import-writer', dbPath: target.dbPath, nativeBinding: target.nativeBinding }
-    this.worker = new Worker(file, { workerData: data, execArgv })
-    this.worker.on('message', (r: WriterReply) => {
-      const w = this.waiting.shift()
-      if (w === undefined) return
-      if (r.ok) w.resolve(r.value)
-      else w.reject(Object.assign(new Error(r.message), { code: r.code ?? 'internal', details: r.details }))
-    })
-    this.worker.on('error', (e) => {
-      this.failed = e
-      for (const w of this.waiting.splice(0)) w.reject(e)
-    })
-    this.worker.once('exit', () => (this.exited = true))
-  }
-
-  send(req: WriterRequest): Promise<unknown> {
-    if (this.failed !== null) return Promise.reject(this.failed)
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject })
-      this.worker.postMessage(req)
-    })
-  }
-
-  get broken(): boolean {
-    return this.failed !== null
+    super(data)
   }
 
   /** Pass 1's other half: the lines from byte `start` (a line start) to the end. */
   validateRange(path: string, file: string, start: number, listLimit: number): Promise<TraceRangeReport> {
     return this.send({ type: 'validate-range', path, file, start, listLimit }) as Promise<TraceRangeReport>
-  }
-
-  /** Idempotent. */
-  close(): Promise<void> {
-    this.closed ??= new Promise<void>((resolve) => {
-      if (this.exited) return resolve()
-      if (this.failed === null) this.worker.postMessage({ type: 'close' })
-      const timer = setTimeout(() => void this.worker.terminate().then(() => resolve()), 10_000)
-      this.worker.once('exit', () => {
-        clearTimeout(timer)
-        resolve()
-      })
-    })
-    return this.closed
   }
 }
 

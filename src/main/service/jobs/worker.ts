@@ -9,6 +9,7 @@ import { computeAudit } from '../audit/compute'
 import { fitAndDecide } from '../fit/run-fit'
 import { runImport } from '../import'
 import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
+import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
 import type { JobRequest, WorkerMessage } from './protocol'
 
 async function withStore<T>(job: JobRequest, readonly: boolean, body: (store: Store) => Promise<T>): Promise<T> {
@@ -38,7 +39,7 @@ async function run(job: JobRequest): Promise<unknown> {
     case 'fit':
       return withStore(job, false, async (store) => {
         const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget }
-        return fitAndDecide(store, { settings: job.settings, redo }, job.actor, progress)
+        return fitAndDecide(store, { settings: job.settings, redo, writer: { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null } }, job.actor, progress)
       })
     case 'audit':
       // Read-write only because tasks imported before tallies existed are backfilled, as a fit does.
@@ -50,10 +51,13 @@ function post(message: WorkerMessage): void {
   parentPort?.postMessage(message)
 }
 
-// The same entry also serves as an import's writer thread (import/writer-thread.ts): the
-// Electron build has one worker file, so every thread kind starts here.
-if ((workerData as { kind: string }).kind === 'import-writer') {
+// The same entry also serves as an import's or a decide's writer thread (import/writer-thread.ts,
+// fit/decisions-thread.ts): the Electron build has one worker file, so every thread kind starts here.
+const kind = (workerData as { kind: string }).kind
+if (kind === 'import-writer') {
   serveImportWriter(parentPort as MessagePort, workerData as WriterThreadData)
+} else if (kind === 'decisions-writer') {
+  serveDecisionsWriter(parentPort as MessagePort, workerData as DecisionsThreadData)
 } else {
   run(workerData as JobRequest).then(
     (value) => post({ type: 'result', value }),

@@ -1,0 +1,73 @@
+/**
+ * A large decide on SQLite writes its pages from a second thread (fit/decisions-thread.ts): the
+ * decisions it stores are exactly those the same decide writes on its own thread, and a page the
+ * store refuses fails the decide with the store's error, the fit left undecided.
+ */
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDemoDatabase } from '../../src/main/service/demo'
+import { readEngineSettings } from '../../src/main/service/engine-settings'
+import { DecisionsThread } from '../../src/main/service/fit/decisions-thread'
+import { fitAndDecide } from '../../src/main/service/fit/run-fit'
+import { decisionsTable } from '../../src/main/store/fit-decisions'
+import { openStore, type Store } from '../../src/main/store'
+
+const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
+let dir: string
+let dbPath: string
+let store: Store
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-decide-thread-'))
+  dbPath = join(dir, 'demo.db')
+  await createDemoDatabase(dbPath)
+  store = await openStore(dbPath)
+})
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function rowsOf(fitId: string): unknown[] {
+  const db = new Database(dbPath, { readonly: true })
+  try {
+    return db.prepare(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`).all()
+  } finally {
+    db.close()
+  }
+}
+
+describe('a decide\'s writer thread', () => {
+  it('stores exactly the decisions the decide writes on its own thread', async () => {
+    const settings = await readEngineSettings(store)
+    const current = await store.currentFit()
+    if (current === null) throw new Error('the demo has a fit')
+    const budget = { kind: 'absolute' as const, beta: 0.05 }
+    const here = await fitAndDecide(store, { settings, redo: { fit: current, budget } }, ACTOR)
+    const threaded = await fitAndDecide(store, { settings, redo: { fit: current, budget }, writer: { dbPath, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
+    expect(threaded.decidedAt).not.toBeNull()
+    expect(threaded.decisionCount).toBe(here.decisionCount)
+    expect([threaded.deferredCount, threaded.spotCount]).toEqual([here.deferredCount, here.spotCount])
+    expect(here.decisionCount).toBeGreaterThan(500)
+    expect(rowsOf(threaded.id)).toEqual(rowsOf(here.id))
+    expect((await store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })).fitId).toBe(threaded.id)
+  })
+
+  it('rejects a page the store refuses with the store\'s error', async () => {
+    const decided = await store.currentFit()
+    if (decided === null) throw new Error('the demo has a fit')
+    const thread = new DecisionsThread({ dbPath, nativeBinding: null })
+    try {
+      const row = { taskId: 'nope', decision: 'defer' as const, spotCheck: false, answer: null, posterior: {}, stopRound: null, gap: null, bound: null, disagreement: null }
+      await expect(thread.append(decided.id, [row])).rejects.toMatchObject({ code: 'conflict' })
+      const open = await store.saveFit({ method: 'majority', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }, ACTOR)
+      await expect(thread.append(open.value.id, [row])).rejects.toMatchObject({ code: 'not_found' })
+      expect((await store.getFit(open.value.id)).decidedAt).toBeNull()
+    } finally {
+      await thread.close()
+    }
+  })
+})
