@@ -75,16 +75,14 @@ function labeledPositions(corpus: Corpus): number[] {
   return at.sort((a, b) => a - b)
 }
 
-/** The fit options: every task as the EM pool for the Dawid–Skene methods, the only ones that read it (made only then). */
-function poolFor(method: Method, corpus: Corpus, labels: readonly string[] | undefined): { pool?: readonly TaskTallies[]; labels: readonly string[] | undefined } {
-  return method === 'ds-em' || method === 'ds-em-full' ? { pool: corpus.tasks, labels } : { labels }
-}
+/** The Dawid–Skene methods fit EM over every task (the pool); the others never read it, so it is not made for them. */
+const usesPool = (method: Method): boolean => method === 'ds-em' || method === 'ds-em-full'
 
 /** The model without a certificate: trained on the extra labels if it can be, else majority. */
 function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, seed: number): Aggregator {
   if (extra.length > 0 || !isTuned(method)) {
     try {
-      return fitAggregator(method, extra, null, seed, poolFor(method, corpus, extra[0]?.candidates))
+      return fitAggregator(method, extra, null, seed, { pool: usesPool(method) ? corpus.tasks : undefined, labels: extra[0]?.candidates })
     } catch (e) {
       if (!(e instanceof MethodRefused)) throw e
     }
@@ -103,10 +101,13 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   const s = settingsOf(req)
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
+  const method = (req.redo?.fit.method ?? s.method) as Method
+  // Made before the label sets, so that a calibration task is the pool's own object: the EM
+  // aggregator knows its pool tasks by identity (their posteriors are EM's own).
+  const pool = usesPool(method) ? corpus.tasks : undefined
   const { C, extra } = labelSets(corpus, req)
   const labeled = new Set(labeledPositions(corpus))
-  const method = (req.redo?.fit.method ?? s.method) as Method
-  const fitOptions = poolFor(method, corpus, (C[0] ?? extra[0])?.candidates)
+  const fitOptions = { pool, labels: (C[0] ?? extra[0])?.candidates }
 
   const n = corpus.size - labeled.size
   progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
