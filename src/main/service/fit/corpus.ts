@@ -141,13 +141,13 @@ async function readPacks(store: Store, onPage: (n: number) => void): Promise<Dec
   return out
 }
 
+type Order = { packs: DecodedPack[]; packOf: Int32Array; slotOf: Int32Array; disjoint: boolean }
+
 /**
  * Position i → (pack, slot) in task-id order, as the per-task pages gave them (folds and the EM
  * pool follow this order): packs whose id ranges do not interleave are laid end to end,
  * otherwise every task is sorted.
  */
-type Order = { packs: DecodedPack[]; packOf: Int32Array; slotOf: Int32Array; disjoint: boolean }
-
 function idOrder(packs: DecodedPack[]): Order {
   const sorted = packs.filter((p) => p.ids.length > 0).sort((a, b) => compareIds(a.ids[0], b.ids[0]))
   const size = sorted.reduce((n, p) => n + p.ids.length, 0)

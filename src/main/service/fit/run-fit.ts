@@ -39,7 +39,7 @@ export const NO_CALIBRATION = 'no-calibration'
 export const MIN_CALIBRATION = 2
 
 /** The label sets a fit trains on: C (random) and the extra labeled tasks the policy allows. */
-function labelSets(corpus: Corpus, req: FitRequest): { C: TaskTallies[]; extra: TaskTallies[] } {
+function labelSets(corpus: Corpus, labeled: readonly number[], req: FitRequest): { C: TaskTallies[]; extra: TaskTallies[] } {
   if (req.redo !== null) {
     const cert = req.redo.fit.certificate ?? {}
     const sets = (cert.labels ?? {}) as JsonObject
@@ -55,7 +55,7 @@ function labelSets(corpus: Corpus, req: FitRequest): { C: TaskTallies[]; extra: 
   const C: TaskTallies[] = []
   const extra: TaskTallies[] = []
   // The labeled tasks, in the corpus's (task-id) order: folds follow it.
-  for (const i of labeledPositions(corpus)) {
+  for (const i of labeled) {
     const t = corpus.task(i)
     const l = corpus.labels.get(t.task) as EffectiveLabel
     if (t.gold < 0) continue
@@ -105,8 +105,9 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Made before the label sets, so that a calibration task is the pool's own object: the EM
   // aggregator knows its pool tasks by identity (their posteriors are EM's own).
   const pool = usesPool(method) ? corpus.tasks : undefined
-  const { C, extra } = labelSets(corpus, req)
-  const labeled = new Set(labeledPositions(corpus))
+  const positions = labeledPositions(corpus)
+  const { C, extra } = labelSets(corpus, positions, req)
+  const labeled = new Set(positions)
   const fitOptions = { pool, labels: (C[0] ?? extra[0])?.candidates }
 
   const n = corpus.size - labeled.size

@@ -10,15 +10,14 @@ import { TALLY_COLUMNS, toTallyPage, type TallyRow } from '../tally-rows'
 import type { StoredTallies } from '../types'
 import type { Sql } from './connection'
 
+const SOURCES = `SELECT i.id AS importId,
+    (SELECT count(*) FROM tasks t WHERE t.import_id = i.id) AS tasks,
+    (SELECT coalesce(sum(p.tasks), 0) FROM tally_packs p WHERE p.import_id = i.id) AS packedTasks
+  FROM imports i WHERE i.state = 'published' AND EXISTS (SELECT 1 FROM tasks t WHERE t.import_id = i.id)`
+
 /** Published imports with tasks, oldest first, with how many of their tasks are packed. */
 export function tallySources(q: Sql): TallySource[] {
-  return q.all<TallySource>(
-    `SELECT i.id AS importId,
-       (SELECT count(*) FROM tasks t WHERE t.import_id = i.id) AS tasks,
-       (SELECT coalesce(sum(p.tasks), 0) FROM tally_packs p WHERE p.import_id = i.id) AS packedTasks
-     FROM imports i WHERE i.state = 'published' AND EXISTS (SELECT 1 FROM tasks t WHERE t.import_id = i.id)
-     ORDER BY i.published_at, i.id`
-  )
+  return q.all<TallySource>(`${SOURCES} ORDER BY i.published_at, i.id`)
 }
 
 /**
@@ -51,7 +50,7 @@ export function tallyPack(q: Sql, importId: string, part: number): TallyPackRow 
  */
 export function saveTallyPacks(q: Sql, importId: string, packs: TallyPackRow[]): number {
   checkId(importId, 'importId')
-  const source = tallySources(q).find((s) => s.importId === importId)
+  const source = q.get<TallySource>(`${SOURCES} AND i.id = ?`, importId)
   if (source === undefined) throw new StoreError('not_found', `no published import ${importId} with tasks`, { importId })
   if (source.packedTasks > 0) return 0
   encodedPackCheck(source, packs)
