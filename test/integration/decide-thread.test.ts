@@ -13,7 +13,7 @@ import { readEngineSettings } from '../../src/main/service/engine-settings'
 import { DecisionsThread } from '../../src/main/service/fit/decisions-thread'
 import { fitAndDecide } from '../../src/main/service/fit/run-fit'
 import { decisionsTable } from '../../src/main/store/fit-decisions'
-import { openStore, type Store } from '../../src/main/store'
+import { DecisionPageBuilder, openStore, type Store } from '../../src/main/store'
 
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
 let dir: string
@@ -61,10 +61,15 @@ describe('a decide\'s writer thread', () => {
     if (decided === null) throw new Error('the demo has a fit')
     const thread = new DecisionsThread({ dbPath, nativeBinding: null })
     try {
-      const row = { taskId: 'nope', decision: 'defer' as const, spotCheck: false, answer: null, posterior: {}, stopRound: null, gap: null, bound: null, disagreement: null }
-      await expect(thread.append(decided.id, [row])).rejects.toMatchObject({ code: 'conflict' })
+      // A page's buffers move to the thread, so each append gets a page of its own.
+      const page = () => {
+        const b = new DecisionPageBuilder(1)
+        b.add({ taskId: 'nope', act: false, spotCheck: false, answer: null, reason: null, stopRound: null, gap: null, disagreement: null, candidates: ['a'], posterior: [1], bound: null, k: null, why: null })
+        return b.finish()
+      }
+      await expect(thread.append(decided.id, page())).rejects.toMatchObject({ code: 'conflict' })
       const open = await store.saveFit({ method: 'majority', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }, ACTOR)
-      await expect(thread.append(open.value.id, [row])).rejects.toMatchObject({ code: 'not_found' })
+      await expect(thread.append(open.value.id, page())).rejects.toMatchObject({ code: 'not_found' })
       expect((await store.getFit(open.value.id)).decidedAt).toBeNull()
     } finally {
       await thread.close()

@@ -7,7 +7,7 @@
  */
 import type { CallContext, DecisionView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
 import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
-import type { DecisionRecord, FitRecord, JsonObject, LabelRecord, Store, TaskDetailRecord } from '../store'
+import type { DecisionRecord, FitRecord, LabelRecord, Store, TaskDetailRecord } from '../store'
 import { toTaskTallies, traceOf } from './fit/corpus'
 import type { FitModel, ModelCache } from './fit/model'
 
@@ -41,10 +41,8 @@ function transcript(rec: TaskDetailRecord): TranscriptMove[] {
 }
 
 function decisionView(d: DecisionRecord, threshold: number | null): DecisionView {
-  const w = d.why as JsonObject | null
-  const keys = ['round', 'k', 'qhat', 'bias', 'conc'] as const
-  // All five figures or none: a partial decomposition would read as a false explanation.
-  const why = w !== null && keys.every((k) => typeof w[k] === 'number') ? (Object.fromEntries(keys.map((k) => [k, w[k]])) as DecisionView['why']) : null
+  // The store gives all five figures or none: a partial decomposition would read as a false explanation.
+  const why = d.why === null ? null : { ...d.why }
   return {
     fitId: d.fitId, decision: d.decision, spotCheck: d.spotCheck, answer: d.answer, stopRound: d.stopRound, gap: d.gap, threshold,
     why,

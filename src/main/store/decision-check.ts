@@ -1,7 +1,8 @@
 /** The check of one decision row a fit saves, the same for both backends. */
 import { DECISION_KINDS, StoreError, type DecisionInput } from './types'
 import { MAX_ID_LENGTH } from '../../shared/limits'
-import { checkId, checkInt, checkJson, checkJsonObject, checkNullableFinite, checkNullableString, checkOneOf, isPlainJson } from './validate'
+import { WHY_KEYS } from './decision-numbers'
+import { checkId, checkInt, checkJson, checkJsonObject, checkNullableFinite, checkNullableString, checkOneOf } from './validate'
 
 const finiteOrNull = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'number' && Number.isFinite(v))
 const stringOrNull = (v: unknown): boolean => v === null || v === undefined || typeof v === 'string'
@@ -18,6 +19,17 @@ const numberRecord = (v: unknown): boolean => {
   return true
 }
 
+/** null, or exactly the five figures of a gap decomposition, each a finite number. */
+const whyOrNull = (v: unknown): boolean => {
+  if (v === null || v === undefined) return true
+  if (!plainObject(v)) return false
+  let keys = 0
+  for (const _ in v as Record<string, unknown>) keys++
+  if (keys !== WHY_KEYS.length) return false
+  for (const k of WHY_KEYS) if (!(typeof (v as Record<string, unknown>)[k] === 'number' && Number.isFinite((v as Record<string, number>)[k]))) return false
+  return true
+}
+
 /**
  * Whether a row passes every check of `describeProblem` — tested first, allocating nothing, since
  * a decide checks a million rows; only a row that fails it is described (and refused).
@@ -28,7 +40,7 @@ function validDecision(d: DecisionInput): boolean {
     (d.decision === 'act' || d.decision === 'defer') && typeof d.spotCheck === 'boolean' && stringOrNull(d.answer) &&
     numberRecord(d.posterior) && (d.stopRound === null || (Number.isSafeInteger(d.stopRound) && d.stopRound >= 0)) &&
     finiteOrNull(d.gap) && numbersOrNull(d.bound) && numbersOrNull(d.k) &&
-    (d.why === null || d.why === undefined || (plainObject(d.why) && isPlainJson(d.why))) &&
+    whyOrNull(d.why) &&
     stringOrNull(d.reason) && finiteOrNull(d.disagreement)
   )
 }
@@ -60,7 +72,9 @@ function describeProblem(d: DecisionInput, i: number): void {
   }
   numbers(d.bound, 'bound')
   numbers(d.k, 'k')
-  if (d.why !== null && d.why !== undefined) checkJsonObject(d.why, `${where}.why`)
+  if (!whyOrNull(d.why)) {
+    throw new StoreError('bad_input', `${where}.why must be null or { ${WHY_KEYS.join(', ')} }, each a finite number`)
+  }
   checkNullableString(d.reason, `${where}.reason`)
   checkNullableFinite(d.disagreement, `${where}.disagreement`)
 }
@@ -83,3 +97,9 @@ export function checkDecisionRows(rows: DecisionInput[]): { acted: number; spot:
 
 /** A task given a second decision in one fit (in one page, or across pages). */
 export const twice = (taskId: string): StoreError => new StoreError('bad_input', `task ${taskId} appears twice in the decisions`)
+
+/** A posterior whose keys are not exactly its task's candidates (each backend checks this against the task). */
+export const badPosterior = (taskId: string, candidates: readonly string[], keys: readonly string[], fitId: string): StoreError =>
+  new StoreError('bad_input', `the posterior of task ${taskId} must give each of its candidates (${candidates.join(', ')}) a probability, and nothing else`, {
+    taskId, fitId, candidates: [...candidates], keys: [...keys]
+  })

@@ -1,5 +1,6 @@
 /** Decision rows → DecisionRecord, shared by both backends. */
-import { isSet, parseJson, parseNullableJsonObject, type SqlFlag } from './rows'
+import { readNumbers, readPosterior, readWhy, type StoredNumbers } from './decision-numbers'
+import { isSet, parseStringArray, type SqlFlag } from './rows'
 import type { DecisionRecord } from './types'
 
 /** A row of a fit's decisions table (../fit-decisions.ts): the fit and its time are the table's. */
@@ -8,18 +9,21 @@ export type DecisionRow = {
   decision: 'act' | 'defer'
   spot_check: SqlFlag
   answer: string | null
-  posterior: string
+  posterior: StoredNumbers
   stop_round: number | null
   gap: number | null
-  bound: string | null
-  ks: string | null
-  why: string | null
+  bound: StoredNumbers | null
+  ks: StoredNumbers | null
+  why: StoredNumbers | null
   reason: string | null
   disagreement: number | null
+  /** The task's candidates (JSON): the key list of a posterior stored as a BLOB. */
+  candidates: string
 }
 
+/** Selected from a decisions table `d` joined to its task `t`. */
 export const DECISION_COLUMNS =
-  'task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, ks, why, reason, disagreement'
+  'd.task_id, d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.ks, d.why, d.reason, d.disagreement, t.candidates'
 
 export function toDecision(r: DecisionRow, fit: { id: string; decidedAt: string }): DecisionRecord {
   return {
@@ -28,12 +32,12 @@ export function toDecision(r: DecisionRow, fit: { id: string; decidedAt: string 
     decision: r.decision,
     spotCheck: isSet(r.spot_check),
     answer: r.answer,
-    posterior: parseJson(r.posterior) as Record<string, number>,
+    posterior: readPosterior(r.posterior, parseStringArray(r.candidates)),
     stopRound: r.stop_round,
     gap: r.gap,
-    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
-    k: r.ks === null ? null : (parseJson(r.ks) as (number | null)[]),
-    why: parseNullableJsonObject(r.why),
+    bound: readNumbers(r.bound),
+    k: readNumbers(r.ks),
+    why: readWhy(r.why),
     reason: r.reason,
     disagreement: r.disagreement,
     decidedAt: fit.decidedAt

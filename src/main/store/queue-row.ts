@@ -1,6 +1,7 @@
 /** A queue / listing row (task, current decision, effective label, reservation): the columns both backends select, and the mapping → TaskRow. */
 import { HAS_LIVE_LABEL } from './label-rules'
-import { isSet, parseJson, parseStringArray, type SqlFlag } from './rows'
+import { readNumbers, readPosterior, type StoredNumbers } from './decision-numbers'
+import { isSet, parseStringArray, type SqlFlag } from './rows'
 import type { FilterMode } from './task-filter-check'
 import type { TaskRow } from './types'
 import type { DecidedFit } from './fit-decisions'
@@ -33,10 +34,10 @@ export type QueueRow = {
   decision: 'act' | 'defer' | null
   spot_check: SqlFlag | null
   answer: string | null
-  posterior: string | null
+  posterior: StoredNumbers | null
   stop_round: number | null
   gap: number | null
-  bound: string | null
+  bound: StoredNumbers | null
   disagreement: number | null
   l_id: string | null
   l_label: string | null
@@ -52,6 +53,7 @@ export type QueueRow = {
 /** `fit`: the current fit, whose table the row's decision came from (null: none yet). */
 export function toTaskRow(r: QueueRow, fit: DecidedFit | null): TaskRow {
   const decided = r.decision !== null && fit !== null
+  const candidates = parseStringArray(r.candidates)
   const label =
     r.l_id === null
       ? null
@@ -60,7 +62,7 @@ export function toTaskRow(r: QueueRow, fit: DecidedFit | null): TaskRow {
     taskId: r.task_id,
     question: r.question,
     group: r.grp,
-    candidates: parseStringArray(r.candidates),
+    candidates,
     createdAt: r.created_at,
     version: r.version,
     moves: r.moves,
@@ -68,10 +70,10 @@ export function toTaskRow(r: QueueRow, fit: DecidedFit | null): TaskRow {
     decision: r.decision,
     spotCheck: isSet(r.spot_check),
     answer: label !== null ? label.label : r.answer,
-    posterior: r.posterior === null ? null : (parseJson(r.posterior) as Record<string, number>),
+    posterior: r.posterior === null ? null : readPosterior(r.posterior, candidates),
     stopRound: r.stop_round,
     gap: r.gap,
-    bound: r.bound === null ? null : (parseJson(r.bound) as (number | null)[]),
+    bound: readNumbers(r.bound),
     disagreement: r.disagreement,
     fitId: decided ? fit.id : null,
     method: decided ? fit.method : null,

@@ -3,12 +3,12 @@
  * detail, reservations, bulk labels, fit history. Same rules as types.ts — backend-neutral DTOs,
  * TEXT ids, ISO times, `null` never `undefined`, one transaction per operation.
  */
-import type { JsonObject } from './json'
 import type { TallyPackRow } from './tally-pack'
 import type { TallySource } from './tally-sources'
 import type {
   Actor,
   DecisionKind,
+  DecisionWhy,
   FitRecord,
   ImportKind,
   ImportRecord,
@@ -162,7 +162,7 @@ export type DecisionRecord = {
   gap: number | null
   bound: (number | null)[] | null
   k: (number | null)[] | null
-  why: JsonObject | null
+  why: DecisionWhy | null
   reason: string | null
   disagreement: number | null
   decidedAt: string

@@ -11,6 +11,7 @@ import type { LoopStore, TallyInput } from './types-loop'
 import type { AuditStore } from './types-audit'
 import type { TeamStore } from './types-team'
 import type { PreparedTask } from './prepared-task'
+import type { DecisionPage } from './decision-page'
 
 export type { JsonObject, JsonPrimitive, JsonValue } from './json'
 export * from './types-loop'
@@ -233,11 +234,14 @@ export type DecisionInput = {
   disagreement: number | null
   /** The k behind each L_t (certificate, ENGINE.md §8.9). */
   k?: (number | null)[] | null
-  /** The gap decomposition at the best round: { round, k, qhat, bias, conc }. */
-  why?: JsonObject | null
+  /** The gap decomposition at the best round (finite numbers). */
+  why?: DecisionWhy | null
   /** Why the task was deferred without its bound deciding (e.g. "insufficient evidence"). */
   reason?: string | null
 }
+
+/** Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9). */
+export type DecisionWhy = { round: number; k: number; qhat: number; bias: number; conc: number }
 
 export type SaveDecisionsResult = { fitId: string; count: number; decidedAt: string }
 
@@ -318,6 +322,8 @@ export interface Store extends LoopStore, AuditStore, TeamStore {
    * (the fit is not current) until `finishDecisions` makes all of them current at once.
    */
   appendDecisions(fitId: string, rows: DecisionInput[]): Promise<WriteResult<number>>
+  /** The same, the page in columns (decision-page.ts): how a decide hands over a million rows. */
+  appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
   finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /** The newest fit, decided or not. */
   latestFit(): Promise<FitRecord | null>

@@ -182,7 +182,7 @@ describe('sqlite migrations', () => {
   })
 })
 
-describe('sqlite migration 0004: each fit\'s decisions move to a table of their own', () => {
+describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of their own, number lists as BLOBs from 0005', () => {
   const tmp = useTempDir()
   const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 
@@ -213,7 +213,7 @@ describe('sqlite migration 0004: each fit\'s decisions move to a table of their 
 
     const store = await openSqliteStore(path)
     try {
-      expect((await store.info()).migration).toMatchObject({ from: 3, applied: [4] })
+      expect((await store.info()).migration).toMatchObject({ from: 3, applied: [4, 5] })
       expect(tableNames(path)).not.toContain('decisions')
       expect(tableNames(path)).toEqual(expect.arrayContaining([decisionsTable(older), decisionsTable(newer), 'decisions_none']))
       const page = await store.queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
@@ -223,9 +223,29 @@ describe('sqlite migration 0004: each fit\'s decisions move to a table of their 
         ['t1', 0.3, true, newer, '2026-11-30T11:00:00.000Z']
       ])
       const detail = await store.taskDetail('t3')
+      // JSON text, as fits decided before 0005 keep it, read as ever.
       expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3], reason: 'gap', decidedAt: '2026-11-30T11:00:00.000Z' })
+      expect(detail.decision).toMatchObject({ posterior: { true: 0.6, false: 0.4 }, bound: [0.5], why: null })
+      expect(page.rows[0]).toMatchObject({ posterior: { true: 0.6, false: 0.4 }, bound: [0.5] })
       expect(detail.previousDecision).toMatchObject({ fitId: older, decision: 'defer', gap: 0.1, decidedAt: '2026-11-30T10:00:00.000Z' })
       expect(await store.counts()).toMatchObject({ deferred: 2, acted: 1, spotCheck: 1 })
+      expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+      // A fit decided after 0005 stores its number lists as float64 BLOBs, beside the JSON of older fits.
+      const next = (await store.saveFit(FIT, ANA)).value.id
+      await store.saveDecisions(next, [{ taskId: 't3', decision: 'defer', spotCheck: false, answer: 'true', posterior: { false: 0.25, true: 0.75 }, stopRound: null, gap: 0.05, bound: [0.5, null], disagreement: 0, k: [3, 5], why: { round: 1, k: 5, qhat: 0.5, bias: 0, conc: 0.1 } }], ANA)
+      expect((await store.taskDetail('t3')).decision).toMatchObject({ fitId: next, posterior: { true: 0.75, false: 0.25 }, bound: [0.5, null], k: [3, 5], why: { round: 1, k: 5, qhat: 0.5, bias: 0, conc: 0.1 } })
+      expect((await store.taskDetail('t3')).previousDecision).toMatchObject({ fitId: newer, posterior: { true: 0.6, false: 0.4 }, bound: [0.5], k: [3] })
+      const raw = rawDb(path, true)
+      try {
+        const types = (fit: string) => raw.prepare(`SELECT typeof(posterior) AS p, typeof(bound) AS b, typeof(ks) AS k, typeof(why) AS w FROM ${decisionsTable(fit)} WHERE task_id = 't3'`).get()
+        expect(types(next)).toEqual({ p: 'blob', b: 'blob', k: 'blob', w: 'blob' })
+        expect(types(newer)).toEqual({ p: 'text', b: 'text', k: 'text', w: 'null' })
+        const blob = raw.prepare(`SELECT posterior FROM ${decisionsTable(next)}`).pluck().get() as Buffer
+        // Candidate order [true, false], little-endian float64.
+        expect([blob.readDoubleLE(0), blob.readDoubleLE(8)]).toEqual([0.75, 0.25])
+      } finally {
+        raw.close()
+      }
       expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
     } finally {
       await store.close()

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { FitInput, Store } from '../../../src/main/store'
-import { ANA, BO, decision, hasUndefined, importTasks, makeTask, rejection, sha } from './fixtures'
+import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, sha } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
 const FIT: FitInput = {
@@ -62,6 +62,46 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect((await store().latestFit())?.decidedAt).toBeNull()
       expect((await rejection(store().saveDecisions('no-such-fit', [], ANA))).code).toBe('not_found')
       expect((await rejection(store().saveFit({ ...FIT, parentFitId: 'no-such-fit' }, ANA))).code).toBe('not_found')
+    })
+
+    it('refuses a posterior whose keys are not exactly the task\'s candidates, and a partial gap decomposition', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      const wrong: Record<string, number>[] = [{ true: 1 }, { true: 0.5, false: 0.3, maybe: 0.2 }, { true: 0.5, maybe: 0.5 }]
+      for (const posterior of wrong) {
+        const bad = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1, { posterior })], ANA))
+        expect(bad.code).toBe('bad_input')
+        expect(bad.message).toContain('posterior of task t1')
+      }
+      const why = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1, { why: { round: 1, k: 8, qhat: 0.9, bias: 0.01 } as never })], ANA))
+      expect(why.code).toBe('bad_input')
+      expect(why.message).toContain('why')
+      const nan = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1, { bound: [0.5, Number.NaN] })], ANA))
+      expect(nan.code).toBe('bad_input')
+      expect((await store().getFit(fit.value.id)).decisionCount).toBe(0)
+    })
+
+    it('gives back every number of a decision exactly as saved, nulls in lists included', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      // Candidate order [true, false]; the posterior's keys in the other order, and floats that
+      // need all 17 digits to round-trip.
+      const row = decision('t2', 'defer', 0.1 + 0.2, {
+        posterior: { false: 1 / 3, true: 2 / 3 },
+        bound: [0.1 + 0.7, null, 1e-300],
+        k: [64, null, 512],
+        why: { round: 2, k: 512, qhat: 0.9556962025316456, bias: 0, conc: 0.10817614891264284 },
+        disagreement: 1 / 7,
+        reason: null
+      })
+      await store().saveDecisions(fit.value.id, [row, decision('t3', 'defer', 0.4, { why: null, k: null, bound: null })], ANA)
+      const d = (await store().taskDetail('t2')).decision
+      expect(d).toMatchObject({ posterior: { true: 2 / 3, false: 1 / 3 }, bound: [0.1 + 0.7, null, 1e-300], k: [64, null, 512], gap: 0.1 + 0.2, disagreement: 1 / 7 })
+      expect(d?.why).toEqual({ round: 2, k: 512, qhat: 0.9556962025316456, bias: 0, conc: 0.10817614891264284 })
+      expect((await store().taskDetail('t3')).decision).toMatchObject({ why: null, k: null, bound: null })
+      const page = await store().queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
+      expect(page.rows.map((r) => [r.taskId, r.posterior, r.bound])).toEqual([
+        ['t2', { true: 2 / 3, false: 1 / 3 }, [0.1 + 0.7, null, 1e-300]],
+        ['t3', { true: 0.7, false: 0.3 }, null]
+      ])
     })
 
     it('keeps appended pages out of sight until the finish makes them current together', async () => {

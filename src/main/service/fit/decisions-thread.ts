@@ -1,16 +1,17 @@
 /**
  * A decide's writer thread (SQLite): this thread decides page after page while the writer thread,
- * with its own connection, writes the previous page through the store's `appendDecisions` — the
- * same checks, the same transaction per page. At a million tasks the writes are about as long as
+ * with its own connection, writes the previous page through the store's `appendDecisionPage` —
+ * the same checks, the same transaction per page. A page's columns are moved to the thread, not
+ * copied (decision-page.ts). At a million tasks the writes are about as long as
  * the deciding, so overlapping them takes most of one off the decide. The finish (indexes, the fit
  * made current) stays on the caller's connection, after the last page is written.
  * PostgreSQL needs no thread: its server writes on its own core while this one decides.
  */
 import type { MessagePort } from 'node:worker_threads'
-import { openStore, type DecisionInput, type Store } from '../../store'
+import { openStore, pageBuffers, type DecisionPage, type Store } from '../../store'
 import { RequestThread, serveRequests } from '../jobs/request-thread'
 
-export type DecisionsRequest = { type: 'append'; fitId: string; rows: DecisionInput[] }
+export type DecisionsRequest = { type: 'append'; fitId: string; page: DecisionPage }
 
 export interface DecisionsThreadData {
   kind: 'decisions-writer'
@@ -25,7 +26,7 @@ export function serveDecisionsWriter(port: MessagePort, data: DecisionsThreadDat
     port,
     async (req) => {
       store ??= await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
-      return (await store.appendDecisions(req.fitId, req.rows)).value
+      return (await store.appendDecisionPage(req.fitId, req.page)).value
     },
     async () => {
       await store?.close()
@@ -40,7 +41,8 @@ export class DecisionsThread extends RequestThread<DecisionsRequest> {
     super(data)
   }
 
-  async append(fitId: string, rows: DecisionInput[]): Promise<void> {
-    await this.send({ type: 'append', fitId, rows })
+  /** The page's buffers move to the thread: it is unusable here afterwards. */
+  async append(fitId: string, page: DecisionPage): Promise<void> {
+    await this.send({ type: 'append', fitId, page }, pageBuffers(page))
   }
 }

@@ -11,9 +11,9 @@
 import type { BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
   buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
-  type ActOrDefer, type Aggregator, type Method, type TaskTallies, type TaskVerdict
+  type ActOrDefer, type Aggregator, type BoundWhy, type Method, type TaskTallies, type TaskVerdict
 } from '../../engine'
-import type { Actor, DecisionInput, EffectiveLabel, FitRecord, JsonObject, Store } from '../../store'
+import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures } from './record'
@@ -158,8 +158,8 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // pages stay out of sight until the finish makes them current together.
   const thread = await threadFor(store, req.writer, n)
   try {
-    const append = (rows: DecisionInput[]) => (thread === null ? store.appendDecisions(fit.value.id, rows) : thread.append(fit.value.id, rows))
-    await decidePages(corpus, labeled, n, (page) => decisionRows(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
+    const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fit.value.id, page) : thread.append(fit.value.id, page))
+    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
   } finally {
     await thread?.close()
   }
@@ -174,8 +174,8 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
  * on its own core). At most one page is being written: memory stays two pages.
  */
 async function decidePages(
-  corpus: Corpus, labeled: ReadonlySet<number>, total: number, rowsOf: (page: TaskTallies[]) => DecisionInput[],
-  append: (rows: DecisionInput[]) => Promise<unknown>, progress: FitProgress
+  corpus: Corpus, labeled: ReadonlySet<number>, total: number, rowsOf: (page: TaskTallies[]) => DecisionPage,
+  append: (rows: DecisionPage) => Promise<unknown>, progress: FitProgress
 ): Promise<void> {
   let done = 0
   let writing: Promise<unknown> = Promise.resolve()
@@ -207,27 +207,37 @@ async function threadFor(store: Store, writer: FitRequest['writer'], tasks: numb
  */
 const DECIDE_PAGE = 2_000
 
-/** One decision row per scored task: the verdict, the full-trace posterior, the disagreement. */
-function decisionRows(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionInput[] {
-  return scored.map((t, i) => {
+/** One decision row per scored task, in columns: the verdict, the full-trace posterior, the disagreement. */
+function decisionPage(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionPage {
+  const page = new DecisionPageBuilder(scored.length)
+  for (let i = 0; i < scored.length; i++) {
+    const t = scored[i]
     const p = agg.posteriorAt(t)
-    const posterior: Record<string, number> = {}
-    for (let g = 0; g < t.K; g++) posterior[t.candidates[g]] = p[g]
     const disagreement = socialDisagreement(t)
     const v = verdicts?.[i]
     if (v === undefined) {
-      return {
-        taskId: t.task, decision: 'defer', spotCheck: false, answer: t.candidates[tieBreak(p, t.K, t.task, s.seed)], posterior,
+      page.add({
+        taskId: t.task, act: false, spotCheck: false, answer: t.candidates[tieBreak(p, t.K, t.task, s.seed)], candidates: t.candidates, posterior: p,
         stopRound: null, gap: null, bound: null, disagreement, k: null, why: null, reason: NO_CALIBRATION
-      }
+      })
+      continue
     }
-    return {
-      taskId: t.task, decision: v.decision, spotCheck: v.spotCheck, answer: v.answer, posterior, stopRound: v.stopRound,
-      gap: v.gap === null || !Number.isFinite(v.gap) ? null : v.gap,
+    page.add({
+      taskId: t.task, act: v.decision === 'act', spotCheck: v.spotCheck, answer: v.answer, candidates: t.candidates, posterior: p,
+      stopRound: v.stopRound, gap: v.gap === null || !Number.isFinite(v.gap) ? null : v.gap,
       bound: v.bound.map((b) => (b === null || !Number.isFinite(b) ? null : b)),
-      disagreement, k: [...v.k], why: v.why === null ? null : (jsonSafe(v.why) as JsonObject), reason: v.reason
-    }
-  })
+      disagreement, k: v.k, why: v.why === null ? null : whyOf(v.why), reason: v.reason
+    })
+  }
+  return page.finish()
+}
+
+/** The decomposition as the store keeps it: all five figures finite, or none (a partial one would mislead). */
+function whyOf(w: BoundWhy): DecisionWhy | null {
+  const { round, k, qhat, bias, conc } = w
+  return Number.isFinite(round) && Number.isFinite(k) && Number.isFinite(qhat) && Number.isFinite(bias) && Number.isFinite(conc)
+    ? { round, k, qhat, bias, conc }
+    : null
 }
 
 /** 1 − the social state's top share at the task's last round (the queue's disagreement order). */

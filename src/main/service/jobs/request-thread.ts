@@ -33,11 +33,12 @@ export class RequestThread<Request> {
     this.worker.once('exit', () => (this.exited = true))
   }
 
-  send(req: Request): Promise<unknown> {
+  /** `transfer`: buffers of `req` moved to the thread rather than copied (unusable here afterwards). */
+  send(req: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failed !== null) return Promise.reject(this.failed)
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject })
-      this.worker.postMessage(req)
+      this.worker.postMessage(req, transfer)
     })
   }
 

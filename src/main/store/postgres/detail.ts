@@ -22,7 +22,7 @@ async function decidedFits(q: PgSql, n: number): Promise<{ id: string; decidedAt
 
 export async function decisionOf(q: PgSql, fit: { id: string; decidedAt: string } | undefined, taskId: string): Promise<DecisionRecord | null> {
   if (fit === undefined) return null
-  const row = await q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} WHERE task_id = ?`, taskId)
+  const row = await q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} d JOIN tasks t ON t.id = d.task_id WHERE d.task_id = ?`, taskId)
   return row === undefined ? null : toDecision(row, fit)
 }
 

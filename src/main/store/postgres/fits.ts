@@ -6,7 +6,8 @@
  * queue up, and the second finds it decided (`conflict`).
  */
 import { randomUUID } from 'node:crypto'
-import { checkDecisionRows, twice } from '../decision-check'
+import { badPosterior, checkDecisionRows, twice } from '../decision-check'
+import { checkDecisionPage, rowsOfPage, type DecisionPage } from '../decision-page'
 import {
   StoreError,
   type Actor,
@@ -68,13 +69,15 @@ export async function latestDecidedFitId(q: PgSql): Promise<string | null> {
   return (await latestDecidedFit(q))?.id ?? null
 }
 
-/** Why a decision row was not inserted: its task is not visible, or its answer is not a candidate. */
+/** Why a decision row was not inserted: its task is not visible, its answer or its posterior's keys are not its candidates. */
 async function refuseDecision(q: PgSql, fitId: string, d: DecisionInput): Promise<never> {
   const t = await q.get<{ candidates: string }>(
     `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'`,
     d.taskId
   )
   if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
+  const candidates = parseStringArray(t.candidates)
+  if (d.answer === null || candidates.includes(d.answer)) throw badPosterior(d.taskId, candidates, Object.keys(d.posterior), fitId)
   throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
 }
 
@@ -85,7 +88,9 @@ const json = (v: unknown): string | null => (v === null || v === undefined ? nul
 
 /**
  * One statement per chunk: the task's immutable created_at and group are copied from its row, and
- * a missing task or an answer that is not its candidate inserts nothing (diagnosed below).
+ * a missing task, an answer that is not its candidate or a posterior whose keys are not exactly
+ * its candidates (as SQLite, which stores the posterior in candidate order) inserts nothing
+ * (diagnosed below).
  */
 async function insertChunk(q: PgSql, table: string, fitId: string, rows: DecisionInput[]): Promise<void> {
   const inserted = await q.run(
@@ -96,7 +101,10 @@ async function insertChunk(q: PgSql, table: string, fitId: string, rows: Decisio
      FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::integer[], ?::float8[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[])
        AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
      JOIN tasks t ON t.id = u.task JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     WHERE u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer)
+     WHERE (u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer))
+       AND (SELECT count(*) FROM json_object_keys(u.posterior::json)) = json_array_length(t.candidates)
+       AND NOT EXISTS (SELECT 1 FROM json_object_keys(u.posterior::json) AS k(key)
+         WHERE k.key NOT IN (SELECT json_array_elements_text(t.candidates)))
      ORDER BY t.id`,
     rows.map((d) => d.taskId), rows.map((d) => d.decision), rows.map((d) => d.spotCheck), rows.map((d) => d.answer),
     rows.map((d) => JSON.stringify(d.posterior)), rows.map((d) => d.stopRound), rows.map((d) => d.gap), rows.map((d) => json(d.bound)),
@@ -118,6 +126,12 @@ async function tableOf(q: PgSql, fitId: string): Promise<string> {
     await q.exec(DECISIONS_TABLE(name))
   }
   return name
+}
+
+/** A page in columns (../decision-page.ts), checked as one, written as its rows. */
+export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
+  checkDecisionPage(page)
+  return appendDecisions(q, fitId, rowsOfPage(page))
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
-import { appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisionPage, appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -124,6 +124,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
       write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes.
     appendDecisions: (fitId, rows) => write([], null, (q) => appendDecisions(q, fitId, rows)),
+    appendDecisionPage: (fitId, page) => write([], null, (q) => appendDecisionPage(q, fitId, page)),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read((q) => latestFit(q)),
 

@@ -22,7 +22,7 @@ function decidedFits(q: Sql, n: number): { id: string; decidedAt: string }[] {
 
 export function decisionOf(q: Sql, fit: { id: string; decidedAt: string } | undefined, taskId: string): DecisionRecord | null {
   if (fit === undefined) return null
-  const row = q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} WHERE task_id = ?`, taskId)
+  const row = q.get<DecisionRow>(`SELECT ${DECISION_COLUMNS} FROM ${decisionsTable(fit.id)} d JOIN tasks t ON t.id = d.task_id WHERE d.task_id = ?`, taskId)
   return row === undefined ? null : toDecision(row, fit)
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-import { checkDecisionRows, twice } from '../decision-check'
+import { badPosterior, twice } from '../decision-check'
 import {
   StoreError,
   type Actor,
@@ -19,7 +19,11 @@ import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
 import { decisionsTable, type DecidedFit } from '../fit-decisions'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decisions-per-fit'
+import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
+import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
+import { bytesOf, candidateOrder, Float64Arena, WHY_KEYS } from '../decision-numbers'
+import { ACT, checkDecisionPage, pageOfRows, SPOT, type DecisionPage } from '../decision-page'
+import { compareIds } from '../tally-pack'
 
 export function getFit(q: Sql, id: string): FitRecord | null {
   const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
@@ -74,58 +78,106 @@ function tableOf(q: Sql, fitId: string): string {
   return name
 }
 
+/** What a decision row copies or checks from its task: [id, candidates (JSON), created_at, group]. */
+type TaskFacts = [string, string, string, string | null]
+
+const PUBLISHED_TASK = `SELECT t.id, t.candidates, t.created_at, t.grp FROM tasks t
+  CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published'`
+
+/**
+ * The page's published tasks by id. A decide's page is a run of consecutive task ids, so they are
+ * read by one walk of the id index over the page's range (half the time of a lookup per task, at a
+ * million tasks); a page whose ids are scattered — the walk meets more than a few tasks per row —
+ * has the rest looked up one by one.
+ */
+function pageTasks(q: Sql, ids: readonly string[]): (taskId: string) => TaskFacts | undefined {
+  let lo = ids[0]
+  let hi = lo
+  for (const id of ids) {
+    if (compareIds(id, lo) < 0) lo = id
+    if (compareIds(id, hi) > 0) hi = id
+  }
+  const limit = 4 * ids.length + 64
+  const walked = q.stmt(`${PUBLISHED_TASK} WHERE t.id >= ? AND t.id <= ? ORDER BY t.id LIMIT ?`).raw(true).all(lo, hi, limit) as TaskFacts[]
+  const found = new Map<string, TaskFacts>()
+  for (const t of walked) found.set(t[0], t)
+  if (walked.length < limit) return (id) => found.get(id)
+  const one = q.stmt(`${PUBLISHED_TASK} WHERE t.id = ?`).raw(true)
+  return (id) => found.get(id) ?? (one.get(id) as TaskFacts | undefined)
+}
+
+/** Rows as one page (decision-page.ts): the public form of `appendDecisionPage`. */
+export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
+  undecidedFit(q, fitId)
+  return appendDecisionPage(q, fitId, pageOfRows(rows))
+}
+
 /**
  * One page of an undecided fit's decisions, in one transaction. The rows stay out of sight until
  * `finishDecisions` sets the fit's `decided_at` (every reader goes through the current, decided
  * fit), so a decide over a million tasks streams its rows in pages, in bounded memory, and a kill
  * leaves at worst an undecided fit with some rows no one sees. The fit's counts grow with each
  * page in the same transaction, so they always equal its rows. The table has no index yet: rows
- * go in as appends to its key, and the queue orders are sorted once, at the finish.
+ * go in as appends to its key, and the queue orders are sorted once, at the finish. Number lists
+ * go in as float64 BLOBs (../decision-numbers.ts) — views of the page's own columns — the
+ * posterior in its task's candidate order.
  */
-export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
+export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): number {
   undecidedFit(q, fitId)
-  const { acted, spot } = checkDecisionRows(rows)
+  const { acted, spot } = checkDecisionPage(page)
+  const n = page.taskIds.length
+  if (n === 0) return 0
   const table = tableOf(q, fitId)
+  const taskOf = pageTasks(q, page.taskIds)
   // Prepared once per page: the statement cache keys on the SQL text, a lookup per call.
-  const task = q.stmt(
-    `SELECT t.candidates, t.created_at, t.grp FROM tasks t CROSS JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`
-  )
   const insert = q.stmt(
     `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
        task_created_at, task_group, ks, why, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
-  // A council's tasks share a handful of candidate lists: each list's text is parsed once.
-  const candidates = new Map<string, string[]>()
-  for (const d of rows) {
-    const t = task.get(d.taskId) as { candidates: string; created_at: string; grp: string | null } | undefined
-    if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
-    if (d.answer !== null) {
-      let list = candidates.get(t.candidates)
-      if (list === undefined) candidates.set(t.candidates, (list = parseStringArray(t.candidates)))
-      if (!list.includes(d.answer)) {
-        throw new StoreError('bad_input', `answer "${d.answer}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: list })
-      }
+  // A council's tasks share a handful of candidate lists: each text is parsed, and each pairing
+  // with one of the page's lists compared, once.
+  const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
+  const reordered = new Float64Arena()
+  for (let i = 0; i < n; i++) {
+    const id = page.taskIds[i]
+    const t = taskOf(id)
+    if (t === undefined) throw new StoreError('not_found', `no task ${id}`, { taskId: id, fitId })
+    let k = known.get(t[1])
+    if (k === undefined) known.set(t[1], (k = { candidates: parseStringArray(t[1]), orders: [] }))
+    const { candidates } = k
+    const l = page.listOf[i]
+    let order = k.orders[l]
+    if (order === undefined) k.orders[l] = order = candidateOrder(candidates, page.lists[l])
+    const answer = page.answers[i]
+    if (answer !== null && !candidates.includes(answer)) {
+      throw new StoreError('bad_input', `answer "${answer}" is not a candidate of task ${id}`, { taskId: id, fitId, candidates })
     }
+    if (order === null) throw badPosterior(id, candidates, page.lists[l], fitId)
+    const at = page.posteriorAt[i]
+    const posterior = order.length === 0 ? bytesOf(page.posteriors, at, candidates.length) : reordered.gather(page.posteriors, at, order)
+    const flags = page.flags[i]
     try {
       // The task's immutable created_at and group are copied, so each queue order is one index.
       insert.run(
-        d.taskId, d.decision, d.spotCheck ? 1 : 0, d.answer, JSON.stringify(d.posterior), d.stopRound, d.gap,
-        d.bound === null ? null : JSON.stringify(d.bound), d.disagreement, t.created_at, t.grp,
-        d.k === null || d.k === undefined ? null : JSON.stringify(d.k),
-        d.why === null || d.why === undefined ? null : JSON.stringify(d.why), d.reason ?? null
+        id, flags & ACT ? 'act' : 'defer', flags & SPOT ? 1 : 0, answer, posterior, nullIfNaN(page.stopRounds[i]), nullIfNaN(page.gaps[i]),
+        page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]), nullIfNaN(page.disagreements[i]), t[2], t[3],
+        page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]),
+        Number.isNaN(page.whys[i * WHY_KEYS.length]) ? null : bytesOf(page.whys, i * WHY_KEYS.length, WHY_KEYS.length), page.reasons[i]
       )
     } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(d.taskId)
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(id)
       throw e
     }
   }
   q.run(
     `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
        spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    rows.length, rows.length - acted, spot, fitId
+    n, n - acted, spot, fitId
   )
-  return rows.length
+  return n
 }
+
+const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 /** Builds a filled decisions table's queue indexes, the sorts helped by other cores (12% here on 2). */
 export function indexDecisions(q: Sql, table: string): void {

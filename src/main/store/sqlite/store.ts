@@ -14,7 +14,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
-import { appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisionPage, appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -99,6 +99,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
       write(['decisions', 'fits', 'audit'], actor, (now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes (the fit's running count is not shown as news).
     appendDecisions: (fitId, rows) => write([], null, () => appendDecisions(q, fitId, rows), true),
+    appendDecisionPage: (fitId, page) => write([], null, () => appendDecisionPage(q, fitId, page), true),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read(() => latestFit(q)),
 

@@ -3,6 +3,7 @@ import { migration as m0001 } from './0001-initial'
 import { migration as m0002 } from './0002-operating-loop'
 import { migration as m0003 } from './0003-packed-moves'
 import { migration as m0004 } from './0004-decisions-per-fit'
+import { migration as m0005 } from './0005-decision-numbers'
 
 /** The SQLite schema history, in order. Append new files; never edit or reorder shipped ones. */
-export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004]
+export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005]

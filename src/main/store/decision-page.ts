@@ -1,0 +1,280 @@
+/**
+ * A page of decisions in columns: what a decide hands the store, a page at a time. Why columns
+ * and not an object per row: a million rows are made on the deciding thread and cross to the
+ * writer thread; as objects (a row, its posterior, bound, k and why) each crossing was a
+ * structured clone of five objects, as columns it is a few typed arrays moved without a copy and
+ * three string lists. The number columns are already the float64 bytes SQLite stores
+ * (decision-numbers.ts), so the writer binds views of them.
+ *
+ * Nulls among numbers are NaN (a stored number is finite, so NaN is unambiguous). A row's
+ * posterior is given in the order of one of the page's candidate lists (a council's tasks share a
+ * few), which the store checks against the task's own candidates.
+ */
+import { MAX_ID_LENGTH } from '../../shared/limits'
+import { checkDecisionRows } from './decision-check'
+import { WHY_KEYS } from './decision-numbers'
+import { StoreError, type DecisionInput, type DecisionWhy } from './types'
+
+export interface DecisionPage {
+  readonly taskIds: string[]
+  /** Per row: bit 0 set = act (else defer), bit 1 set = spot-checked. */
+  readonly flags: Uint8Array
+  readonly answers: (string | null)[]
+  readonly reasons: (string | null)[]
+  readonly stopRounds: Float64Array
+  readonly gaps: Float64Array
+  readonly disagreements: Float64Array
+  /** The candidate lists the posteriors are in, and each row's list. */
+  readonly lists: string[][]
+  readonly listOf: Int32Array
+  /** Row i's posterior is posteriors[at[i] … at[i] + lists[listOf[i]].length). */
+  readonly posteriors: Float64Array
+  readonly posteriorAt: Int32Array
+  /** Row i's bound (and k) list is bounds[boundAt[i] … boundAt[i + 1]); boundLength[i] −1 = null. */
+  readonly bounds: Float64Array
+  readonly boundAt: Int32Array
+  readonly boundLength: Int32Array
+  readonly ks: Float64Array
+  readonly kAt: Int32Array
+  readonly kLength: Int32Array
+  /** Five per row in WHY_KEYS order, all NaN for no decomposition. */
+  readonly whys: Float64Array
+}
+
+export const ACT = 1
+export const SPOT = 2
+
+/** The page's buffers, for a transfer to another thread (they are moved, not copied). */
+export function pageBuffers(p: DecisionPage): ArrayBuffer[] {
+  const arrays = [p.flags, p.stopRounds, p.gaps, p.disagreements, p.listOf, p.posteriors, p.posteriorAt, p.bounds, p.boundAt, p.boundLength, p.ks, p.kAt, p.kLength, p.whys]
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
+}
+
+/** Builds a page row by row; `finish` returns it. */
+export class DecisionPageBuilder {
+  private n = 0
+  private readonly taskIds: string[] = []
+  private readonly answers: (string | null)[] = []
+  private readonly reasons: (string | null)[] = []
+  private readonly flags: Uint8Array
+  private readonly stopRounds: Float64Array
+  private readonly gaps: Float64Array
+  private readonly disagreements: Float64Array
+  private readonly listOf: Int32Array
+  private readonly posteriorAt: Int32Array
+  private readonly boundAt: Int32Array
+  private readonly boundLength: Int32Array
+  private readonly kAt: Int32Array
+  private readonly kLength: Int32Array
+  private readonly whys: Float64Array
+  private readonly lists: string[][] = []
+  private readonly listIndex = new Map<readonly string[], number>()
+  // Sized for a council of up to four candidates and four rounds; `room` grows them past that.
+  private posteriors: Float64Array<ArrayBuffer>
+  private bounds: Float64Array<ArrayBuffer>
+  private ks: Float64Array<ArrayBuffer>
+  private np = 0
+  private nb = 0
+  private nk = 0
+
+  constructor(private readonly capacity: number) {
+    this.flags = new Uint8Array(capacity)
+    this.stopRounds = new Float64Array(capacity)
+    this.gaps = new Float64Array(capacity)
+    this.disagreements = new Float64Array(capacity)
+    this.listOf = new Int32Array(capacity)
+    this.posteriorAt = new Int32Array(capacity)
+    this.boundAt = new Int32Array(capacity)
+    this.boundLength = new Int32Array(capacity)
+    this.kAt = new Int32Array(capacity)
+    this.kLength = new Int32Array(capacity)
+    this.whys = new Float64Array(capacity * WHY_KEYS.length)
+    this.posteriors = new Float64Array(4 * capacity + 8)
+    this.bounds = new Float64Array(4 * capacity + 8)
+    this.ks = new Float64Array(4 * capacity + 8)
+  }
+
+  /**
+   * One row. `candidates` is the posterior's key list (the same array object for every task that
+   * shares it), `posterior` its values in that order; null numbers as null.
+   */
+  add(row: {
+    taskId: string; act: boolean; spotCheck: boolean; answer: string | null; reason: string | null
+    stopRound: number | null; gap: number | null; disagreement: number | null
+    candidates: readonly string[]; posterior: ArrayLike<number>
+    bound: readonly (number | null)[] | null; k: ArrayLike<number | null> | null; why: DecisionWhy | null
+  }): void {
+    const i = this.n++
+    if (i >= this.capacity) throw new RangeError(`DecisionPageBuilder: more than ${this.capacity} rows`)
+    this.taskIds.push(row.taskId)
+    this.answers.push(row.answer)
+    this.reasons.push(row.reason)
+    this.flags[i] = (row.act ? ACT : 0) | (row.spotCheck ? SPOT : 0)
+    this.stopRounds[i] = row.stopRound ?? NaN
+    this.gaps[i] = row.gap ?? NaN
+    this.disagreements[i] = row.disagreement ?? NaN
+    let list = this.listIndex.get(row.candidates)
+    if (list === undefined) {
+      list = this.lists.length
+      this.lists.push([...row.candidates])
+      this.listIndex.set(row.candidates, list)
+    }
+    this.listOf[i] = list
+    const K = row.candidates.length
+    this.posteriors = room(this.posteriors, this.np + K)
+    this.posteriorAt[i] = this.np
+    for (let g = 0; g < K; g++) this.posteriors[this.np++] = row.posterior[g]
+    this.boundAt[i] = this.nb
+    this.boundLength[i] = row.bound === null ? -1 : row.bound.length
+    if (row.bound !== null) {
+      this.bounds = room(this.bounds, this.nb + row.bound.length)
+      for (const b of row.bound) this.bounds[this.nb++] = b ?? NaN
+    }
+    this.kAt[i] = this.nk
+    this.kLength[i] = row.k === null ? -1 : row.k.length
+    if (row.k !== null) {
+      this.ks = room(this.ks, this.nk + row.k.length)
+      for (let j = 0; j < row.k.length; j++) this.ks[this.nk++] = row.k[j] ?? NaN
+    }
+    const w = i * WHY_KEYS.length
+    for (let j = 0; j < WHY_KEYS.length; j++) this.whys[w + j] = row.why === null ? NaN : row.why[WHY_KEYS[j]]
+  }
+
+  get size(): number {
+    return this.n
+  }
+
+  finish(): DecisionPage {
+    const n = this.n
+    return {
+      taskIds: this.taskIds, answers: this.answers, reasons: this.reasons, lists: this.lists,
+      flags: this.flags.slice(0, n), stopRounds: this.stopRounds.slice(0, n), gaps: this.gaps.slice(0, n),
+      disagreements: this.disagreements.slice(0, n), listOf: this.listOf.slice(0, n),
+      posteriors: this.posteriors.slice(0, this.np), posteriorAt: this.posteriorAt.slice(0, n),
+      bounds: this.bounds.slice(0, this.nb), boundAt: this.boundAt.slice(0, n), boundLength: this.boundLength.slice(0, n),
+      ks: this.ks.slice(0, this.nk), kAt: this.kAt.slice(0, n), kLength: this.kLength.slice(0, n),
+      whys: this.whys.slice(0, n * WHY_KEYS.length)
+    }
+  }
+}
+
+function room(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+  if (need <= a.length) return a
+  const b = new Float64Array(Math.max(need, a.length * 2))
+  b.set(a)
+  return b
+}
+
+/** Rows → a page, each row checked first (the rows' own checks and messages, decision-check.ts). */
+export function pageOfRows(rows: DecisionInput[]): DecisionPage {
+  checkDecisionRows(rows)
+  const page = new DecisionPageBuilder(rows.length)
+  // Rows with the same posterior keys, in the same order, share one list.
+  const lists = new Map<string, string[]>()
+  for (const d of rows) {
+    const keys = Object.keys(d.posterior)
+    const name = JSON.stringify(keys)
+    let list = lists.get(name)
+    if (list === undefined) lists.set(name, (list = keys))
+    page.add({
+      taskId: d.taskId, act: d.decision === 'act', spotCheck: d.spotCheck, answer: d.answer, reason: d.reason ?? null,
+      stopRound: d.stopRound, gap: d.gap, disagreement: d.disagreement, candidates: list, posterior: list.map((k) => d.posterior[k]),
+      bound: d.bound, k: d.k ?? null, why: d.why ?? null
+    })
+  }
+  return page.finish()
+}
+
+/** A page → rows (for a backend that writes rows), in page order. */
+export function rowsOfPage(p: DecisionPage): DecisionInput[] {
+  return p.taskIds.map((taskId, i) => {
+    const list = p.lists[p.listOf[i]]
+    const posterior: Record<string, number> = {}
+    for (let g = 0; g < list.length; g++) posterior[list[g]] = p.posteriors[p.posteriorAt[i] + g]
+    return {
+      taskId, decision: p.flags[i] & ACT ? 'act' : 'defer', spotCheck: (p.flags[i] & SPOT) !== 0, answer: p.answers[i], posterior,
+      stopRound: orNull(p.stopRounds[i]), gap: orNull(p.gaps[i]), disagreement: orNull(p.disagreements[i]),
+      bound: listOf(p.bounds, p.boundAt[i], p.boundLength[i]), k: listOf(p.ks, p.kAt[i], p.kLength[i]),
+      why: whyOf(p.whys, i), reason: p.reasons[i]
+    }
+  })
+}
+
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x)
+
+function listOf(values: Float64Array, at: number, length: number): (number | null)[] | null {
+  if (length < 0) return null
+  const out: (number | null)[] = new Array(length)
+  for (let j = 0; j < length; j++) out[j] = orNull(values[at + j])
+  return out
+}
+
+function whyOf(whys: Float64Array, i: number): DecisionWhy | null {
+  const w = i * WHY_KEYS.length
+  if (Number.isNaN(whys[w])) return null
+  return { round: whys[w], k: whys[w + 1], qhat: whys[w + 2], bias: whys[w + 3], conc: whys[w + 4] }
+}
+
+/**
+ * The store's check of a page, as `checkDecisionRows` checks rows: shapes, ids, no task twice,
+ * numbers finite where given (NaN = null), whole decompositions. Returns the act and spot counts.
+ */
+export function checkDecisionPage(p: DecisionPage): { acted: number; spot: number } {
+  const bad = (what: string): never => {
+    throw new StoreError('bad_input', `decision page: ${what}`)
+  }
+  if (p === null || typeof p !== 'object' || !Array.isArray(p.taskIds)) bad('not a page of decisions')
+  const n = p.taskIds.length
+  const sized: [string, ArrayLike<unknown>, number][] = [
+    ['flags', p.flags, n], ['stopRounds', p.stopRounds, n], ['gaps', p.gaps, n], ['disagreements', p.disagreements, n],
+    ['listOf', p.listOf, n], ['posteriorAt', p.posteriorAt, n], ['boundAt', p.boundAt, n], ['boundLength', p.boundLength, n],
+    ['kAt', p.kAt, n], ['kLength', p.kLength, n], ['whys', p.whys, n * WHY_KEYS.length], ['answers', p.answers, n], ['reasons', p.reasons, n]
+  ]
+  for (const [name, a, length] of sized) if (a === null || a === undefined || a.length !== length) bad(`${name} must have ${length} entries`)
+  if (!Array.isArray(p.lists) || !p.lists.every((l) => Array.isArray(l) && l.every((c) => typeof c === 'string'))) bad('lists must be lists of candidate names')
+  const seen = new Set<string>()
+  let acted = 0
+  let spot = 0
+  for (let i = 0; i < n; i++) {
+    const id = p.taskIds[i]
+    const row = `row ${i} (task ${String(id)})`
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) bad(`${row}: the task id must be a string of 1 to ${MAX_ID_LENGTH} characters`)
+    if (seen.has(id)) throw new StoreError('bad_input', `task ${id} appears twice in the decisions`)
+    seen.add(id)
+    if (p.flags[i] > (ACT | SPOT)) bad(`${row}: unknown flags ${p.flags[i]}`)
+    if (p.flags[i] & ACT) acted++
+    if (p.flags[i] & SPOT) spot++
+    const a = p.answers[i]
+    const r = p.reasons[i]
+    if (!(a === null || typeof a === 'string')) bad(`${row}: the answer must be a string or null`)
+    if (!(r === null || typeof r === 'string')) bad(`${row}: the reason must be a string or null`)
+    const s = p.stopRounds[i]
+    if (!(Number.isNaN(s) || (Number.isSafeInteger(s) && s >= 0))) bad(`${row}: stopRound must be a whole number ≥ 0 or null`)
+    if (!finiteOrNaN(p.gaps[i]) || !finiteOrNaN(p.disagreements[i])) bad(`${row}: gap and disagreement must be finite numbers or null`)
+    const list = p.lists[p.listOf[i]]
+    if (list === undefined) bad(`${row}: no candidate list ${p.listOf[i]}`)
+    if (!inside(p.posteriors, p.posteriorAt[i], list.length)) bad(`${row}: its posterior lies outside the page`)
+    for (let g = 0; g < list.length; g++) if (!Number.isFinite(p.posteriors[p.posteriorAt[i] + g])) bad(`${row}: the posterior must be finite numbers`)
+    checkList(p.bounds, p.boundAt[i], p.boundLength[i], `${row}: bound`, bad)
+    checkList(p.ks, p.kAt[i], p.kLength[i], `${row}: k`, bad)
+    const w = i * WHY_KEYS.length
+    const none = Number.isNaN(p.whys[w])
+    for (let j = 0; j < WHY_KEYS.length; j++) {
+      const x = p.whys[w + j]
+      if (none ? !Number.isNaN(x) : !Number.isFinite(x)) bad(`${row}: why must be null or { ${WHY_KEYS.join(', ')} }, each a finite number`)
+    }
+  }
+  return { acted, spot }
+}
+
+const finiteOrNaN = (x: number): boolean => Number.isNaN(x) || Number.isFinite(x)
+
+function inside(values: Float64Array, at: number, length: number): boolean {
+  return Number.isInteger(at) && at >= 0 && at + length <= values.length
+}
+
+function checkList(values: Float64Array, at: number, length: number, what: string, bad: (m: string) => never): void {
+  if (length === -1) return
+  if (!(Number.isInteger(length) && length >= 0) || !inside(values, at, length)) bad(`${what} lies outside the page`)
+  for (let j = 0; j < length; j++) if (!finiteOrNaN(values[at + j])) bad(`${what} must be finite numbers or nulls`)
+}
