@@ -1,7 +1,7 @@
 import type { BudgetSetting } from '../../../shared/api'
 import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { readEngineSettings } from '../../service/engine-settings'
-import { fitAndDecide } from '../../service/fit/run-fit'
+import { runJob } from '../../service/jobs/runner'
 import { fitDetail } from '../../service/handlers/fits'
 import { defaultDbPath } from '../../paths'
 import { numberFlag, parseFlags } from '../args'
@@ -54,7 +54,8 @@ export const decideCommand: Command = {
       const current = await store.currentFit()
       if (current === null) throw new UsageError('no fit to decide under yet: run `arbiter fit` first')
       const settings = await readEngineSettings(store)
-      const fit = await fitAndDecide(store, { settings, redo: { fit: current, budget: given ?? settings.budget }, writer: { dbPath: db.path, nativeBinding: null } }, await cliActor(store))
+      // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
+      const fit = await runJob({ kind: 'fit', dbPath: db.path, nativeBinding: null, settings, redo: { fitId: current.id, budget: given ?? settings.budget }, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

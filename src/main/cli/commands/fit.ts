@@ -1,7 +1,7 @@
 import { METHODS, type Method } from '../../engine'
 import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { readEngineSettings } from '../../service/engine-settings'
-import { fitAndDecide } from '../../service/fit/run-fit'
+import { runJob } from '../../service/jobs/runner'
 import { fitDetail } from '../../service/handlers/fits'
 import { defaultDbPath } from '../../paths'
 import { methodFrom, parseFlags } from '../args'
@@ -38,7 +38,8 @@ export const fitCommand: Command = {
     try {
       const store = await db.get()
       const settings = await readEngineSettings(store)
-      const fit = await fitAndDecide(store, { settings: { ...settings, method: override ?? settings.method }, redo: null, writer: { dbPath: db.path, nativeBinding: null } }, await cliActor(store))
+      // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
+      const fit = await runJob({ kind: 'fit', dbPath: db.path, nativeBinding: null, settings: { ...settings, method: override ?? settings.method }, redo: null, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

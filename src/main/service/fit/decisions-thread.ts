@@ -8,7 +8,7 @@
  * PostgreSQL needs no thread: its server writes on its own core while this one decides.
  */
 import type { MessagePort } from 'node:worker_threads'
-import { openStore, pageBuffers, type DecisionPage, type Store } from '../../store'
+import { openStore, pageBuffers, type DecisionPage } from '../../store'
 import { RequestThread, serveRequests } from '../jobs/request-thread'
 
 export type DecisionsRequest = { type: 'append'; fitId: string; page: DecisionPage }
@@ -19,16 +19,18 @@ export interface DecisionsThreadData {
   nativeBinding: string | null
 }
 
-/** The writer thread's side: its connection opens with the first page. */
+/**
+ * The writer thread's side: its connection opens as the thread starts, while the decide is still
+ * fitting; a failure to open is the first page's error.
+ */
 export function serveDecisionsWriter(port: MessagePort, data: DecisionsThreadData): void {
-  let store: Store | null = null
+  const opening = openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
+  opening.catch(() => undefined) // reported by the first request that awaits it
   serveRequests<DecisionsRequest>(
     port,
-    async (req) => {
-      store ??= await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
-      return (await store.appendDecisionPage(req.fitId, req.page)).value
-    },
+    async (req) => (await (await opening).appendDecisionPage(req.fitId, req.page)).value,
     async () => {
+      const store = await opening.catch(() => null)
       await store?.close()
     }
   )

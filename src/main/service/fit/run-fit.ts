@@ -13,6 +13,7 @@ import {
   buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
   type ActOrDefer, type Aggregator, type BoundWhy, type Method, type TaskTallies, type TaskVerdict
 } from '../../engine'
+import { useWasmSha256 } from '../../engine/hash'
 import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
@@ -98,6 +99,8 @@ function settingsOf(req: FitRequest): EngineSettings {
 
 export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, progress: FitProgress = () => {}): Promise<FitRecord> {
   const t0 = Date.now()
+  // Every decided task is hashed for its spot-check (ENGINE.md §10): the faster SHA-256, same bits.
+  await useWasmSha256()
   const s = settingsOf(req)
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
@@ -111,7 +114,51 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   const fitOptions = { pool, labels: (C[0] ?? extra[0])?.candidates }
 
   const n = corpus.size - labeled.size
-  progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
+  // Started before the fit, so that the writer thread's start and its connection overlap it.
+  const thread = await threadFor(store, req.writer, n)
+  let fitId: string
+  try {
+    progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
+    const { deployed, aod, certificate, oof } = fitModel(corpus, method, C, extra, fitOptions, s)
+    certificate.settings = jsonSafe(s)
+    certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
+
+    const trained = [...C, ...extra]
+    // The decision counts are not known yet: they are the fit's stored columns (metricsWithCounts).
+    const metrics = jsonSafe({
+      tasks: corpus.size,
+      decided: n,
+      humanLabeled: corpus.labels.size,
+      calibrationLabels: C.length,
+      otherLabels: extra.length,
+      labelPolicy: s.labelPolicy,
+      outOfFold: oof,
+      reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
+      fitMs: Date.now() - t0
+    }) as JsonObject
+    const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
+    const fit = await store.saveFit(
+      { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
+      actor
+    )
+    // Decided and written a page at a time (a task's verdict depends on the certificate only): a
+    // million verdicts with their per-round states would not fit in memory beside the tallies. The
+    // pages stay out of sight until the finish makes them current together.
+    fitId = fit.value.id
+    const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fitId, page) : thread.append(fitId, page))
+    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
+  } finally {
+    await thread?.close()
+  }
+  progress({ phase: 'saving', done: n, total: n, message: null })
+  await store.finishDecisions(fitId, actor)
+  return store.getFit(fitId)
+}
+
+/** The council fitted on C (and the extra labels) with its certificate; without enough random labels, the fallback model. */
+function fitModel(
+  corpus: Corpus, method: Method, C: TaskTallies[], extra: TaskTallies[], fitOptions: { pool: TaskTallies[] | undefined; labels: readonly string[] | undefined }, s: EngineSettings
+): { deployed: Aggregator; aod: ActOrDefer | null; certificate: JsonObject; oof: JsonObject | null } {
   let deployed: Aggregator
   let aod: ActOrDefer | null = null
   let certificate: JsonObject
@@ -132,40 +179,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     if (e instanceof MethodRefused || e instanceof RangeError) throw Object.assign(new Error(`fit refused: ${e.message}`), { code: 'bad_input' })
     throw e
   }
-  certificate.settings = jsonSafe(s)
-  certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
-
-  const trained = [...C, ...extra]
-  // The decision counts are not known yet: they are the fit's stored columns (metricsWithCounts).
-  const metrics = jsonSafe({
-    tasks: corpus.size,
-    decided: n,
-    humanLabeled: corpus.labels.size,
-    calibrationLabels: C.length,
-    otherLabels: extra.length,
-    labelPolicy: s.labelPolicy,
-    outOfFold: oof,
-    reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
-    fitMs: Date.now() - t0
-  }) as JsonObject
-  const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
-  const fit = await store.saveFit(
-    { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
-    actor
-  )
-  // Decided and written a page at a time (a task's verdict depends on the certificate only): a
-  // million verdicts with their per-round states would not fit in memory beside the tallies. The
-  // pages stay out of sight until the finish makes them current together.
-  const thread = await threadFor(store, req.writer, n)
-  try {
-    const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fit.value.id, page) : thread.append(fit.value.id, page))
-    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
-  } finally {
-    await thread?.close()
-  }
-  progress({ phase: 'saving', done: n, total: n, message: null })
-  await store.finishDecisions(fit.value.id, actor)
-  return store.getFit(fit.value.id)
+  return { deployed, aod, certificate, oof }
 }
 
 /**
@@ -210,10 +224,14 @@ const DECIDE_PAGE = 2_000
 /** One decision row per scored task, in columns: the verdict, the full-trace posterior, the disagreement. */
 function decisionPage(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionPage {
   const page = new DecisionPageBuilder(scored.length)
+  // The page copies what it is given, so one scratch of each length serves every row.
+  const scratch = new Map<number, { p: Float64Array; shares: Float64Array; bound: (number | null)[] }>()
   for (let i = 0; i < scored.length; i++) {
     const t = scored[i]
-    const p = agg.posteriorAt(t)
-    const disagreement = socialDisagreement(t)
+    let own = scratch.get(t.K)
+    if (own === undefined) scratch.set(t.K, (own = { p: new Float64Array(t.K), shares: new Float64Array(t.K), bound: [] }))
+    const p = agg.posteriorAt(t, undefined, -1, own.p)
+    const disagreement = socialDisagreement(t, own.shares)
     const v = verdicts?.[i]
     if (v === undefined) {
       page.add({
@@ -222,15 +240,18 @@ function decisionPage(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerd
       })
       continue
     }
+    const bound = own.bound
+    bound.length = v.bound.length
+    for (let r = 0; r < v.bound.length; r++) bound[r] = finiteOrNull(v.bound[r])
     page.add({
       taskId: t.task, act: v.decision === 'act', spotCheck: v.spotCheck, answer: v.answer, candidates: t.candidates, posterior: p,
-      stopRound: v.stopRound, gap: v.gap === null || !Number.isFinite(v.gap) ? null : v.gap,
-      bound: v.bound.map((b) => (b === null || !Number.isFinite(b) ? null : b)),
-      disagreement, k: v.k, why: v.why === null ? null : whyOf(v.why), reason: v.reason
+      stopRound: v.stopRound, gap: finiteOrNull(v.gap), bound, disagreement, k: v.k, why: v.why === null ? null : whyOf(v.why), reason: v.reason
     })
   }
   return page.finish()
 }
+
+const finiteOrNull = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : x)
 
 /** The decomposition as the store keeps it: all five figures finite, or none (a partial one would mislead). */
 function whyOf(w: BoundWhy): DecisionWhy | null {
@@ -241,8 +262,8 @@ function whyOf(w: BoundWhy): DecisionWhy | null {
 }
 
 /** 1 − the social state's top share at the task's last round (the queue's disagreement order). */
-function socialDisagreement(t: TaskTallies): number {
-  const p = socialAt(t)
+function socialDisagreement(t: TaskTallies, scratch: Float64Array): number {
+  const p = socialAt(t, undefined, scratch)
   let top = 0
   for (let g = 0; g < t.K; g++) if (p[g] > top) top = p[g]
   return 1 - top

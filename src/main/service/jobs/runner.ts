@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 import type { JobRequest, JobResults, WorkerMessage } from './protocol'
 
 export interface JobProgress {
@@ -24,6 +24,20 @@ export function workerEntry(): { file: string; execArgv: string[] } {
   return { file: join(__dirname, 'worker.ts'), execArgv: ['--require', tsxHook] }
 }
 
+/**
+ * A fit's decide makes a few dozen short-lived objects per task (its per-round states, bounds and
+ * verdict) — tens of millions at a million tasks. With V8's default 16 MiB semi-spaces they
+ * outlive several scavenges and are copied each time; 64 MiB ones (a 192 MiB young generation)
+ * let most of them die where they were made: the decide of a million tasks went from 10.2–11.7 s
+ * to 9.3–10.7 s here. The other jobs keep V8's default.
+ */
+const JOB_LIMITS: Record<JobRequest['kind'], ResourceLimits | undefined> = {
+  fit: { maxYoungGenerationSizeMb: 192 },
+  import: undefined,
+  audit: undefined,
+  'integrity-check': undefined
+}
+
 /** Runs one job in a fresh worker thread, reporting progress; rejects with the worker's error. */
 export function runJob<K extends JobRequest['kind']>(
   request: Extract<JobRequest, { kind: K }>,
@@ -31,7 +45,7 @@ export function runJob<K extends JobRequest['kind']>(
 ): Promise<JobResults[K]> {
   const { file, execArgv } = workerEntry()
   return new Promise((resolve, reject) => {
-    const worker = new Worker(file, { workerData: request, execArgv })
+    const worker = new Worker(file, { workerData: request, execArgv, resourceLimits: JOB_LIMITS[request.kind] })
     let settled = false
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') onProgress({ done: m.done, total: m.total, message: m.message })

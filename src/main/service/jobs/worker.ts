@@ -12,19 +12,29 @@ import { serveImportWriter, type WriterThreadData } from '../import/writer-threa
 import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
 import type { JobRequest, WorkerMessage } from './protocol'
 
-async function withStore<T>(job: JobRequest, readonly: boolean, body: (store: Store) => Promise<T>): Promise<T> {
+/**
+ * Runs the job on its own connection and posts its result before closing it: the close may still
+ * owe a checkpoint (a decide's finish leaves its write-ahead log to it), which the caller need not
+ * wait for.
+ */
+async function withStore<T>(job: JobRequest, readonly: boolean, body: (store: Store) => Promise<T>): Promise<void> {
   const store = await openStore(job.dbPath, { nativeBinding: job.nativeBinding ?? undefined, readonly })
+  let value: T
   try {
-    return await body(store)
-  } finally {
-    await store.close()
+    value = await body(store)
+  } catch (e) {
+    await store.close().catch(() => undefined)
+    throw e
   }
+  post({ type: 'result', value })
+  await store.close()
 }
 
 const progress = (p: { phase?: string; done: number; total: number; message: string | null }) =>
   post({ type: 'progress', done: p.done, total: p.total, message: p.phase === undefined ? p.message : p.message === null ? p.phase : `${p.phase}: ${p.message}` })
 
-async function run(job: JobRequest): Promise<unknown> {
+/** Runs the job; it posts its own result (withStore). */
+async function run(job: JobRequest): Promise<void> {
   switch (job.kind) {
     case 'integrity-check':
       post({ type: 'progress', done: 0, total: 1, message: 'opening the database' })
@@ -59,8 +69,7 @@ if (kind === 'import-writer') {
 } else if (kind === 'decisions-writer') {
   serveDecisionsWriter(parentPort as MessagePort, workerData as DecisionsThreadData)
 } else {
-  run(workerData as JobRequest).then(
-    (value) => post({ type: 'result', value }),
+  run(workerData as JobRequest).catch(
     (error: unknown) => {
       const e = error as { message?: string; code?: unknown; details?: unknown }
       post({ type: 'error', message: String(e?.message ?? error), code: typeof e?.code === 'string' ? e.code : null, details: e?.details ?? null })

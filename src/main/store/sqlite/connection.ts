@@ -113,6 +113,33 @@ export class Sql {
     }
   }
 
+  private checkpointOwed = false
+
+  /**
+   * A write transaction whose commit does not checkpoint the write-ahead log (however large it
+   * has grown): a decide's finish commits its indexes, and copying the log into the database
+   * file — half a second at a million decisions — waits for `close` (or the next commit)
+   * instead of the caller. The commit itself is as durable as any (synchronous=FULL).
+   */
+  writeUncheckpointed<T>(fn: () => T): T {
+    if (this.readonlyConnection()) return this.write(fn)
+    this.db.pragma('wal_autocheckpoint = 0')
+    try {
+      const value = this.write(fn)
+      this.checkpointOwed = true
+      return value
+    } finally {
+      this.db.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`)
+    }
+  }
+
+  /** The checkpoint a `writeUncheckpointed` commit left, if any (PASSIVE: it waits for no one). */
+  payCheckpoint(): void {
+    if (!this.checkpointOwed) return
+    this.checkpointOwed = false
+    this.db.pragma('wal_checkpoint(PASSIVE)')
+  }
+
   private readonlyConnection(): boolean {
     return this.db.readonly || this.db.memory
   }

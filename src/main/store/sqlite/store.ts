@@ -52,13 +52,15 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
       throw toStoreError(e)
     }
   }
-  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (now: string) => T, staged = false): Promise<WriteResult<T>> => {
+  /** `mode`: staged (need not survive a power cut on its own) or uncheckpointed (connection.ts). */
+  const write = async <T>(topics: Topic[], actor: Actor | null, fn: (now: string) => T, mode: 'staged' | 'uncheckpointed' | null = null): Promise<WriteResult<T>> => {
     try {
       live()
       if (meta.readonly) throw new StoreError('internal', 'the store was opened read-only')
       if (actor !== null) checkActor(actor)
       const now = meta.now().toISOString()
-      return { value: staged ? q.writeStaged(() => fn(now)) : q.write(() => fn(now)), topics }
+      const run = () => fn(now)
+      return { value: mode === 'staged' ? q.writeStaged(run) : mode === 'uncheckpointed' ? q.writeUncheckpointed(run) : q.write(run), topics }
     } catch (e) {
       throw toStoreError(e)
     }
@@ -82,7 +84,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
 
     beginImport: (input, actor) => write(['imports'], actor, (now) => beginImport(q, now, input, actor)),
     writeImportBatch: (importId, batch) =>
-      write(['imports'], null, (now) => writeImportBatch(q, now, importId, batch), true),
+      write(['imports'], null, (now) => writeImportBatch(q, now, importId, batch), 'staged'),
     publishImport: (importId, actor, opts) =>
       write(['imports', 'tasks', 'labels', 'audit'], actor, (now) => publishImport(q, now, importId, actor, opts)),
     abandonImport: (importId) => write(['imports'], null, (now) => abandonImport(q, now, importId)),
@@ -98,9 +100,9 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     saveDecisions: (fitId, rows, actor) =>
       write(['decisions', 'fits', 'audit'], actor, (now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes (the fit's running count is not shown as news).
-    appendDecisions: (fitId, rows) => write([], null, () => appendDecisions(q, fitId, rows), true),
-    appendDecisionPage: (fitId, page) => write([], null, () => appendDecisionPage(q, fitId, page), true),
-    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor)),
+    appendDecisions: (fitId, rows) => write([], null, () => appendDecisions(q, fitId, rows), 'staged'),
+    appendDecisionPage: (fitId, page) => write([], null, () => appendDecisionPage(q, fitId, page), 'staged'),
+    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor), 'uncheckpointed'),
     latestFit: () => read(() => latestFit(q)),
 
     auditTail: (limit) => read(() => auditTail(q, limit)),
@@ -142,6 +144,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
       if (closed) return
       closed = true
       try {
+        q.payCheckpoint()
         q.db.close()
       } catch (e) {
         throw toStoreError(e)
