@@ -17,78 +17,21 @@ import type { DecisionWhy } from './types'
 export const WHY_KEYS = ['round', 'k', 'qhat', 'bias', 'conc'] as const
 
 /**
- * Where a page's BLOBs are written: views on large shared float64 chunks, so a row's four BLOBs
- * cost four views, not four arrays (a decide writes four million of them). SQLite copies a bound
- * BLOB, so a chunk only has to outlive the page's statements.
+ * The stored bytes of values[at … at + n): on a little-endian machine a view of them, no copy
+ * (SQLite copies a bound BLOB, so the array only has to outlive the statement).
  */
-export class Float64Arena {
-  private chunk = new Float64Array(0)
-  private at = 0
-
-  /** `n` fresh floats at the arena's end, and their offset. */
-  private take(n: number): number {
-    if (this.at + n > this.chunk.length) {
-      this.chunk = new Float64Array(Math.max(ARENA_CHUNK, n))
-      this.at = 0
-    }
-    const start = this.at
-    this.at += n
-    return start
-  }
-
-  private bytes(start: number, n: number): Buffer {
-    if (LITTLE_ENDIAN) return Buffer.from(this.chunk.buffer, start * 8, n * 8)
-    const out = Buffer.alloc(n * 8)
-    for (let i = 0; i < n; i++) out.writeDoubleLE(this.chunk[start + i], i * 8)
-    return out
-  }
-
-  /** Numbers (null as NaN) → float64 LE bytes. */
-  numbers(values: readonly (number | null)[]): Buffer {
-    const start = this.take(values.length)
-    for (let i = 0; i < values.length; i++) this.chunk[start + i] = values[i] ?? NaN
-    return this.bytes(start, values.length)
-  }
-
-  /**
-   * The posterior's values in candidate order, or null when its keys are not exactly the task's
-   * candidates (the caller refuses the row: a posterior is over the task's candidates).
-   */
-  posterior(posterior: Record<string, number>, candidates: readonly string[]): Buffer | null {
-    let keys = 0
-    for (const _ in posterior) keys++
-    if (keys !== candidates.length) return null
-    const start = this.take(candidates.length)
-    for (let g = 0; g < candidates.length; g++) {
-      const p = posterior[candidates[g]]
-      if (typeof p !== 'number' || !Object.prototype.hasOwnProperty.call(posterior, candidates[g])) return null
-      this.chunk[start + g] = p
-    }
-    return this.bytes(start, candidates.length)
-  }
-
-  /** values[at + order[g]] for each g: a posterior put in its task's candidate order. */
-  gather(values: Float64Array, at: number, order: Int32Array): Buffer {
-    const start = this.take(order.length)
-    for (let g = 0; g < order.length; g++) this.chunk[start + g] = values[at + order[g]]
-    return this.bytes(start, order.length)
-  }
-
-  why(why: DecisionWhy): Buffer {
-    const start = this.take(WHY_KEYS.length)
-    for (let i = 0; i < WHY_KEYS.length; i++) this.chunk[start + i] = why[WHY_KEYS[i]]
-    return this.bytes(start, WHY_KEYS.length)
-  }
-}
-
-const ARENA_CHUNK = 1 << 16
-
-/** The stored bytes of values[at … at + n): a view of them on a little-endian machine. */
 export function bytesOf(values: Float64Array, at: number, n: number): Buffer {
   if (LITTLE_ENDIAN) return Buffer.from(values.buffer, values.byteOffset + at * 8, n * 8)
   const out = Buffer.alloc(n * 8)
   for (let i = 0; i < n; i++) out.writeDoubleLE(values[at + i], i * 8)
   return out
+}
+
+/** values[at + order[g]] for each g, as stored bytes: a posterior put in its task's candidate order. */
+export function gatheredBytes(values: Float64Array, at: number, order: Int32Array): Buffer {
+  const out = new Float64Array(order.length)
+  for (let g = 0; g < order.length; g++) out[g] = values[at + order[g]]
+  return bytesOf(out, 0, out.length)
 }
 
 /**
@@ -109,39 +52,36 @@ export function candidateOrder(candidates: readonly string[], keys: readonly str
   return order
 }
 
-/** One list of numbers (null as NaN) → float64 LE bytes. */
-export function numbersToBytes(values: readonly (number | null)[]): Buffer {
-  return new Float64Arena().numbers(values)
-}
+/** A stored number-list column as either format gives it: a BLOB (schema 5) or JSON text (before). */
+export type StoredNumbers = string | Uint8Array
 
-/** Stored bytes → numbers (NaN as null). */
-export function bytesToNumbers(b: Uint8Array): (number | null)[] {
-  const f = bytesToFloat64(b)
-  const out: (number | null)[] = new Array(f.length)
-  for (let i = 0; i < f.length; i++) out[i] = Number.isNaN(f[i]) ? null : f[i]
-  return out
-}
-
-export function bytesToPosterior(b: Uint8Array, candidates: readonly string[]): Record<string, number> {
-  const f = bytesToFloat64(b)
+export function readPosterior(v: StoredNumbers, candidates: readonly string[]): Record<string, number> {
+  if (typeof v === 'string') return JSON.parse(v) as Record<string, number>
+  const f = bytesToFloat64(v)
   const out: Record<string, number> = {}
   for (let g = 0; g < candidates.length && g < f.length; g++) out[candidates[g]] = f[g]
   return out
 }
 
-/** The stored decomposition; null unless all five figures are there (a partial one would mislead). */
-export function bytesToWhy(b: Uint8Array): DecisionWhy | null {
-  const f = bytesToFloat64(b)
-  if (f.length !== WHY_KEYS.length || f.some((x) => Number.isNaN(x))) return null
-  return { round: f[0], k: f[1], qhat: f[2], bias: f[3], conc: f[4] }
+export function readNumbers(v: StoredNumbers | null): (number | null)[] | null {
+  if (v === null) return null
+  if (typeof v === 'string') return JSON.parse(v) as (number | null)[]
+  return Array.from(bytesToFloat64(v), (x) => (Number.isNaN(x) ? null : x))
 }
 
-/** A legacy JSON decomposition: the five figures if all are numbers, else null (as above). */
-export function jsonToWhy(v: unknown): DecisionWhy | null {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null
-  const o = v as Record<string, unknown>
-  for (const k of WHY_KEYS) if (typeof o[k] !== 'number') return null
-  return { round: o.round as number, k: o.k as number, qhat: o.qhat as number, bias: o.bias as number, conc: o.conc as number }
+/** The stored decomposition; null unless all five figures are there (a partial one would mislead). */
+export function readWhy(v: StoredNumbers | null): DecisionWhy | null {
+  if (v === null) return null
+  const f: unknown[] = typeof v === 'string' ? whyValues(JSON.parse(v)) : Array.from(bytesToFloat64(v), (x) => (Number.isNaN(x) ? null : x))
+  if (f.length !== WHY_KEYS.length || !f.every((x) => typeof x === 'number')) return null
+  const [round, k, qhat, bias, conc] = f as number[]
+  return { round, k, qhat, bias, conc }
+}
+
+/** A legacy JSON decomposition's figures in WHY_KEYS order (anything else reads as incomplete). */
+function whyValues(o: unknown): unknown[] {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return []
+  return WHY_KEYS.map((k) => (o as Record<string, unknown>)[k])
 }
 
 /** A copy: the driver's buffer may start at any byte offset, and a Float64Array needs 8-byte alignment. */
@@ -153,21 +93,4 @@ function bytesToFloat64(b: Uint8Array): Float64Array {
     for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true)
   }
   return out
-}
-
-/** A stored number-list column as either format gives it: a BLOB (schema 5) or JSON text (before). */
-export type StoredNumbers = string | Uint8Array
-
-export function readPosterior(v: StoredNumbers, candidates: readonly string[]): Record<string, number> {
-  return typeof v === 'string' ? (JSON.parse(v) as Record<string, number>) : bytesToPosterior(v, candidates)
-}
-
-export function readNumbers(v: StoredNumbers | null): (number | null)[] | null {
-  if (v === null) return null
-  return typeof v === 'string' ? (JSON.parse(v) as (number | null)[]) : bytesToNumbers(v)
-}
-
-export function readWhy(v: StoredNumbers | null): DecisionWhy | null {
-  if (v === null) return null
-  return typeof v === 'string' ? jsonToWhy(JSON.parse(v)) : bytesToWhy(v)
 }

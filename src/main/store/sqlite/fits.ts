@@ -20,7 +20,7 @@ import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
 import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
-import { bytesOf, candidateOrder, Float64Arena, WHY_KEYS } from '../decision-numbers'
+import { bytesOf, candidateOrder, gatheredBytes, WHY_KEYS } from '../decision-numbers'
 import { ACT, checkDecisionPage, pageOfRows, SPOT, type DecisionPage } from '../decision-page'
 import { compareIds } from '../tally-pack'
 
@@ -107,7 +107,8 @@ function pageTasks(q: Sql, ids: readonly string[]): (taskId: string) => TaskFact
 
 /** Rows as one page (decision-page.ts): the public form of `appendDecisionPage`. */
 export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
-  undecidedFit(q, fitId)
+  undecidedFit(q, fitId) // a missing or decided fit is the first error, before the rows' own
+
   return appendDecisionPage(q, fitId, pageOfRows(rows))
 }
 
@@ -136,7 +137,6 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
   // A council's tasks share a handful of candidate lists: each text is parsed, and each pairing
   // with one of the page's lists compared, once.
   const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
-  const reordered = new Float64Arena()
   for (let i = 0; i < n; i++) {
     const id = page.taskIds[i]
     const t = taskOf(id)
@@ -153,7 +153,7 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
     }
     if (order === null) throw badPosterior(id, candidates, page.lists[l], fitId)
     const at = page.posteriorAt[i]
-    const posterior = order.length === 0 ? bytesOf(page.posteriors, at, candidates.length) : reordered.gather(page.posteriors, at, order)
+    const posterior = order.length === 0 ? bytesOf(page.posteriors, at, candidates.length) : gatheredBytes(page.posteriors, at, order)
     const flags = page.flags[i]
     try {
       // The task's immutable created_at and group are copied, so each queue order is one index.
