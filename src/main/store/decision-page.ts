@@ -140,10 +140,6 @@ export class DecisionPageBuilder {
     for (let j = 0; j < WHY_KEYS.length; j++) this.whys[w + j] = row.why === null ? NaN : row.why[WHY_KEYS[j]]
   }
 
-  get size(): number {
-    return this.n
-  }
-
   finish(): DecisionPage {
     const n = this.n
     return {
