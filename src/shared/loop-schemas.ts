@@ -10,6 +10,8 @@ export const TASK_STATES = ['act', 'defer', 'human'] as const
 export const LABEL_SOURCES = ['random', 'escalation'] as const
 export const QUEUE_SORTS = ['gap', 'age', 'disagreement', 'group'] as const
 export const STATE_SOURCES = ['social', 'posterior'] as const
+/** ENGINE.md §8.7's concentration bounds (`--bound`, `engine.bound`). */
+export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
 export const LABEL_POLICIES = ['all', 'random'] as const
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const
 export const IMPORT_KINDS = ['auto', 'traces', 'csv', 'labels'] as const

@@ -61,7 +61,12 @@ export interface CertificateOptions {
   readonly modulusSubsample?: number
   /** Number of distance bins of the over-estimating modulus for r > 0 (default 2048). */
   readonly modulusBins?: number
+  /** The concentration bound of §8.7: `binomial` (Clopper–Pearson on the neighbourhood) or `hoeffding` (AoD as published). */
+  readonly bound?: BoundKind
 }
+
+/** §8.7's two bounds; `--bound` and the setting `engine.bound` name one. */
+export type BoundKind = 'binomial' | 'hoeffding'
 
 /** Fully resolved options. */
 export interface ResolvedOptions {
