@@ -33,6 +33,8 @@ export function foldsOf(labeled: readonly TaskTallies[], F: number, seed: number
  */
 export function cvSelect(method: Method, labeled: readonly TaskTallies[], seed: number, F = 5, labels?: readonly string[]): CvResult {
   const points = gridPoints(method)
+  // The standing vote scores its recalibrated posterior (select-hyper.ts); this search scores raw ones.
+  if (method === 'standing-vote') throw new RangeError('cvSelect: the standing vote is selected by selectHyper')
   if (HYPER_NAMES[method].length === 0) return { hyper: {}, points, scores: new Float64Array(1) }
   const L = labeled.filter((t) => t.gold >= 0)
   if (L.length === 0) throw new MethodRefused(`${method}: no labeled task to select hyperparameters from; give them explicitly`)

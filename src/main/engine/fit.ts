@@ -6,6 +6,9 @@ import { GatedAggregator } from './gated'
 import { MajorityAggregator } from './majority'
 import { isOneCoin, MethodRefused, validateHyper, type Hyper, type Method } from './methods'
 import { OneCoinAggregator } from './one-coin'
+import { StandingVoteAggregator } from './standing/aggregator'
+import { fitStandingReliabilities } from './standing/reliability'
+import { selectStandingVote } from './standing/select'
 import { fitReliabilities } from './reliability'
 import type { TaskTallies } from './tallies'
 
@@ -41,6 +44,12 @@ export function fitAggregator(
     case 'ds-em-full':
       if (hyper !== null) validateHyper(method, hyper)
       return new DsAggregator(method, opts.pool ?? labeled)
+    case 'standing-vote': {
+      if (hyper !== null) validateHyper(method, hyper)
+      if (L.length === 0) throw new MethodRefused('standing-vote: no labeled task to select hyperparameters from; give them explicitly')
+      const sel = selectStandingVote(L, seed, opts.folds ?? 5, hyper)
+      return new StandingVoteAggregator(sel.hyper, fitStandingReliabilities(L), sel.recalibration)
+    }
     default:
       break
   }

@@ -2,7 +2,7 @@
  * Arbiter's aggregation engine (ENGINE.md §1–§7): pure functions over typed-array tallies.
  * The CLI and service code against this file only.
  */
-export { METHODS, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isOneCoin, isTuned } from './methods'
+export { METHODS, DEFAULT_METHOD, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isOneCoin, isTuned } from './methods'
 export type { Method, Hyper, HyperName, OneCoinMethod } from './methods'
 export { runPosterior } from './run-posterior'
 export type { TaskPosterior } from './run-posterior'

@@ -4,9 +4,12 @@
  * Grid order matters: CV ties go to the first point in this order (§7), which enumerates the
  * method's hyperparameters as nested loops with the first name of HYPER_NAMES outermost.
  */
-export type Method = 'majority' | 'gated' | 'ds-em' | 'ds-em-full' | 'shared' | 'per-agent' | 'tempered' | 'confusion'
+export type Method = 'majority' | 'gated' | 'ds-em' | 'ds-em-full' | 'shared' | 'per-agent' | 'tempered' | 'confusion' | 'standing-vote'
 
-export const METHODS: readonly Method[] = ['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion']
+export const METHODS: readonly Method[] = ['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote']
+
+/** The engine's default for councils (ENGINE.md §11; the README defines it). */
+export const DEFAULT_METHOD: Method = 'standing-vote'
 
 export type HyperName = 'b' | 'kappa' | 's' | 'tau' | 'lambda'
 export type Hyper = Partial<Record<HyperName, number>>
@@ -19,7 +22,8 @@ export const HYPER_NAMES: Record<Method, readonly HyperName[]> = {
   shared: ['b', 's'],
   'per-agent': ['b', 'kappa', 's'],
   tempered: ['b', 'kappa', 's', 'tau'],
-  confusion: ['lambda', 'tau']
+  confusion: ['lambda', 'tau'],
+  'standing-vote': ['b', 'kappa']
 }
 
 /** §4 and §5 grids, each in its search order. */

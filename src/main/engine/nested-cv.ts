@@ -1,8 +1,9 @@
 import type { Aggregator } from './aggregator'
-import { cvSelect, foldsOf } from './cv-select'
+import { foldsOf } from './cv-select'
 import { fitAggregator, type FitOptions } from './fit'
 import { isTuned, MethodRefused, type Hyper, type Method } from './methods'
 import type { Prediction } from './scores'
+import { selectHyper } from './select-hyper'
 import type { TaskTallies } from './tallies'
 import { tieBreak } from './tie-break'
 
@@ -40,7 +41,7 @@ export function outOfFoldFits(
       continue
     }
     if (isTuned(method) && hyper === null && train.length === 0) throw new MethodRefused(`${method}: too few labeled tasks for nested CV`)
-    const h = !isTuned(method) ? {} : (hyper ?? cvSelect(method, train, seed + 1 + j, F, opts.labels).hyper)
+    const h = !isTuned(method) ? {} : (hyper ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
     aggregators.push(fitAggregator(method, train, h, seed, opts))
   }
   return { labeled: L, fold, aggregators }

@@ -7,15 +7,16 @@ import { council, m, trace } from './helpers'
 
 const FIXED: Record<Method, Hyper> = {
   majority: {}, gated: {}, 'ds-em': {}, 'ds-em-full': {},
-  shared: { b: 0.6, s: 8 }, 'per-agent': { b: 0.65, kappa: 2, s: 16 }, tempered: { b: 0.7, kappa: 1, s: 32, tau: 0.5 }, confusion: { lambda: 8, tau: 0.75 }
+  shared: { b: 0.6, s: 8 }, 'per-agent': { b: 0.65, kappa: 2, s: 16 }, tempered: { b: 0.7, kappa: 1, s: 32, tau: 0.5 }, confusion: { lambda: 8, tau: 0.75 },
+  'standing-vote': { b: 0.7, kappa: 1 }
 }
 
 describe('public API (index.ts)', () => {
   it('lists the methods and their hyperparameters in the contract order', () => {
-    expect(METHODS).toEqual(['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion'])
+    expect(METHODS).toEqual(['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'])
     expect(HYPER_NAMES).toEqual({
       majority: [], gated: [], 'ds-em': [], 'ds-em-full': [], shared: ['b', 's'], 'per-agent': ['b', 'kappa', 's'],
-      tempered: ['b', 'kappa', 's', 'tau'], confusion: ['lambda', 'tau']
+      tempered: ['b', 'kappa', 's', 'tau'], confusion: ['lambda', 'tau'], 'standing-vote': ['b', 'kappa']
     })
   })
 

@@ -1,9 +1,10 @@
 import type { Aggregator } from '../aggregator'
 import type { CalibrationTask } from '../certificate'
-import { cvSelect, foldsOf } from '../cv-select'
+import { foldsOf } from '../cv-select'
 import { fitAggregator } from '../fit'
 import { isTuned, MethodRefused, type Hyper } from '../methods'
 import { outOfFoldFits } from '../nested-cv'
+import { selectHyper } from '../select-hyper'
 import { roundsOf, taskRounds } from './round-states'
 import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
 
@@ -53,7 +54,7 @@ export function fitCouncil(config: CouncilFitConfig): CouncilFits {
         continue
       }
       const train = [...C.filter((_, i) => fold[i] !== j), ...extra]
-      const h: Hyper = !isTuned(method) ? (hyper ?? {}) : (hyper ?? cvSelect(method, train, seed + 1 + j, F, opts.labels).hyper)
+      const h: Hyper = !isTuned(method) ? (hyper ?? {}) : (hyper ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
       outOfFold.push(fitAggregator(method, train, h, seed, opts))
     }
   }

@@ -1,0 +1,47 @@
+import type { Reliabilities } from '../reliability'
+import { CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
+
+/**
+ * One-coin reliabilities of the seats' standing answers (ENGINE.md §11): on the labeled tasks L,
+ *
+ *   r_i = (#{tasks where the seat's standing answer at the task's last round is the label} + 1)
+ *         / (#{tasks where it has one} + 2)
+ *
+ * A standing answer is the seat's latest +1 candidate (§8.2's `social` reading: challenge, concede
+ * and retract update it, an abstain keeps it). Unlike §4's r_i, an abandoned round-0 answer and a
+ * repeated vote count once, as the seat's final word — the reading §11 asks for. A seat is seen when
+ * it has a standing answer on some labeled task; r̄ = mean over seen seats (½ when none); unseen
+ * seats get r̄. `evidence` = the answers behind r_i. O(Σ S).
+ */
+export function fitStandingReliabilities(labeled: readonly TaskTallies[]): Reliabilities {
+  let size = 0
+  for (const t of labeled) if (t.gold >= 0) for (let s = 0; s < t.S; s++) size = Math.max(size, t.seats[s] + 1)
+  const right = new Float64Array(size)
+  const answered = new Float64Array(size)
+  const seen = new Uint8Array(size)
+  for (const t of labeled) {
+    if (t.gold < 0 || t.R === 0) continue
+    const W = recordWidth(t.K)
+    const base = (t.R - 1) * t.S * W
+    for (let s = 0; s < t.S; s++) {
+      const a = t.counts[base + s * W + CURRENT_AT]
+      if (a < 0) continue
+      const gi = t.seats[s]
+      seen[gi] = 1
+      answered[gi]++
+      if (a === t.gold) right[gi]++
+    }
+  }
+  const r = new Float64Array(size)
+  let sum = 0
+  let nSeen = 0
+  for (let i = 0; i < size; i++) {
+    if (!seen[i]) continue
+    r[i] = (right[i] + 1) / (answered[i] + 2)
+    sum += r[i]
+    nSeen++
+  }
+  const rBar = nSeen === 0 ? 0.5 : sum / nSeen
+  for (let i = 0; i < size; i++) if (!seen[i]) r[i] = rBar
+  return { r, seen, rBar, evidence: answered }
+}

@@ -1,0 +1,92 @@
+import { foldsOf, selectIndex } from '../cv-select'
+import { isotonicFit, type IsotonicModel } from '../isotonic'
+import { gridPoints, type Hyper } from '../methods'
+import { brierOne } from '../scores'
+import type { TaskTallies } from '../tallies'
+import { tieBreak } from '../tie-break'
+import { StandingVoteAggregator } from './aggregator'
+import { recalibrateTop } from './recalibrate'
+import { fitStandingReliabilities } from './reliability'
+
+export interface StandingSelection {
+  /** The chosen (b, κ). */
+  readonly hyper: Hyper
+  /** The grid searched ({b, κ} in §4 order, or the one fixed point) and each point's CV score. */
+  readonly points: readonly Hyper[]
+  readonly scores: Float64Array
+  /** The deployed PAVA map: fitted on the pooled out-of-fold top-label probabilities at `hyper`. */
+  readonly recalibration: IsotonicModel | null
+}
+
+/**
+ * §11's selection: §7's F stratified folds on L (seeded by `seed`); for every grid point the raw
+ * posteriors of each held-out fold come from reliabilities fitted on the other folds. The score of a
+ * point is the pooled Brier of its RECALIBRATED out-of-fold posteriors, the recalibration itself
+ * cross-fitted (fold f's PAVA map is fitted on the other folds' out-of-fold top-label probabilities),
+ * so no task's score sees its own label. Ties: the first point within 1e-12 (§7). `fixed` skips the
+ * search and only fits the recalibration for that point.
+ * Cost: O(F·|grid|·Σ(S + K)) posteriors + O(|grid|·F·n log n) PAVA.
+ */
+export function selectStandingVote(labeled: readonly TaskTallies[], seed: number, F: number, fixed: Hyper | null): StandingSelection {
+  const L = labeled.filter((t) => t.gold >= 0)
+  const points = fixed === null ? gridPoints('standing-vote') : [fixed]
+  const n = L.length
+  const fold = foldsOf(L, F, seed)
+  const offset = new Int32Array(n + 1)
+  for (let i = 0; i < n; i++) offset[i + 1] = offset[i] + L[i].K
+  const raw = points.map(() => new Float64Array(offset[n]))
+  for (let f = 0; f < F; f++) {
+    const train = L.filter((_, i) => fold[i] !== f)
+    if (train.length === n) continue // empty fold
+    const rel = fitStandingReliabilities(train)
+    points.forEach((h, j) => {
+      const agg = new StandingVoteAggregator(h, rel, null)
+      for (let i = 0; i < n; i++) if (fold[i] === f) agg.rawPosteriorAt(L[i], undefined, -1, raw[j].subarray(offset[i], offset[i + 1]))
+    })
+  }
+  const scores = new Float64Array(points.length)
+  points.forEach((_, j) => {
+    const { conf, correct } = topLabels(L, raw[j], offset, seed)
+    scores[j] = recalibratedBrier(L, raw[j], offset, conf, correct, fold, F)
+  })
+  const best = selectIndex(scores)
+  const { conf, correct } = topLabels(L, raw[best], offset, seed)
+  const recalibration = n === 0 ? null : isotonicFit(conf, correct)
+  return { hyper: points[best], points, scores, recalibration }
+}
+
+/** Top-label probability and whether the tie-broken answer is the label, per task. */
+function topLabels(L: readonly TaskTallies[], raw: Float64Array, offset: Int32Array, seed: number): { conf: Float64Array; correct: Uint8Array } {
+  const conf = new Float64Array(L.length)
+  const correct = new Uint8Array(L.length)
+  L.forEach((t, i) => {
+    const p = raw.subarray(offset[i], offset[i + 1])
+    let top = 0
+    for (let g = 0; g < t.K; g++) if (p[g] > top) top = p[g]
+    conf[i] = top
+    correct[i] = tieBreak(p, t.K, t.task, seed) === t.gold ? 1 : 0
+  })
+  return { conf, correct }
+}
+
+/** Mean Brier of the posteriors after fold-wise cross-fitted recalibration. */
+function recalibratedBrier(
+  L: readonly TaskTallies[], raw: Float64Array, offset: Int32Array, conf: Float64Array, correct: Uint8Array, fold: Int32Array, F: number
+): number {
+  let sum = 0
+  const p = new Float64Array(64)
+  for (let f = 0; f < F; f++) {
+    const trainIdx: number[] = []
+    const testIdx: number[] = []
+    for (let i = 0; i < L.length; i++) (fold[i] === f ? testIdx : trainIdx).push(i)
+    if (testIdx.length === 0) continue
+    const iso = trainIdx.length === 0 ? null : isotonicFit(Float64Array.from(trainIdx, (i) => conf[i]), Float64Array.from(trainIdx, (i) => correct[i]))
+    for (const i of testIdx) {
+      const t = L[i]
+      const q = t.K <= p.length ? p.subarray(0, t.K) : new Float64Array(t.K)
+      q.set(raw.subarray(offset[i], offset[i + 1]))
+      sum += brierOne(recalibrateTop(q, t.K, iso), t.K, t.gold)
+    }
+  }
+  return L.length === 0 ? 0 : sum / L.length
+}
