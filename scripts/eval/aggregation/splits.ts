@@ -1,6 +1,6 @@
 import type { Trace } from '@shared/trace'
 import {
-  accuracy, brier, buildTallies, cvSelect, eceEw, isTuned, MethodRefused, runPosterior, SeatIndex,
+  accuracy, brier, buildTallies, eceEw, isTuned, MethodRefused, runPosterior, SeatIndex, selectHyper,
   type Hyper, type Method, type Prediction
 } from '../../../src/main/engine'
 import { hashMod } from '../../../src/main/engine/hash'
@@ -40,7 +40,7 @@ export interface SplitScore {
 /**
  * One method on one split, through the `posterior` contract: runPosterior with hyper null, so
  * tuned methods are CV-selected on the calibration part (ENGINE.md §7); the scores are over the
- * scored tasks that have gold. The selection is re-derived with cvSelect (same tallies, seed and
+ * scored tasks that have gold. The selection is re-derived with selectHyper (same tallies, seed and
  * label order as runPosterior uses) only to report it; its time is not counted in `ms`.
  * @throws MethodRefused when the method cannot run on the data (the table says so).
  */
@@ -67,7 +67,7 @@ function selected(method: Method, split: Split): Hyper {
   const seats = new SeatIndex()
   const L = split.calibration.map((t) => buildTallies(t, seats))
   const labels = (split.calibration[0] ?? split.traces[0]).candidates
-  return cvSelect(method, L, SEED, 5, labels).hyper
+  return selectHyper(method, L, SEED, 5, labels)
 }
 
 export interface CellResult {

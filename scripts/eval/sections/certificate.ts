@@ -30,7 +30,7 @@ interface Cell {
 }
 
 /** Why a split deferred everything: a budget-level reason, or the best task's bound against 1 − α. */
-function deferral(d: Decisions): string {
+export function deferral(d: Decisions): string {
   if (d.budget.reason !== null) return d.budget.reason
   let best = d.tasks[0]
   for (const t of d.tasks) if (t.gap !== null && (best.gap === null || t.gap < best.gap)) best = t

@@ -1,6 +1,6 @@
 import type { Trace } from '../../../shared/trace'
 import {
-  buildTallies, certifySplits, certifyTallies, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex, STATE_SOURCES,
+  buildTallies, certifySplits, certifyTallies, DEFAULT_METHOD, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex, STATE_SOURCES,
   type Budget, type CertifySummary, type Method, type StateSource, type TaskVerdict
 } from '../../engine'
 import {
@@ -27,7 +27,7 @@ rest; one {"summary":…} line per split, then {"splits":{"act","accAct","wa","w
   --beta B            absolute wrong-action budget β in [0, 1]
   --budget-lambda L   relative budget β = L·ê_T (ê_T: out-of-fold final-round error on C), L ≥ 0;
                       or auto: λ chosen on C (AoD B.5). Exactly one budget flag is required.
-  --method M          ${METHODS.join(' | ')} (default per-agent)
+  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, ENGINE.md §11)
   --b --kappa --s --tau --lambda
                       the method's full hyperparameter set, or none: CV-selected on the calibration
                       side (inside every out-of-fold fit too). --lambda stays confusion's concentration.
@@ -92,7 +92,7 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   const calibrationPath = split ? '' : required('calibration', values.calibration)
   const tracesPath = split ? '' : required('traces', values.traces)
   const budget = budgetFrom(values.beta, values['budget-lambda'])
-  const method: Method = methodFrom(values.method, METHODS, 'per-agent')
+  const method: Method = methodFrom(values.method, METHODS, DEFAULT_METHOD)
   const hyper = hyperFrom(values, method, HYPER_NAMES[method])
   const state: StateSource = methodFrom(values.state, STATE_SOURCES, 'social')
   const seed = intFlag('seed', values.seed, 0, 0)

@@ -1,4 +1,4 @@
-import { METHODS, MethodRefused, runEvaluate, type Method } from '../../engine'
+import { DEFAULT_METHOD, METHODS, MethodRefused, runEvaluate, type Method } from '../../engine'
 import { DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom, intFlag, methodFrom, parseFlags, readTraceInputs, required, withBadInput } from '../args'
 import type { CliIo, Command } from '../command'
 
@@ -10,7 +10,7 @@ all out-of-fold predictions. One JSON line per method:
 or {"method","refused":"reason"} for a method that cannot run on the file.
 
   --traces F          labeled tasks (trace JSONL, or label CSV by extension with --gold)
-  --method M|all      ${METHODS.join(' | ')}, or all of them in that order (default per-agent)
+  --method M|all      ${METHODS.join(' | ')}, or all of them in that order (default ${DEFAULT_METHOD}, ENGINE.md §11)
   --folds N           folds of the nested cross-validation (default 5)
   --seed N            outer fold seed; inner folds of outer fold j use seed + 1 + j (default 0)
   --json              accepted; the output is always JSON lines
@@ -37,7 +37,7 @@ async function evaluate(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   const tracesPath = required('traces', values.traces)
-  const choice = methodFrom<Method | 'all'>(values.method, [...METHODS, 'all'], 'per-agent')
+  const choice = methodFrom<Method | 'all'>(values.method, [...METHODS, 'all'], DEFAULT_METHOD)
   const methods: readonly Method[] = choice === 'all' ? METHODS : [choice]
   const folds = intFlag('folds', values.folds, 2, 5)
   const seed = intFlag('seed', values.seed, 0, 0)

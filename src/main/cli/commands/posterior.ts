@@ -1,4 +1,4 @@
-import { HYPER_NAMES, METHODS, runPosterior, type Method } from '../../engine'
+import { DEFAULT_METHOD, HYPER_NAMES, METHODS, runPosterior, type Method } from '../../engine'
 import { DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom, HYPER_OPTIONS, hyperFrom, intFlag, methodFrom, parseFlags, readTraceInputs, required, withBadInput } from '../args'
 import type { CliIo, Command } from '../command'
 
@@ -10,10 +10,10 @@ Stateless: no database. Reliabilities are fitted on --calibration (its gold).
 
   --traces F          the tasks to score (trace JSONL, or label CSV by extension)
   --calibration F     labeled tasks the method is fitted on
-  --method M          ${METHODS.join(' | ')} (default per-agent)
+  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, ENGINE.md §11)
   --b --kappa --s --tau --lambda
                       the method's full hyperparameter set (shared: b s; per-agent: b kappa s;
-                      tempered: b kappa s tau; confusion: lambda tau) or none: then they are
+                      tempered: b kappa s tau; confusion: lambda tau; standing-vote: b kappa) or none: then they are
                       CV-selected on --calibration. A partial set or an unused flag is exit 2.
   --seed N            tie-break and fold seed (default 0)
   --json              accepted; the output is always JSON lines
@@ -45,7 +45,7 @@ async function posterior(argv: string[], io: CliIo): Promise<number> {
   // Every flag is checked before any file is read: a usage mistake is reported without the cost of a read.
   const tracesPath = required('traces', values.traces)
   const calibrationPath = required('calibration', values.calibration)
-  const method: Method = methodFrom(values.method, METHODS, 'per-agent')
+  const method: Method = methodFrom(values.method, METHODS, DEFAULT_METHOD)
   const hyper = hyperFrom(values, method, HYPER_NAMES[method])
   const seed = intFlag('seed', values.seed, 0, 0)
   const dialect = dialectFrom(values)

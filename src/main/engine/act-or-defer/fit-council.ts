@@ -2,7 +2,7 @@ import type { Aggregator } from '../aggregator'
 import type { CalibrationTask } from '../certificate'
 import { foldsOf } from '../cv-select'
 import { fitAggregator } from '../fit'
-import { isTuned, MethodRefused, type Hyper } from '../methods'
+import { DEFAULT_METHOD, isTuned, MethodRefused, type Hyper } from '../methods'
 import { outOfFoldFits } from '../nested-cv'
 import { selectHyper } from '../select-hyper'
 import { roundsOf, taskRounds } from './round-states'
@@ -21,7 +21,7 @@ import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
  * for CV, mixed candidate sets for confusion / ds-em).
  */
 export function fitCouncil(config: CouncilFitConfig): CouncilFits {
-  const method = config.method ?? 'per-agent'
+  const method = config.method ?? DEFAULT_METHOD
   const hyper = config.hyper ?? null
   const seed = config.seed ?? 0
   const F = config.folds ?? 5

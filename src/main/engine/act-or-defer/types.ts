@@ -17,7 +17,7 @@ export const STATE_SOURCES: readonly StateSource[] = ['social', 'posterior']
 
 /** What to fit: the aggregator family, its hyperparameters and the calibration set C. */
 export interface CouncilFitConfig {
-  /** Default per-agent (§8 "Inputs"). */
+  /** Default: the standing vote (§8 "Inputs", §11). */
   readonly method?: Method
   /** The method's full hyperparameter set, or null / absent: CV-selected (§7), inside every fold too. */
   readonly hyper?: Hyper | null
