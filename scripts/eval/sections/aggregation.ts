@@ -1,4 +1,4 @@
-import { METHODS } from '../../../src/main/engine'
+import { DEFAULT_METHOD, METHODS } from '../../../src/main/engine'
 import { DATASETS, loadDataset, type Dataset } from '../aggregation/datasets'
 import { fractionalMajority } from '../aggregation/fractional-mv'
 import { OTHER_REFERENCES, REFERENCES } from '../aggregation/published'
@@ -80,6 +80,28 @@ function assertDProduct(results: readonly DatasetResult[]): [boolean, string[]] 
   return [ok, lines]
 }
 
+/**
+ * Issue #21: the default method for councils loses at most 0.005 mean accuracy to per-agent on every
+ * dataset of the table (where per-agent runs). Returns [ok, lines].
+ */
+function assertDefaultKeepsUp(results: readonly DatasetResult[]): [boolean, string[]] {
+  const lines: string[] = []
+  let ok = true
+  for (const r of results) {
+    const mean = (m: string): number => {
+      const c = r.cells.find((x) => x.method === m)
+      return c === undefined || c.scores.length === 0 ? NaN : meanSd(c.scores.map((s) => s.accuracy)).mean
+    }
+    const per = mean('per-agent')
+    if (Number.isNaN(per)) continue
+    const def = mean(DEFAULT_METHOD)
+    const fine = def >= per - 0.005
+    ok &&= fine
+    lines.push(`${fine ? 'ok' : 'FAILED'}: ${r.dataset.name} ${DEFAULT_METHOD} ${def.toFixed(4)} ≥ per-agent ${per.toFixed(4)} − 0.005`)
+  }
+  return [ok, lines]
+}
+
 export const aggregation: EvalSection = {
   name: 'aggregation',
   summary: 'every posterior method × 8 real datasets, 10 splits of 10 % gold calibration, vs published',
@@ -101,7 +123,8 @@ export const aggregation: EvalSection = {
     }
     lines.push(...summary(results))
     const [ok, asserted] = assertDProduct(results)
-    lines.push(...asserted)
-    return { ok, lines }
+    const [keepsUp, keepsUpLines] = assertDefaultKeepsUp(results)
+    lines.push(...asserted, ...keepsUpLines)
+    return { ok: ok && keepsUp, lines }
   }
 }
