@@ -2,7 +2,7 @@ import type { Aggregator } from '../aggregator'
 import type { CalibrationTask } from '../certificate'
 import { cvSelect, foldsOf } from '../cv-select'
 import { fitAggregator } from '../fit'
-import { isTuned, MethodRefused, type Hyper } from '../methods'
+import { isLabelFree, isTuned, MethodRefused, type Hyper } from '../methods'
 import { outOfFoldFits } from '../nested-cv'
 import { roundsOf, taskRounds } from './round-states'
 import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
@@ -17,7 +17,7 @@ import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
  * Extra labeled tasks (not in C) join every training part and the deployed fit, never a fold.
  * Cost ≈ (F + 1) CV grid searches; everything after this is cheap.
  * @throws MethodRefused when C has no labeled task, or the method refuses the data (too few labels
- * for CV, mixed candidate sets for confusion / ds-em).
+ * for CV, mixed candidate sets for confusion / ds-em-full).
  */
 export function fitCouncil(config: CouncilFitConfig): CouncilFits {
   const method = config.method ?? 'per-agent'
@@ -31,8 +31,8 @@ export function fitCouncil(config: CouncilFitConfig): CouncilFits {
   const opts = { ...config.fitOptions, labels: config.fitOptions?.labels ?? C[0].candidates }
 
   const deployed = fitAggregator(method, [...C, ...extra], hyper, seed, { ...opts, folds: F })
-  // Methods that read no label (majority, ds-em) need no refit per fold, as in outOfFoldFits.
-  const labelFree = method === 'majority' || method === 'ds-em' || method === 'ds-em-full'
+  // Methods that read no label (majority, majority-final, ds-em) need no refit per fold, as in outOfFoldFits.
+  const labelFree = isLabelFree(method)
   let fold: Int32Array
   let outOfFold: (Aggregator | null)[]
   if (extra.length === 0) {
