@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { certifyCommand } from '../../src/main/cli/commands/certify'
 import { evaluateCommand } from '../../src/main/cli/commands/evaluate'
 import { posteriorCommand } from '../../src/main/cli/commands/posterior'
 
@@ -64,4 +65,17 @@ describe.skipIf(!existsSync(DEBATES))('baselines on the real debates (ENGINE.md 
       for (const m of ['ds-em-full', 'confusion']) expect(byMethod.get(m)!.refused).toMatch(/share one candidate set/)
     })
   }
+
+  it('certify --labeled runs the baselines and ds-em on per-task candidate sets', async () => {
+    const file = join(DEBATES, 'tt6746690-gsm/traces.jsonl')
+    for (const m of ['majority-final', 'best-seat', 'ds-em']) {
+      const r = await run(certifyCommand, ['--labeled', file, '--splits', '2', '--beta', '0.2', '--method', m])
+      expect(r.err, m).toBe('')
+      expect(r.code, m).toBe(0)
+      expect(Object.keys(JSON.parse(r.out[r.out.length - 1]) as object)).toEqual(['splits'])
+    }
+    const full = await run(certifyCommand, ['--labeled', file, '--splits', '2', '--beta', '0.2', '--method', 'ds-em-full'])
+    expect(full.code).toBe(2)
+    expect(full.err).toMatch(/ds-em-full needs every task to share one candidate set/)
+  })
 })

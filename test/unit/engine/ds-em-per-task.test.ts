@@ -157,6 +157,23 @@ describe('ds-em (one-coin) on per-task candidate sets (ENGINE.md §6)', () => {
     })
   })
 
+  it('a shared-set fit scores a task of another set by one per-task E-step (ds-em); ds-em-full refuses it', () => {
+    const seats = new SeatIndex()
+    const pool = council({ n: 80, seed: 4, reliabilities: [0.85, 0.6, 0.7], K: 3, rounds: 1 }).map((t) => buildTallies(t, seats))
+    const agg = fitAggregator('ds-em', [], null, 0, { pool })
+    expect(agg).toBeInstanceOf(DsAggregator)
+    const accOf = new Map(agg.seatReport(seats).map((r) => [r.seat, r.accuracy!]))
+    const other = buildTallies(votes('o', ['p', 'q', 'r', 's'], [['S1', 'q'], ['S2', 'p'], ['S3', 'q'], ['S9', 's']]), seats)
+    const lik = other.candidates.map((c) => [['S1', 'q'], ['S2', 'p'], ['S3', 'q']].reduce((l, [seat, a]) => {
+      const acc = accOf.get(seat)!
+      return l * (a === c ? acc : (1 - acc) / 3)
+    }, 1 / 4)) // S9 never voted in the pool: left out
+    const z = lik.reduce((x, y) => x + y, 0)
+    const p = agg.posteriorAt(other)
+    lik.forEach((l, g) => expect(p[g]).toBeCloseTo(l / z, 12))
+    expect(() => fitAggregator('ds-em-full', [], null, 0, { pool }).posteriorAt(other)).toThrow(MethodRefused)
+  })
+
   it('EM: the log-likelihood never decreases, accuracies stay clipped, a task without votes stays uniform', () => {
     const data = {
       nTasks: 3, nSeats: 2, K: Int32Array.from([2, 3, 4]), offset: Int32Array.from([0, 2, 5, 9]),
