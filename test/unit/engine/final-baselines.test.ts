@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fitCouncil } from '../../../src/main/engine/act-or-defer/fit-council'
 import { BestSeatAggregator } from '../../../src/main/engine/best-seat'
 import { foldsOf } from '../../../src/main/engine/cv-select'
 import { fitAggregator } from '../../../src/main/engine/fit'
@@ -67,6 +68,23 @@ describe('majority-final (ENGINE.md §6): the social reading at the last cut', (
     expect(r.selected).toEqual([{}, {}, {}, {}, {}])
     const out = runPosterior({ method: 'majority-final', traces, calibration: [], hyper: null, seed: 0 })
     expect(r.accuracy).toBe(out.filter((o, i) => o.answer === traces[i].gold).length / traces.length)
+  })
+})
+
+describe('the certificate\'s fits (fit-council): majority-final is label-free, best-seat is refit per fold', () => {
+  it('one aggregator for every fold and the deployed fit (majority-final); a pick per training part (best-seat)', () => {
+    const seats = new SeatIndex()
+    const C = council({ n: 40, seed: 2, reliabilities: [0.8, 0.6, 0.55], rounds: 2 }).map((t) => buildTallies(t, seats))
+    const extra = council({ n: 10, seed: 3, reliabilities: [0.8, 0.6, 0.55], rounds: 2, prefix: 'e' }).map((t) => buildTallies(t, seats))
+    for (const extraLabeled of [[], extra]) {
+      const mf = fitCouncil({ method: 'majority-final', calibration: C, extraLabeled, seed: 0 })
+      expect(new Set(mf.outOfFold).size).toBe(1) // no refit per fold (5 non-empty folds)
+      expect(mf.outOfFold[0]).toBeInstanceOf(MajorityFinalAggregator)
+      if (extraLabeled.length > 0) expect(mf.outOfFold[0]).toBe(mf.deployed)
+      const bs = fitCouncil({ method: 'best-seat', calibration: C, extraLabeled, seed: 0 })
+      expect(bs.outOfFold.every((a) => a instanceof BestSeatAggregator && a !== bs.deployed)).toBe(true)
+      expect(new Set(bs.outOfFold).size).toBe(5)
+    }
   })
 })
 
