@@ -15,7 +15,7 @@ export interface ReliabilityBinView {
 }
 
 export interface MethodRow {
-  /** An engine method (majority, gated, shared, per-agent, tempered, confusion), or `best single seat (<seat id>)`. */
+  /** An engine method (majority, majority-final, best-seat, gated, shared, per-agent, tempered, confusion). */
   method: string
   /** Labeled tasks scored out of fold (nested CV, ENGINE.md §7). */
   n: number
@@ -25,7 +25,7 @@ export interface MethodRow {
   eceEm: number
   /** The 10 equal-width bins behind ECE_ew, for the reliability diagram. */
   bins: ReliabilityBinView[]
-  /** A reference row (majority, best single seat) rather than a candidate method. */
+  /** A reference row (the baselines majority, majority-final, best-seat) rather than a candidate method. */
   reference: boolean
   /** Why the method could not run here (e.g. mixed candidate sets), else null. When set, n and the scores are 0 and `bins` is empty. */
   refused: string | null

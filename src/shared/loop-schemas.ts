@@ -5,7 +5,9 @@
  */
 import { z } from 'zod'
 
-export const METHOD_NAMES = ['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'] as const
+export const METHOD_NAMES = [
+  'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
+] as const
 export const TASK_STATES = ['act', 'defer', 'human'] as const
 export const LABEL_SOURCES = ['random', 'escalation'] as const
 export const QUEUE_SORTS = ['gap', 'age', 'disagreement', 'group'] as const

@@ -4,6 +4,7 @@ import {
   type Hyper, type Method, type Prediction
 } from '../../../src/main/engine'
 import { hashMod } from '../../../src/main/engine/hash'
+import { NO_ANSWER } from '../../../src/main/engine/tie-break'
 
 /** The evaluation protocol: 10 splits, 10 % of the gold as calibration in each. */
 export const SPLITS = 10
@@ -56,7 +57,7 @@ export function scoreSplit(method: Method, split: Split): SplitScore {
     preds.push({
       p: Float64Array.from(t.candidates, (c) => r.posterior[c]),
       gold: t.candidates.indexOf(t.gold),
-      answer: t.candidates.indexOf(r.answer)
+      answer: r.answer === null ? NO_ANSWER : t.candidates.indexOf(r.answer)
     })
   })
   return { accuracy: accuracy(preds), brier: brier(preds), eceEw: eceEw(preds), n: preds.length, hyper: selected(method, split), ms }

@@ -19,14 +19,16 @@ export interface SeatReport {
   confusion?: { labels: string[]; matrix: number[][] }
   /** Gated: whether the seat passes the round-0 accuracy gate. */
   gated?: boolean
-  /** ds-em: fitted one-coin accuracy. */
+  /** ds-em: fitted one-coin accuracy; best-seat: accuracy of its final answers over L. */
   accuracy?: number
+  /** best-seat: the seat it picked. */
+  picked?: boolean
 }
 
 /**
  * A fitted aggregator: the parameters are frozen, tasks are evaluated one at a time at any round
  * cut (the certificate evaluates every round of every task). Implementations: one-coin
- * (shared / per-agent / tempered), confusion, majority, gated, Dawid–Skene.
+ * (shared / per-agent / tempered), confusion, majority, majority-final, best-seat, gated, Dawid–Skene.
  */
 export interface Aggregator {
   readonly method: Method
@@ -39,6 +41,12 @@ export interface Aggregator {
    * @throws MethodRefused when the task's candidate set does not fit the model (confusion, ds-em).
    */
   posteriorAt(t: TaskTallies, round?: number, dropSeat?: number, out?: Float64Array): Float64Array
+  /**
+   * Whether the method gives an answer for t at the cut (default: always). best-seat gives none on
+   * a task its seat did not answer: its posterior is uniform there and the task scores as wrong
+   * (tie-break.ts `scoredAnswer`).
+   */
+  hasAnswer?(t: TaskTallies, round?: number, dropSeat?: number): boolean
   /** Seat weights of the seats that moved in t (§6; {} for baselines). */
   weights(t: TaskTallies): Record<string, number>
   /** One row per seat of the index. */

@@ -46,6 +46,11 @@ export class LabelMap {
     this.refSet = asSet(labels)
   }
 
+  /** Whether the task's candidate set is the reference set (any order). */
+  covers(candidates: readonly string[], candKey: string): boolean {
+    return this.cache.has(candKey) || asSet(candidates) === this.refSet
+  }
+
   /**
    * perm[g] = reference index of the task's candidate g.
    * @throws MethodRefused when the task's candidate set is not the reference set.

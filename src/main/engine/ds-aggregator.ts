@@ -1,6 +1,7 @@
 import type { Aggregator, SeatReport } from './aggregator'
 import { LabelMap, requireOneCandidateSet } from './candidate-set'
 import { dawidSkene, type DsData, type DsResult } from './dawid-skene'
+import { oneCoinRow } from './dawid-skene-per-task'
 import { normalizeLog } from './ln-f'
 import type { Method } from './methods'
 import type { SeatIndex } from './seat-index'
@@ -11,7 +12,8 @@ import type { TaskTallies } from './tallies'
  * seat's last round-0 propose/vote over the `pool` tasks. A pool task's posterior is EM's own
  * (last E-step); any other task — or a pool task with a seat dropped — gets one E-step with the
  * parameters that produced those posteriors. Seats that never voted in the pool have no error
- * matrix and are left out.
+ * matrix and are left out. One-coin ds-em scores a task of another candidate set as on per-task
+ * sets (`otherSet`); ds-em-full refuses it.
  * @throws MethodRefused when the pool's tasks do not share one candidate set.
  */
 export class DsAggregator implements Aggregator {
@@ -50,6 +52,7 @@ export class DsAggregator implements Aggregator {
   }
 
   posteriorAt(t: TaskTallies, _round?: number, dropSeat = -1, out?: Float64Array): Float64Array {
+    if (this.method === 'ds-em' && !this.map.covers(t.candidates, t.candKey)) return this.otherSet(t, dropSeat, out ?? new Float64Array(t.K))
     const K = this.K
     const perm = this.map.perm(t.task, t.candidates, t.candKey)
     const res = out ?? new Float64Array(K)
@@ -69,6 +72,31 @@ export class DsAggregator implements Aggregator {
     }
     normalizeLog(row, K)
     for (let g = 0; g < K; g++) res[g] = row[perm[g]]
+    return res
+  }
+
+  /**
+   * One-coin ds-em on a task outside the pool's candidate set (e.g. a calibration task of another
+   * set): one E-step with the seats' accuracies and a uniform prior over the task's own candidates,
+   * as on per-task sets (ds-per-task.ts) — the class prior belongs to the pool's labels only.
+   */
+  private otherSet(t: TaskTallies, dropSeat: number, res: Float64Array): Float64Array {
+    const K = this.K
+    const { errors } = this.result.model
+    const seat: number[] = []
+    const label: number[] = []
+    const accuracy: number[] = []
+    for (let s = 0; s < t.S; s++) {
+      const d = this.dsSeat.get(t.seats[s])
+      if (t.vote0[s] < 0 || s === dropSeat || d === undefined) continue
+      seat.push(accuracy.length)
+      accuracy.push(errors[(d * K) * K])
+      label.push(t.vote0[s])
+    }
+    const row = new Float64Array(t.K)
+    oneCoinRow(t.K, 0, seat.length, seat, label, accuracy, row)
+    normalizeLog(row, t.K)
+    res.set(row)
     return res
   }
 

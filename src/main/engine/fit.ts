@@ -1,9 +1,13 @@
 import type { Aggregator } from './aggregator'
+import { BestSeatAggregator } from './best-seat'
+import { firstDifferingTask } from './candidate-set'
 import { ConfusionAggregator, confusionCounts } from './confusion'
 import { cvSelect } from './cv-select'
 import { DsAggregator } from './ds-aggregator'
+import { DsPerTaskAggregator } from './ds-per-task'
 import { GatedAggregator } from './gated'
 import { MajorityAggregator } from './majority'
+import { MajorityFinalAggregator } from './majority-final'
 import { isOneCoin, MethodRefused, validateHyper, type Hyper, type Method } from './methods'
 import { OneCoinAggregator } from './one-coin'
 import { StandingVoteAggregator } from './standing/aggregator'
@@ -26,7 +30,8 @@ export interface FitOptions {
  * picks the hyperparameters (seeded folds, Brier, first-in-grid ties), then the model is refit
  * on all of them. Methods without hyperparameters ignore `hyper` (it must then be {} or null).
  * The returned aggregator evaluates any task at any round cut.
- * @throws MethodRefused (no labeled task to select from; confusion / ds-em on mixed candidate sets)
+ * @throws MethodRefused (no labeled task to select from or, for best-seat, to pick its seat on;
+ * confusion / ds-em-full on mixed candidate sets)
  * @throws RangeError for a malformed `hyper`.
  */
 export function fitAggregator(
@@ -37,13 +42,23 @@ export function fitAggregator(
     case 'majority':
       if (hyper !== null) validateHyper(method, hyper)
       return new MajorityAggregator()
+    case 'majority-final':
+      if (hyper !== null) validateHyper(method, hyper)
+      return new MajorityFinalAggregator()
+    case 'best-seat':
+      if (hyper !== null) validateHyper(method, hyper)
+      return new BestSeatAggregator(L)
     case 'gated':
       if (hyper !== null) validateHyper(method, hyper)
       return new GatedAggregator(L)
     case 'ds-em':
-    case 'ds-em-full':
+    case 'ds-em-full': {
       if (hyper !== null) validateHyper(method, hyper)
-      return new DsAggregator(method, opts.pool ?? labeled)
+      const pool = opts.pool ?? labeled
+      // One-coin ds-em also runs on per-task candidate sets; one shared set keeps DsAggregator, bit-exact.
+      if (method === 'ds-em' && firstDifferingTask(pool) !== null) return new DsPerTaskAggregator(pool)
+      return new DsAggregator(method, pool)
+    }
     case 'standing-vote': {
       if (hyper !== null) validateHyper(method, hyper)
       if (L.length === 0) throw new MethodRefused('standing-vote: no labeled task to select hyperparameters from; give them explicitly')

@@ -2,7 +2,7 @@
  * Arbiter's aggregation engine (ENGINE.md §1–§7): pure functions over typed-array tallies.
  * The CLI and service code against this file only.
  */
-export { METHODS, DEFAULT_METHOD, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isOneCoin, isTuned } from './methods'
+export { METHODS, DEFAULT_METHOD, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isLabelFree, isOneCoin, isTuned } from './methods'
 export type { Method, Hyper, HyperName, OneCoinMethod } from './methods'
 export { runPosterior } from './run-posterior'
 export type { TaskPosterior } from './run-posterior'
@@ -31,12 +31,17 @@ export type { BetaPriors } from './prior-means'
 export { ConfusionAggregator, confusionCounts, lnConfusion } from './confusion'
 export type { ConfusionCounts } from './confusion'
 export { MajorityAggregator, majorityShares } from './majority'
+export { MajorityFinalAggregator } from './majority-final'
+export { BestSeatAggregator } from './best-seat'
 export { GatedAggregator, passesGate } from './gated'
 export { dawidSkene } from './dawid-skene'
 export type { DsData, DsModel, DsResult } from './dawid-skene'
 export { DsAggregator } from './ds-aggregator'
+export { dawidSkenePerTask } from './dawid-skene-per-task'
+export type { DsPerTaskData, DsPerTaskResult } from './dawid-skene-per-task'
+export { DsPerTaskAggregator } from './ds-per-task'
 export { firstDifferingTask, requireOneCandidateSet } from './candidate-set'
-export { tieBreak, answerAt, TIE_EPS } from './tie-break'
+export { tieBreak, answerAt, scoredAnswer, NO_ANSWER, TIE_EPS } from './tie-break'
 export { looInfluence } from './influence'
 export type { SeatInfluence } from './influence'
 

@@ -4,9 +4,12 @@
  * Grid order matters: CV ties go to the first point in this order (§7), which enumerates the
  * method's hyperparameters as nested loops with the first name of HYPER_NAMES outermost.
  */
-export type Method = 'majority' | 'gated' | 'ds-em' | 'ds-em-full' | 'shared' | 'per-agent' | 'tempered' | 'confusion' | 'standing-vote'
+export type Method =
+  | 'majority' | 'majority-final' | 'best-seat' | 'gated' | 'ds-em' | 'ds-em-full' | 'shared' | 'per-agent' | 'tempered' | 'confusion' | 'standing-vote'
 
-export const METHODS: readonly Method[] = ['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote']
+export const METHODS: readonly Method[] = [
+  'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
+]
 
 /** The engine's default for councils (ENGINE.md §11; the README defines it). */
 export const DEFAULT_METHOD: Method = 'standing-vote'
@@ -16,6 +19,8 @@ export type Hyper = Partial<Record<HyperName, number>>
 
 export const HYPER_NAMES: Record<Method, readonly HyperName[]> = {
   majority: [],
+  'majority-final': [],
+  'best-seat': [],
   gated: [],
   'ds-em': [],
   'ds-em-full': [],
@@ -47,6 +52,11 @@ export class MethodRefused extends Error {
 export type OneCoinMethod = 'shared' | 'per-agent' | 'tempered'
 export function isOneCoin(m: Method): m is OneCoinMethod {
   return m === 'shared' || m === 'per-agent' || m === 'tempered'
+}
+
+/** Methods that read no label (majority, majority-final, ds-em): one fit serves every fold. */
+export function isLabelFree(m: Method): boolean {
+  return m === 'majority' || m === 'majority-final' || m === 'ds-em' || m === 'ds-em-full'
 }
 
 /** Methods with hyperparameters selected by CV (§7). */

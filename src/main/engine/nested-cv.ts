@@ -1,11 +1,11 @@
 import type { Aggregator } from './aggregator'
 import { foldsOf } from './cv-select'
 import { fitAggregator, type FitOptions } from './fit'
-import { isTuned, MethodRefused, type Hyper, type Method } from './methods'
+import { isLabelFree, isTuned, MethodRefused, type Hyper, type Method } from './methods'
 import type { Prediction } from './scores'
 import { selectHyper } from './select-hyper'
 import type { TaskTallies } from './tallies'
-import { tieBreak } from './tie-break'
+import { scoredAnswer } from './tie-break'
 
 export interface OutOfFoldFits {
   /** The labeled tasks (gold ≥ 0) in input order, and the outer fold of each. */
@@ -19,7 +19,8 @@ export interface OutOfFoldFits {
  * Out-of-fold fits (ENGINE.md §7, §8.2): outer F folds seeded by `seed`; for fold j the model is
  * fitted on the other folds, its hyperparameters re-selected there by an inner F-fold CV seeded
  * `seed + 1 + j` — unless `hyper` fixes them. ds-em runs once on `opts.pool` (no label is used,
- * so nothing leaks) and majority needs no fit: one aggregator serves every fold.
+ * so nothing leaks) and majority / majority-final need no fit: one aggregator serves every fold.
+ * best-seat picks its seat on each training part, like any supervised method.
  * Cost ≈ F × cvSelect on (F−1)/F of the data.
  * @throws MethodRefused for a tuned method whose outer training part is empty (< 2 labels).
  */
@@ -28,7 +29,7 @@ export function outOfFoldFits(
 ): OutOfFoldFits {
   const L = labeled.filter((t) => t.gold >= 0)
   const fold = foldsOf(L, F, seed)
-  const shared = method === 'majority' || method === 'ds-em' || method === 'ds-em-full' ? fitAggregator(method, L, hyper, seed, opts) : null
+  const shared = isLabelFree(method) ? fitAggregator(method, L, hyper, seed, opts) : null
   const aggregators: (Aggregator | null)[] = []
   for (let j = 0; j < F; j++) {
     const train = L.filter((_, i) => fold[i] !== j)
@@ -58,14 +59,16 @@ export interface NestedCvResult {
 
 /**
  * Honest evaluation (ENGINE.md §7, BDA D.1): out-of-fold fits as above, each predicting its
- * held-out fold on the full trace; answers by the tie rule with `seed`.
+ * held-out fold on the full trace; answers by the tie rule with `seed` (NO_ANSWER where the
+ * method gives none, so it scores as wrong).
  */
 export function nestedCv(method: Method, labeled: readonly TaskTallies[], F: number, seed: number, opts: FitOptions = {}): NestedCvResult {
   const { labeled: L, fold, aggregators } = outOfFoldFits(method, labeled, F, seed, null, opts)
   const predictions: Prediction[] = new Array(L.length)
   L.forEach((t, i) => {
-    const p = aggregators[fold[i]]!.posteriorAt(t)
-    predictions[i] = { p, gold: t.gold, answer: tieBreak(p, t.K, t.task, seed) }
+    const agg = aggregators[fold[i]]!
+    const p = agg.posteriorAt(t)
+    predictions[i] = { p, gold: t.gold, answer: scoredAnswer(agg, t, p, seed) }
   })
   const selected = aggregators.filter((a): a is Aggregator => a !== null).map((a) => ({ ...a.hyper }))
   return { predictions, fold, selected }

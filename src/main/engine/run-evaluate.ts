@@ -20,13 +20,14 @@ export interface EvaluateResult {
 /**
  * The stateless `evaluate` command (FORMATS.md; ENGINE.md §7): nested CV over the tasks of
  * `traces` that have gold, metrics pooled over all out-of-fold predictions in file order.
- * ds-em runs unsupervised on the whole file. A method that cannot run returns `refused` with
- * the reason (mixed candidate sets for confusion / ds-em; no gold; too few labels).
+ * ds-em runs unsupervised on the whole file (on per-task candidate sets when they differ). A
+ * method that cannot run returns `refused` with the reason (mixed candidate sets for confusion /
+ * ds-em-full; no gold; too few labels).
  */
 export function runEvaluate(opts: { method: Method; traces: Trace[]; folds: number; seed: number }): EvaluateResult | { method: Method; refused: string } {
   const { method, traces, folds, seed } = opts
   try {
-    if (method === 'confusion' || method === 'ds-em' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
+    if (method === 'confusion' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
     const seats = new SeatIndex()
     const all = traces.map((t) => buildTallies(t, seats))
     const L = all.filter((t) => t.gold >= 0)

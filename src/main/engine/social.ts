@@ -19,9 +19,10 @@ function finishShares(out: Float64Array, K: number, n: number): Float64Array {
 
 /**
  * P at round cut t of a task's tallies. Writes and returns `out` (length ≥ K; only the first K
- * entries are written). O(S + K).
+ * entries are written). `dropSeat` (local, ≥ 0) is left out, as if it had no answer (the
+ * majority-final baseline's leave-one-seat-out influence). O(S + K).
  */
-export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new Float64Array(t.K)): Float64Array {
+export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new Float64Array(t.K), dropSeat = -1): Float64Array {
   const K = t.K
   out.fill(0, 0, K)
   const cut = cutAt(t, round)
@@ -30,7 +31,7 @@ export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new
     const W = recordWidth(K)
     for (let s = 0; s < t.S; s++) {
       const a = t.counts[(cut * t.S + s) * W + CURRENT_AT]
-      if (a >= 0) {
+      if (a >= 0 && s !== dropSeat) {
         out[a]++
         n++
       }

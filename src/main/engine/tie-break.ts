@@ -36,3 +36,19 @@ export function answerAt(agg: Aggregator, t: TaskTallies, seed: number, round?: 
   const p = agg.posteriorAt(t, round, -1, scratch)
   return tieBreak(p, t.K, t.task, seed)
 }
+
+/**
+ * The answer index of a method that gives none (best-seat on a task its seat did not answer). It
+ * is no candidate, so accuracy (answer === gold) counts the task as wrong; Brier and NLL read the
+ * posterior, uniform there, so they stay well defined.
+ */
+export const NO_ANSWER = -1
+
+/**
+ * The answer a prediction is scored with: NO_ANSWER when the aggregator gives none for t at the
+ * cut (`hasAnswer`), else the tie rule on its posterior `p` (from the same cut).
+ */
+export function scoredAnswer(agg: Aggregator, t: TaskTallies, p: ArrayLike<number>, seed: number, round?: number): number {
+  if (agg.hasAnswer !== undefined && !agg.hasAnswer(t, round)) return NO_ANSWER
+  return tieBreak(p, t.K, t.task, seed)
+}

@@ -68,7 +68,7 @@ describe('posterior: arguments', () => {
     ['a hyperparameter that is not a number', ['--b', '0.6', '--kappa', 'x', '--s', '16'], /--kappa must be a number/],
     ['an unknown flag', ['--bogus', '1'], /bogus/],
     ['a positional argument', ['extra'], /extra/],
-    ['an unknown method', ['--method', 'wisdom'], /--method must be one of majority, gated/],
+    ['an unknown method', ['--method', 'wisdom'], /--method must be one of majority, majority-final, best-seat, gated/],
     ['a fractional seed', ['--seed', '1.5'], /--seed must be an integer/],
     ['bad --columns', ['--columns', 'task,label'], /--columns/],
     ['bad --delimiter', ['--delimiter', 'semicolon'], /--delimiter/]
@@ -122,6 +122,8 @@ describe('posterior: a good run', () => {
   it('runs every method, with and without a full hyperparameter set, and is deterministic', async () => {
     const sets: string[][] = [
       ['--method', 'majority'],
+      ['--method', 'majority-final'],
+      ['--method', 'best-seat'],
       ['--method', 'gated'],
       ['--method', 'ds-em'],
       ['--method', 'ds-em-full'],

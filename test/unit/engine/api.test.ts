@@ -6,16 +6,16 @@ import {
 import { council, m, trace } from './helpers'
 
 const FIXED: Record<Method, Hyper> = {
-  majority: {}, gated: {}, 'ds-em': {}, 'ds-em-full': {},
+  majority: {}, 'majority-final': {}, 'best-seat': {}, gated: {}, 'ds-em': {}, 'ds-em-full': {},
   shared: { b: 0.6, s: 8 }, 'per-agent': { b: 0.65, kappa: 2, s: 16 }, tempered: { b: 0.7, kappa: 1, s: 32, tau: 0.5 }, confusion: { lambda: 8, tau: 0.75 },
   'standing-vote': { b: 0.7, kappa: 1 }
 }
 
 describe('public API (index.ts)', () => {
   it('lists the methods and their hyperparameters in the contract order', () => {
-    expect(METHODS).toEqual(['majority', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'])
+    expect(METHODS).toEqual(['majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'])
     expect(HYPER_NAMES).toEqual({
-      majority: [], gated: [], 'ds-em': [], 'ds-em-full': [], shared: ['b', 's'], 'per-agent': ['b', 'kappa', 's'],
+      majority: [], 'majority-final': [], 'best-seat': [], gated: [], 'ds-em': [], 'ds-em-full': [], shared: ['b', 's'], 'per-agent': ['b', 'kappa', 's'],
       tempered: ['b', 'kappa', 's', 'tau'], confusion: ['lambda', 'tau'], 'standing-vote': ['b', 'kappa']
     })
   })
@@ -32,7 +32,7 @@ describe('public API (index.ts)', () => {
         expect(Object.values(o.posterior).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14)
         expect(['c0', 'c1']).toContain(o.answer)
       }
-      const baseline = method === 'majority' || method === 'gated' || method.startsWith('ds-em')
+      const baseline = method.startsWith('majority') || method === 'best-seat' || method === 'gated' || method.startsWith('ds-em')
       expect(Object.keys(out[0].weights)).toEqual(baseline ? [] : ['S1', 'S9']) // S2 never moved
       if (!baseline) expect(out[0].weights.S3).toBeUndefined()
     }
@@ -79,7 +79,7 @@ describe('public API (index.ts)', () => {
   it('posteriorAt at round cut t equals the posterior of the trace truncated to rounds ≤ t', () => {
     const seats = new SeatIndex()
     const L = council({ n: 100, seed: 7, reliabilities: [0.8, 0.6, 0.4], K: 3, prefix: 'c' }).map((t) => buildTallies(t, seats))
-    for (const method of ['tempered', 'confusion', 'majority'] as const) {
+    for (const method of ['tempered', 'confusion', 'majority', 'majority-final', 'best-seat'] as const) {
       const agg = fitAggregator(method, L, FIXED[method], 0)
       for (const tr of council({ n: 10, seed: 8, reliabilities: [0.8, 0.6, 0.4], K: 3 })) {
         const full = buildTallies(tr, seats)

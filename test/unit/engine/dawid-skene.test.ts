@@ -87,10 +87,10 @@ describe('Dawid–Skene EM (ENGINE.md §6) against crowd-kit test_dawid_skene_st
     expect(out.every((o) => Object.keys(o.weights).length === 0)).toBe(true)
   })
 
-  it('refuses mixed candidate sets, naming the first differing task', () => {
+  it('ds-em-full refuses mixed candidate sets, naming the first differing task', () => {
     const traces = [votes('a', ['x', 'y'], [['A', 'x']]), votes('b', ['y', 'x'], [['A', 'x']]), votes('c', ['x', 'z'], [['A', 'x']])]
-    expect(() => new DsAggregator('ds-em', traces.map((t) => buildTallies(t, new SeatIndex())))).toThrow(MethodRefused)
-    expect(() => runPosterior({ method: 'ds-em', traces, calibration: [], hyper: null, seed: 0 })).toThrow(/task "c"/)
+    expect(() => new DsAggregator('ds-em-full', traces.map((t) => buildTallies(t, new SeatIndex())))).toThrow(MethodRefused)
+    expect(() => runPosterior({ method: 'ds-em-full', traces, calibration: [], hyper: null, seed: 0 })).toThrow(/task "c"/)
   })
 
   it('shows the K = 2 label-switching failure: a wrong-majority council is learned upside down', () => {

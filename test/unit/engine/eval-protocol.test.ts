@@ -37,6 +37,20 @@ describe('eval splits: a gold task calibrates split i iff H(`${i}:eval:${task}`)
     expect(s.hyper).toEqual({})
   })
 
+  it('best-seat: a scored task its seat did not answer counts as wrong (uniform posterior), never as a lucky tie-break', () => {
+    // B is right on the calibration side; on s2 only A answers — B has no answer there.
+    const cal = [votes('c0', ['x', 'y'], [['A', 'y'], ['B', 'x']], 'x'), votes('c1', ['x', 'y'], [['A', 'y'], ['B', 'x']], 'x')]
+    // On s2 and s3 the seeded tie rule on the uniform posterior would pick the gold (y, then x).
+    expect([hashMod('0:s2', 2), hashMod('0:s3', 2)]).toEqual([1, 0])
+    const scored = [votes('s1', ['x', 'y'], [['A', 'y'], ['B', 'x']], 'x'), votes('s2', ['x', 'y'], [['A', 'x']], 'y'), votes('s3', ['x', 'y'], [['A', 'y']], 'x')]
+    const s = scoreSplit('best-seat', { calibration: cal, traces: scored })
+    expect(s.n).toBe(3)
+    expect(s.accuracy).toBe(1 / 3)
+    expect(s.brier).toBeCloseTo((0 + 0.5 + 0.5) / 3, 12)
+    // majority-final runs in the same protocol (no hyperparameters, no label read).
+    expect(scoreSplit('majority-final', { calibration: cal, traces: scored }).hyper).toEqual({})
+  })
+
   it('a method that cannot run is a refused cell, not an error', () => {
     const mixed = [votes('a', ['x', 'y'], [['A', 'x']], 'x'), votes('b', ['x', 'y', 'z'], [['A', 'z']], 'z')]
     const cell = runCell('confusion', [{ calibration: mixed.slice(0, 1), traces: mixed.slice(1) }], 1000)

@@ -16,7 +16,7 @@ const truth: Record<string, string> = { url1: 'notporn', url2: 'porn', url3: 'no
 const labels = [...new Set(rows.map((r) => r[2]))]
 const traces: Trace[] = [...new Set(rows.map((r) => r[1]))].map((task) =>
   votes(task, labels, rows.filter((r) => r[1] === task).map((r) => [r[0], r[2]] as [string, string]), truth[task]))
-const accuracyOf = (out: { task: string; answer: string }[]) => out.filter((o) => o.answer === truth[o.task]).length
+const accuracyOf = (out: { task: string; answer: string | null }[]) => out.filter((o) => o.answer === truth[o.task]).length
 
 describe('GAL AdultContent toy set (5 workers × 5 URLs, worker5 always wrong)', () => {
   it('majority gets 4/5 (url5: 3 of 5 say porn)', () => {

@@ -129,9 +129,9 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   return 0
 }
 
-/** confusion and ds-em need one candidate set over every task they see (ENGINE.md §5, §6). */
+/** confusion and ds-em-full need one candidate set over every task they see (ENGINE.md §5, §6); ds-em runs on per-task sets. */
 function requireSharedSet(method: Method, traces: readonly Trace[]): void {
-  if (method === 'confusion' || method === 'ds-em' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
+  if (method === 'confusion' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
 }
 
 /** FORMATS.md's per-task line, fields in its order. */

@@ -6,7 +6,9 @@ const usage = `Usage: arbiter posterior --traces F --calibration F [--method M] 
 
 Prints one JSON line per task of --traces, in file order:
   {"task","posterior":{candidate:p},"answer","weights":{seat:w}}
-Stateless: no database. Reliabilities are fitted on --calibration (its gold).
+("answer" is null where best-seat's seat gave no answer; its posterior is then uniform.)
+Stateless: no database. Reliabilities are fitted on --calibration (its gold); best-seat picks its
+seat there; majority, majority-final and ds-em read no label.
 
   --traces F          the tasks to score (trace JSONL, or label CSV by extension)
   --calibration F     labeled tasks the method is fitted on

@@ -11,8 +11,8 @@ import { UsageError, type Command } from '../command'
 const usage = `Usage: arbiter report [--db PATH] --out FILE.html [--json]
 
 Writes the audit as one self-contained HTML file (inline CSS and SVG plots, no script, no
-external resource): the methods scored by nested CV with their reliability diagrams, majority and the
-best single seat as references; act-or-defer over 10 seeded 50/50 splits of the random labels at
+external resource): the methods scored by nested CV with their reliability diagrams, the baselines
+majority, majority-final and best-seat as references; act-or-defer over 10 seeded 50/50 splits of the random labels at
 the current budget and the risk–automation frontier (β sweep); each seat's reliability, weight,
 evidence, drift and confusion heatmap; labels by reviewer and their agreement (Cohen's κ per
 pair, Fleiss' κ overall). The same figures as the console's Audit screen.

@@ -2,7 +2,7 @@ import type { Aggregator } from '../aggregator'
 import type { CalibrationTask } from '../certificate'
 import { foldsOf } from '../cv-select'
 import { fitAggregator } from '../fit'
-import { DEFAULT_METHOD, isTuned, MethodRefused, type Hyper } from '../methods'
+import { DEFAULT_METHOD, isLabelFree, isTuned, MethodRefused, type Hyper } from '../methods'
 import { outOfFoldFits } from '../nested-cv'
 import { selectHyper } from '../select-hyper'
 import { roundsOf, taskRounds } from './round-states'
@@ -18,7 +18,7 @@ import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
  * Extra labeled tasks (not in C) join every training part and the deployed fit, never a fold.
  * Cost ≈ (F + 1) CV grid searches; everything after this is cheap.
  * @throws MethodRefused when C has no labeled task, or the method refuses the data (too few labels
- * for CV, mixed candidate sets for confusion / ds-em).
+ * for CV, mixed candidate sets for confusion / ds-em-full).
  */
 export function fitCouncil(config: CouncilFitConfig): CouncilFits {
   const method = config.method ?? DEFAULT_METHOD
@@ -32,8 +32,8 @@ export function fitCouncil(config: CouncilFitConfig): CouncilFits {
   const opts = { ...config.fitOptions, labels: config.fitOptions?.labels ?? C[0].candidates }
 
   const deployed = fitAggregator(method, [...C, ...extra], hyper, seed, { ...opts, folds: F })
-  // Methods that read no label (majority, ds-em) need no refit per fold, as in outOfFoldFits.
-  const labelFree = method === 'majority' || method === 'ds-em' || method === 'ds-em-full'
+  // Methods that read no label (majority, majority-final, ds-em) need no refit per fold, as in outOfFoldFits.
+  const labelFree = isLabelFree(method)
   let fold: Int32Array
   let outOfFold: (Aggregator | null)[]
   if (extra.length === 0) {

@@ -16,7 +16,7 @@ import { commonCandidates, seatRows } from './seats'
 export type AuditProgress = (p: { done: number; total: number; message: string | null }) => void
 
 export async function computeAudit(store: Store, settings: EngineSettings, actor: Actor, progress: AuditProgress = () => {}): Promise<AuditSummary> {
-  const steps = AUDIT_METHODS.length + 1 + AUDIT_SPLITS + 1
+  const steps = AUDIT_METHODS.length + AUDIT_SPLITS + 1
   progress({ done: 0, total: steps, message: 'reading tallies and labels' })
   const data = await loadAuditData(store, settings, actor)
   const { corpus, labeled, random, fit, fitLabeled } = data
@@ -24,7 +24,7 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
   const methods = methodRows(labeled, corpus.tasks, settings.seed, (done) =>
     progress({ done, total: steps, message: `nested CV on ${labeled.length} labeled tasks` })
   )
-  const base = AUDIT_METHODS.length + 1
+  const base = AUDIT_METHODS.length
   const actOrDefer = actOrDeferView(random, settings, corpus.tasks, (done) =>
     progress({ done: base + done, total: steps, message: `act-or-defer split ${done} of ${AUDIT_SPLITS}` })
   )

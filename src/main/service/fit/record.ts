@@ -5,7 +5,7 @@
  * and metrics. Plain JSON only: non-finite numbers become null.
  */
 import {
-  accuracy, brier, driftOfTallies, eceEw, nll, tieBreak,
+  accuracy, brier, driftOfTallies, eceEw, nll, scoredAnswer,
   type Aggregator, type CouncilFits, type Prediction, type SeatIndex, type TaskTallies
 } from '../../engine'
 import type { FitRecord, JsonObject, JsonValue } from '../../store'
@@ -64,7 +64,7 @@ export function outOfFoldScores(fits: CouncilFits): JsonObject | null {
     const agg = fits.outOfFold[fits.fold[i]]
     if (agg === null) return
     const p = agg.posteriorAt(t)
-    preds.push({ p, gold: t.gold, answer: tieBreak(p, t.K, t.task, fits.seed) })
+    preds.push({ p, gold: t.gold, answer: scoredAnswer(agg, t, p, fits.seed) })
   })
   if (preds.length === 0) return null
   return jsonSafe({ n: preds.length, accuracy: accuracy(preds), brier: brier(preds), nll: nll(preds), eceEw: eceEw(preds) }) as JsonObject

@@ -14,7 +14,7 @@ export function methodsSection(methods: readonly MethodRow[], labeledTasks: numb
   const plots = methods.filter((m) => m.refused === null && m.n > 0).map((m) =>
     figure(reliabilitySvg(m), `${esc(m.method)} · n = ${m.n} · ECE_ew ${num(m.eceEw)}`))
   return `<section id="methods"><h2>Methods</h2>
-<p class="muted">Nested cross-validation (5 outer folds, hyperparameters re-selected inside each; ENGINE.md §7) over the ${labeledTasks} labeled tasks the label policy allows, scores pooled over all out-of-fold predictions. The best single seat is its round-0 answer, unfitted.</p>
+<p class="muted">Nested cross-validation (5 outer folds, hyperparameters re-selected inside each; ENGINE.md §7) over the ${labeledTasks} labeled tasks the label policy allows, scores pooled over all out-of-fold predictions. References: majority (round-0 votes), majority-final (each seat's final answer) and best-seat (the final answers of the seat with the most right on the training folds; a task it did not answer counts as wrong).</p>
 ${table(['method', 'n', 'accuracy', 'Brier', 'ECE_ew', 'ECE_em', ''], rows, [false, true, true, true, true, true, false])}
 <h3>Reliability diagrams</h3><p class="muted">Bars: accuracy per equal-width confidence bin; tick: the bin's mean confidence; red: overconfidence; dashed: perfect calibration.</p><div class="plots">${plots.join('\n')}</div></section>`
 }
