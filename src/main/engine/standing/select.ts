@@ -1,4 +1,4 @@
-import { foldsOf, selectIndex } from '../cv-select'
+import { CV_TIE, foldsOf, selectIndex } from '../cv-select'
 import { isotonicFit, type IsotonicModel } from '../isotonic'
 import { gridPoints, type Hyper } from '../methods'
 import { brierOne } from '../scores'
@@ -23,8 +23,8 @@ export interface StandingSelection {
  * posteriors of each held-out fold come from reliabilities fitted on the other folds. The score of a
  * point is the pooled Brier of its RECALIBRATED out-of-fold posteriors, the recalibration itself
  * cross-fitted (fold f's PAVA map is fitted on the other folds' out-of-fold top-label probabilities),
- * so no task's score sees its own label. Ties: the first point within 1e-12 (§7). `fixed` skips the
- * search and only fits the recalibration for that point.
+ * so no task's score sees its own label. The choice: the one-standard-error rule below, ties by §7's
+ * first point within 1e-12. `fixed` skips the search and only fits the recalibration for that point.
  * Cost: O(F·|grid|·Σ(S + K)) posteriors + O(|grid|·F·n log n) PAVA.
  */
 export function selectStandingVote(labeled: readonly TaskTallies[], seed: number, F: number, fixed: Hyper | null): StandingSelection {
@@ -45,11 +45,13 @@ export function selectStandingVote(labeled: readonly TaskTallies[], seed: number
     })
   }
   const scores = new Float64Array(points.length)
-  points.forEach((_, j) => {
+  const perTask = points.map((_, j) => {
     const { conf, correct } = topLabels(L, raw[j], offset, seed)
-    scores[j] = recalibratedBrier(L, raw[j], offset, conf, correct, fold, F)
+    const b = recalibratedBriers(L, raw[j], offset, conf, correct, fold, F)
+    scores[j] = n === 0 ? 0 : b.reduce((a, x) => a + x, 0) / n
+    return b
   })
-  const best = selectIndex(scores)
+  const best = oneStandardError(points, scores, perTask, fold, F)
   const { conf, correct } = topLabels(L, raw[best], offset, seed)
   const recalibration = n === 0 ? null : isotonicFit(conf, correct)
   return { hyper: points[best], points, scores, recalibration }
@@ -69,11 +71,43 @@ function topLabels(L: readonly TaskTallies[], raw: Float64Array, offset: Int32Ar
   return { conf, correct }
 }
 
-/** Mean Brier of the posteriors after fold-wise cross-fitted recalibration. */
-function recalibratedBrier(
+/**
+ * The one-standard-error rule (Breiman et al. 1984, as glmnet's `lambda.1se`): the standard error of the
+ * best point's CV score is the sample standard deviation of its per-fold mean Brier over √F; among the
+ * points within one such error of the best, take the one with the smallest κ, then the lowest Brier
+ * (§7's first-in-grid on ties). κ > 0 tells seats apart; on a few dozen labels their reliabilities differ
+ * by noise, and a κ picked by noise gives a seat as good as the others a weight that outvotes two of
+ * them (a council of three copies of one model lost 6 points of accuracy that way on 48 labels). With
+ * enough labels real differences exceed the error and κ stays.
+ */
+function oneStandardError(points: readonly Hyper[], scores: Float64Array, perTask: readonly Float64Array[], fold: Int32Array, F: number): number {
+  const best = selectIndex(scores)
+  const sums = new Float64Array(F)
+  const counts = new Float64Array(F)
+  perTask[best].forEach((b, i) => {
+    sums[fold[i]] += b
+    counts[fold[i]]++
+  })
+  const means: number[] = []
+  for (let f = 0; f < F; f++) if (counts[f] > 0) means.push(sums[f] / counts[f])
+  if (means.length < 2) return best
+  const m = means.reduce((a, x) => a + x, 0) / means.length
+  const se = Math.sqrt(means.reduce((a, x) => a + (x - m) * (x - m), 0) / (means.length - 1) / means.length)
+  let pick = best
+  points.forEach((h, j) => {
+    if (scores[j] > scores[best] + se + CV_TIE) return
+    const kappa = h.kappa ?? 0
+    const pickKappa = points[pick].kappa ?? 0
+    if (kappa < pickKappa || (kappa === pickKappa && scores[j] < scores[pick] - CV_TIE)) pick = j
+  })
+  return pick
+}
+
+/** Per-task Brier of the posteriors after fold-wise cross-fitted recalibration. */
+function recalibratedBriers(
   L: readonly TaskTallies[], raw: Float64Array, offset: Int32Array, conf: Float64Array, correct: Uint8Array, fold: Int32Array, F: number
-): number {
-  let sum = 0
+): Float64Array {
+  const out = new Float64Array(L.length)
   const p = new Float64Array(64)
   for (let f = 0; f < F; f++) {
     const trainIdx: number[] = []
@@ -85,8 +119,8 @@ function recalibratedBrier(
       const t = L[i]
       const q = t.K <= p.length ? p.subarray(0, t.K) : new Float64Array(t.K)
       q.set(raw.subarray(offset[i], offset[i + 1]))
-      sum += brierOne(recalibrateTop(q, t.K, iso), t.K, t.gold)
+      out[i] = brierOne(recalibrateTop(q, t.K, iso), t.K, t.gold)
     }
   }
-  return L.length === 0 ? 0 : sum / L.length
+  return out
 }
