@@ -47,11 +47,14 @@ describe('certify --calibration --traces (FORMATS.md)', () => {
     expect(r.code).toBe(0)
     expect(r.out).toHaveLength(2001)
     const tasks = r.out.slice(0, 2000).map((l) => JSON.parse(l))
-    expect(Object.keys(tasks[0])).toEqual(['task', 'decision', 'stopRound', 'answer', 'bound', 'k', 'gap', 'why'])
-    expect(Object.keys(tasks[0].why)).toEqual(['qhat', 'bias', 'conc'])
+    expect(Object.keys(tasks[0])).toEqual(['task', 'decision', 'stopRound', 'answer', 'bound', 'k', 'n', 'gap', 'why'])
+    expect(Object.keys(tasks[0].why)).toEqual(['qhat', 'bias', 'conc', 'n'])
     expect(tasks[0].task).toBe('new-0001')
     for (const t of tasks) {
       expect(t.bound).toHaveLength(3)
+      expect(t.n).toHaveLength(3)
+      t.n.forEach((n: number, r: number) => expect(n).toBeGreaterThanOrEqual(t.k[r]))
+      expect(t.why.n).toBe(t.n[t.bound.indexOf(Math.max(...t.bound))]) // why is at argmax_t L_t, first on ties
       expect((t.decision === 'act') === t.gap <= 0).toBe(true)
       if (t.decision === 'act') expect(t.bound[t.stopRound]).toBeGreaterThanOrEqual(1 - 0.15)
     }
@@ -80,6 +83,34 @@ describe('certify --calibration --traces (FORMATS.md)', () => {
     expect(first.why).not.toBeNull()
   })
 
+  it('--bound hoeffding is AoD as published, the default binomial bound is tighter; n is printed either way', async () => {
+    const argv = ['--calibration', file('cal.jsonl'), '--traces', file('traces.jsonl'), '--beta', '0.2']
+    const binomial = await run(certifyCommand, argv)
+    const explicit = await run(certifyCommand, [...argv, '--bound', 'binomial'])
+    const hoeffding = await run(certifyCommand, [...argv, '--bound', 'hoeffding'])
+    expect(hoeffding.code).toBe(0)
+    expect(explicit.out).toEqual(binomial.out)
+    const lines = (r: { out: string[] }): { bound: number[]; k: number[]; n: number[]; why: { qhat: number; bias: number; conc: number; n: number } }[] =>
+      r.out.slice(0, 2000).map((l) => JSON.parse(l))
+    const b = lines(binomial)
+    const h = lines(hoeffding)
+    let tighter = 0
+    for (let i = 0; i < 2000; i++) {
+      expect(h[i].n).toHaveLength(3)
+      expect(typeof h[i].why.n).toBe('number')
+      // Hoeffding's conc is c_k = sqrt(ln(T·|𝒦_used|/δ)/(2k)) with 𝒦_used = (128, 256, 512) (|D_loc| = 1600).
+      const k = h[i].k[h[i].bound.indexOf(Math.max(...h[i].bound))]
+      expect(h[i].why.conc).toBeCloseTo(Math.sqrt(Math.log((3 * h[i].bound.length) / 0.03) / (2 * k)), 12)
+      if (Math.max(...b[i].bound) > Math.max(...h[i].bound)) tighter++
+    }
+    expect(tighter).toBeGreaterThan(1000)
+    const sb = JSON.parse(binomial.out[2000]).summary
+    const sh = JSON.parse(hoeffding.out[2000]).summary
+    console.log(`certify β 0.2: binomial ${JSON.stringify(sb)}; hoeffding ${JSON.stringify(sh)}`)
+    expect(sb.act).toBeGreaterThanOrEqual(sh.act)
+    expect(sb.wa).toBeLessThanOrEqual(0.2)
+  })
+
   it('gold-based metrics are null unless every task of --traces has gold', async () => {
     const traces = clean(300, 9, 'x').map((t, i) => (i === 5 ? { ...t, gold: null } : t))
     const r = await run(certifyCommand, ['--calibration', file('cal.jsonl'), '--traces', write('partial.jsonl', traces), '--beta', '0.3'])
@@ -97,6 +128,7 @@ describe('certify --calibration --traces (FORMATS.md)', () => {
       [['--calibration', cal, '--traces', tr, '--beta', '1.5'], /--beta must be in \[0, 1\]/],
       [['--calibration', cal, '--traces', tr, '--budget-lambda', 'often'], /--budget-lambda must be a number/],
       [['--calibration', cal, '--traces', tr, '--beta', '0.2', '--state', 'vibes'], /social, posterior/],
+      [['--calibration', cal, '--traces', tr, '--beta', '0.2', '--bound', 'bernstein'], /--bound must be one of binomial, hoeffding; got "bernstein"/],
       [['--calibration', cal, '--traces', tr, '--beta', '0.2', '--b', '0.7'], /partial hyperparameter set/],
       [['--labeled', cal, '--traces', tr, '--splits', '2', '--beta', '0.2'], /replace --calibration\/--traces/],
       [['--labeled', cal, '--beta', '0.2'], /--splits N is required with --labeled/],

@@ -37,7 +37,7 @@ describe('certificate decisions (ENGINE.md §8.8–8.9)', () => {
       scored('c', [BAD, BAD, BAD]),
       scored('d', [BAD, BAD, GOOD])
     ]
-    const res = certify(cal, tasks, { kind: 'absolute', beta: 0.2 })
+    const res = certify(cal, tasks, { kind: 'absolute', beta: 0.2 }, { bound: 'hoeffding' })
     expect(res.alpha).toBeCloseTo(0.15, 15)
     expect(res.reason).toBeNull()
     const [a, b, c, d] = res.tasks
@@ -100,7 +100,7 @@ describe('certificate decisions (ENGINE.md §8.8–8.9)', () => {
       states: [GOOD],
       z: [i < 150 ? 1 : 0]
     }))
-    const cert = buildCertificate(C)
+    const cert = buildCertificate(C, { bound: 'hoeffding' })
     expect(cert.locIds.length).toBe(160)
     const locRight = cert.locIds.filter((id) => Number(id.slice(1)) < 150).length
     const selfRight = cert.locIds.find((id) => Number(id.slice(1)) < 150)!

@@ -1,7 +1,7 @@
 import type { Trace } from '../../../shared/trace'
 import {
-  buildTallies, certifySplits, certifyTallies, DEFAULT_METHOD, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex, STATE_SOURCES,
-  type Budget, type CertifySummary, type Method, type StateSource, type TaskVerdict
+  BOUND_KINDS, buildTallies, certifySplits, certifyTallies, DEFAULT_BOUND, DEFAULT_METHOD, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex,
+  STATE_SOURCES, type BoundKind, type Budget, type CertifySummary, type Method, type StateSource, type TaskVerdict
 } from '../../engine'
 import {
   DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom, HYPER_OPTIONS, hyperFrom, intFlag, methodFrom, numberFlag, parseFlags, readTraceInputs, required, withBadInput
@@ -9,12 +9,14 @@ import {
 import { UsageError, type CliIo, type Command } from '../command'
 
 const usage = `Usage: arbiter certify --calibration F --traces F (--beta B | --budget-lambda L | --budget-lambda auto)
-                       [--method M] [--b X --kappa X --s X --tau X --lambda X] [--state social|posterior] [--seed N]
-       arbiter certify --labeled F --splits N (budget flag) [method, hyperparameter, state and seed flags]
+                       [--method M] [--b X --kappa X --s X --tau X --lambda X] [--state social|posterior]
+                       [--bound binomial|hoeffding] [--seed N]
+       arbiter certify --labeled F --splits N (budget flag) [method, hyperparameter, state, bound and seed flags]
 
 The act-or-defer certificate (ENGINE.md §8), stateless. The first form prints one JSON line per task
 of --traces, in file order:
-  {"task","decision":"act"|"defer","stopRound","answer","bound":[L_t],"k":[k_t],"gap","why":{"qhat","bias","conc"}}
+  {"task","decision":"act"|"defer","stopRound","answer","bound":[L_t],"k":[k_t],"n":[n_t],"gap","why":{"qhat","bias","conc","n"}}
+(n_t: the neighbourhood size behind L_t, ties at the k-NN radius included, so n_t ≥ k_t)
 then {"summary":{"act","accAct","wa","waOverBeta","rnd","beta","alpha","lambda","reason"}} (accAct, wa and
 waOverBeta are null unless every task of --traces has gold). The second form is the evaluation
 protocol: split i puts a task in calibration iff H(\`\${seed+i}:eval:\${task}\`) mod 2 = 0 and scores the
@@ -32,6 +34,8 @@ rest; one {"summary":…} line per split, then {"splits":{"act","accAct","wa","w
                       the method's full hyperparameter set, or none: CV-selected on the calibration
                       side (inside every out-of-fold fit too). --lambda stays confusion's concentration.
   --state S           social (default) | posterior (the aggregator's posterior on the 0.05 grid)
+  --bound B           binomial (default: Clopper–Pearson on the neighbourhood, 𝒦 up to 4096) |
+                      hoeffding (AoD as published, 𝒦 = 128, 256, 512); λ = auto runs with it
   --seed N            seed of folds, ties, splits and spot-checks (default 0)
   --json              accepted; the output is always JSON lines
 ds-em / ds-em-full run unsupervised on --traces (as posterior does), on the whole file with --labeled.
@@ -72,6 +76,7 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
     'budget-lambda': { type: 'string' },
     method: { type: 'string' },
     state: { type: 'string' },
+    bound: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean' },
     ...HYPER_OPTIONS,
@@ -95,9 +100,10 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   const method: Method = methodFrom(values.method, METHODS, DEFAULT_METHOD)
   const hyper = hyperFrom(values, method, HYPER_NAMES[method])
   const state: StateSource = methodFrom(values.state, STATE_SOURCES, 'social')
+  const bound = boundFrom(values.bound)
   const seed = intFlag('seed', values.seed, 0, 0)
   const dialect = dialectFrom(values)
-  const common = { method, hyper, budget, state, seed }
+  const common = { method, hyper, budget, state, bound, seed }
 
   if (split) {
     const inputs = await readTraceInputs([labeledPath], dialect, io)
@@ -129,6 +135,14 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   return 0
 }
 
+/** ENGINE.md §8.7's bound (`--bound`, default binomial). */
+function boundFrom(value: string | undefined): BoundKind {
+  if (value === undefined) return DEFAULT_BOUND
+  const kind = BOUND_KINDS.find((b) => b === value)
+  if (kind === undefined) throw new UsageError(`--bound must be one of ${BOUND_KINDS.join(', ')}; got "${value}"`)
+  return kind
+}
+
 /** confusion and ds-em-full need one candidate set over every task they see (ENGINE.md §5, §6); ds-em runs on per-task sets. */
 function requireSharedSet(method: Method, traces: readonly Trace[]): void {
   if (method === 'confusion' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
@@ -136,8 +150,8 @@ function requireSharedSet(method: Method, traces: readonly Trace[]): void {
 
 /** FORMATS.md's per-task line, fields in its order. */
 function taskLine(t: TaskVerdict): object {
-  const why = t.why === null ? null : { qhat: t.why.qhat, bias: t.why.bias, conc: t.why.conc }
-  return { task: t.task, decision: t.decision, stopRound: t.stopRound, answer: t.answer, bound: t.bound, k: t.k, gap: t.gap, why }
+  const why = t.why === null ? null : { qhat: t.why.qhat, bias: t.why.bias, conc: t.why.conc, n: t.why.n }
+  return { task: t.task, decision: t.decision, stopRound: t.stopRound, answer: t.answer, bound: t.bound, k: t.k, n: t.n, gap: t.gap, why }
 }
 
 function summaryLine(s: CertifySummary): object {

@@ -5,6 +5,7 @@ import {
   DEFAULT_SPOT_RATE,
   isSpotChecked,
   resolveBudget,
+  type BoundKind,
   type BoundTable,
   type Budget,
   type CalibrationTask,
@@ -34,8 +35,10 @@ import type { CouncilFits, StateSource, TaskVerdict } from './types'
 export interface ActOrDeferConfig {
   /** §8.2 state source (default `social`). */
   readonly state?: StateSource
-  /** δ, ε_act, 𝒦, modulus settings; the seed is always the fits' seed. */
-  readonly options?: Omit<CertificateOptions, 'seed'>
+  /** §8.7's bound (`--bound`, the setting `engine.bound`; default `binomial`). λ = auto runs with it. */
+  readonly bound?: BoundKind
+  /** δ, ε_act, 𝒦, modulus settings; the seed is always the fits' seed, the bound is `bound` above. */
+  readonly options?: Omit<CertificateOptions, 'seed' | 'bound'>
   /** Spot-check share ρ (§10, default 0.05). */
   readonly spotRate?: number
 }
@@ -64,6 +67,8 @@ export interface CertificateInfo {
   /** Hyperparameters of each non-empty outer fold's out-of-fold fit. */
   readonly outOfFoldHyper: Hyper[]
   readonly state: StateSource
+  /** §8.7's bound the certificate was built with. */
+  readonly bound: BoundKind
   readonly seed: number
   readonly T: number
   readonly calibrationSize: number
@@ -92,7 +97,7 @@ export class ActOrDefer {
     this.spotRate = config.spotRate ?? DEFAULT_SPOT_RATE
     this.T = fits.T
     this.calibration = calibrationTasks(fits, this.state)
-    this.certificate = buildCertificate(this.calibration, { ...config.options, seed: fits.seed }, fits.T)
+    this.certificate = buildCertificate(this.calibration, { ...config.options, bound: config.bound, seed: fits.seed }, fits.T)
   }
 
   /**
@@ -132,6 +137,7 @@ export class ActOrDefer {
       answer: d.answer,
       bound: d.bound,
       k: d.k,
+      n: d.n,
       gap: d.gap,
       why: d.why,
       reason: d.reason,
@@ -149,6 +155,7 @@ export class ActOrDefer {
       hyper: { ...this.fits.deployed.hyper },
       outOfFoldHyper: this.fits.outOfFold.filter((a) => a !== null).map((a) => ({ ...a.hyper })),
       state: this.state,
+      bound: c.options.bound,
       seed: this.fits.seed,
       T: this.T,
       calibrationSize: c.size,

@@ -67,10 +67,12 @@ export interface TaskVerdict {
   readonly bound: readonly (number | null)[]
   /** The k behind each L_t (null where 𝒦_used is empty). */
   readonly k: readonly (number | null)[]
+  /** The neighbourhood size n behind each L_t (≥ its k: ties at h included; null where 𝒦_used is empty). */
+  readonly n: readonly (number | null)[]
   /** (1 − α) − max_t L_t (> 0 ⇔ deferred); null when α or the bound is unknown. */
   readonly gap: number | null
-  /** q̂, b, c_k at the best round and its best k: "not enough nearby labels" (large c_k or b) vs.
-   *  "the council is unreliable in this state" (low q̂). */
+  /** n, q̂, b and the concentration term at the best round and its best k: "not enough nearby
+   *  labels" (large conc or b) vs. "the council is unreliable in this state" (low q̂). */
   readonly why: BoundWhy | null
   /** Set when the task is deferred for a reason rather than by its bound. */
   readonly reason: DeferReason | null

@@ -1,17 +1,21 @@
-import { concentrations, usableKs, type Certificate } from './build'
+import { usableKs, type Certificate } from './build'
+import { kBoundRule } from './kBound'
 import type { StateTask } from './types'
 
 /**
  * Per-task, per-round lower bounds (ENGINE.md §8.7; AoD §3 "Adaptive lower bound"):
  *
- *     L_{t,k} = q̂_{t,k} − ω̂_t(h_{t,k}) − c_k,    L_t = max_{k ∈ 𝒦_used} L_{t,k}
+ *     hoeffding:  L_{t,k} = q̂_{t,k} − ω̂_t(h_{t,k}) − c_k
+ *     binomial:   L_{t,k} = L^CP(x_{t,k}, n_{t,k}) − ω̂_t(h_{t,k})
+ *     L_t = max_{k ∈ 𝒦_used} L_{t,k}
  *
- * with q̂ the mean Z over the (tie-complete) neighbourhood, h the k-th smallest distance in the
- * normalised space and c_k = sqrt(ln(T·|𝒦_used|/δ)/(2k)). The k behind each L_t is the smallest
- * on ties. The table does not depend on β, so λ sweeps and frontiers reuse it.
+ * with n the size of the (tie-complete) neighbourhood, x its Σ Z, q̂ = x/n, h the k-th smallest
+ * distance in the normalised space, c_k = sqrt(ln(T·|𝒦_used|/δ)/(2k)) and L^CP the Clopper–Pearson
+ * lower bound at δ' = δ/(T·|𝒦_used|) (see `kBound.ts`). The k behind each L_t is the smallest on
+ * ties. The table does not depend on β, so λ sweeps and frontiers reuse it.
  *
  * A scored task that is also in D_loc is left out of D_loc for its own query: its 𝒦_used is
- * {k ≤ |D_loc| − 1} (and c_k uses that count). Queries without a self-exclusion depend only on
+ * {k ≤ |D_loc| − 1} (and c_k or δ' uses that count). Queries without a self-exclusion depend only on
  * the normalised state, so they are cached per round — with the discrete states of §8.2 there
  * are only a few hundred distinct queries however many tasks are scored.
  */
@@ -23,7 +27,9 @@ export interface BoundTable {
   readonly L: Float64Array
   /** k behind L_t (0 when none). */
   readonly k: Int32Array
-  /** q̂, b and c_k of that k. */
+  /** n: the neighbourhood size of that k (≥ k, ties at h included; 0 when none). */
+  readonly neighbours: Float64Array
+  /** q̂, b and the concentration term of that k. */
   readonly qhat: Float64Array
   readonly bias: Float64Array
   readonly conc: Float64Array
@@ -34,6 +40,7 @@ export interface BoundTable {
 interface QueryResult {
   L: number
   k: number
+  n: number
   qhat: number
   bias: number
   conc: number
@@ -57,6 +64,7 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): B
   const n = tasks.length
   const L = new Float64Array(n * T).fill(Number.NaN)
   const kOut = new Int32Array(n * T)
+  const nOut = new Float64Array(n * T)
   const qhat = new Float64Array(n * T).fill(Number.NaN)
   const bias = new Float64Array(n * T).fill(Number.NaN)
   const conc = new Float64Array(n * T).fill(Number.NaN)
@@ -64,11 +72,12 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): B
 
   const delta = cert.options.delta
   const nLoc = cert.locIds.length
+  const bound = cert.options.bound
   const kFull = cert.kUsed
-  const cFull = concentrations(kFull, T, delta)
-  // 𝒦_used and c_k when the querying task is itself in D_loc (§8.7: "computed without it").
+  const ruleFull = kBoundRule(bound, kFull, T, delta)
+  // 𝒦_used and its rule when the querying task is itself in D_loc (§8.7: "computed without it").
   const kSelf = usableKs(cert.options.ks, nLoc - 1)
-  const cSelf = concentrations(kSelf, T, delta)
+  const ruleSelf = kBoundRule(bound, kSelf, T, delta)
 
   const rows = new Int32Array(n)
   for (let i = 0; i < n; i++) {
@@ -83,15 +92,16 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): B
     const selfCache = new Map<string, QueryResult>()
     const evaluate = (cx: number, cy: number, row: number): QueryResult => {
       const ks = row >= 0 ? kSelf : kFull
-      const cs = row >= 0 ? cSelf : cFull
+      const rule = row >= 0 ? ruleSelf : ruleFull
       const nb = round.local.query(cx / size, cy / size, ks, row)
-      let best: QueryResult = { L: -Infinity, k: 0, qhat: Number.NaN, bias: Number.NaN, conc: Number.NaN }
+      let best: QueryResult = { L: -Infinity, k: 0, n: 0, qhat: Number.NaN, bias: Number.NaN, conc: Number.NaN }
       for (let a = 0; a < ks.length; a++) {
-        const q = nb.sumZ[a] / nb.count[a]
+        const x = nb.sumZ[a]
+        const m = nb.count[a]
         const b = round.modulus.at(Math.sqrt(nb.h2[a]))
-        const Lk = q - b - cs[a]
+        const Lk = rule.lower(a, x, m, b)
         // Ascending k and a strict '>' keep the smallest k on ties.
-        if (Lk > best.L) best = { L: Lk, k: ks[a], qhat: q, bias: b, conc: cs[a] }
+        if (Lk > best.L) best = { L: Lk, k: ks[a], n: m, qhat: x / m, bias: b, conc: rule.conc(a, x, m) }
       }
       return best
     }
@@ -122,10 +132,11 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): B
       const o = i * T + t
       L[o] = res.L
       kOut[o] = res.k
+      nOut[o] = res.n
       qhat[o] = res.qhat
       bias[o] = res.bias
       conc[o] = res.conc
     }
   }
-  return { T, n, L, k: kOut, qhat, bias, conc, usable }
+  return { T, n, L, k: kOut, neighbours: nOut, qhat, bias, conc, usable }
 }

@@ -16,7 +16,8 @@ import type { CalibrationTask, CertificateOptions, ResolvedOptions } from './typ
  * - per round, the smoother q̃_t on D_mod (§8.5) and its empirical modulus ω̂_t on the first
  *   ≤ 4000 D_mod tasks in split-hash order (§8.6);
  * - per round, one flatbush index over the D_loc states (§8.7);
- * - 𝒦_used = {k ∈ 𝒦 : k ≤ |D_loc|} and the c_k it implies.
+ * - 𝒦_used = {k ∈ 𝒦 : k ≤ |D_loc|} (𝒦 per the bound: up to 4096 for `binomial`, 512 for
+ *   `hoeffding`), whose size sets the union-bound count T·|𝒦_used| of either bound.
  * β only moves the threshold 1 − α, so one built certificate serves every budget (λ sweep,
  * frontier) — see `bounds.ts` and `decide.ts`.
  */
@@ -76,7 +77,7 @@ export function usableKs(ks: readonly number[], available: number): number[] {
   return ks.filter((k) => k <= available)
 }
 
-/** c_k for each k of 𝒦_used (§8.7). */
+/** Hoeffding's c_k for each k of 𝒦_used (§8.7). */
 export function concentrations(kUsed: readonly number[], T: number, delta: number): Float64Array {
   return Float64Array.from(kUsed, (k) => concentration(k, T, kUsed.length, delta))
 }

@@ -6,7 +6,7 @@ import type { LambdaSelection } from './lambda'
 import { resolveOptions } from './options'
 import { deferAllReason, resolveBudget } from './resolveBudget'
 import type { SmootherKind } from './smoother'
-import type { Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTask, TaskDecision } from './types'
+import type { BoundKind, Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTask, TaskDecision } from './types'
 
 /**
  * Act-or-defer certification end to end (ENGINE.md §8; AoD §3, Alg. 1):
@@ -18,6 +18,8 @@ import type { Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTa
  */
 export interface CertifyResult<A = string> {
   readonly T: number
+  /** The §8.7 bound in force. */
+  readonly bound: BoundKind
   /** The budget in force; null when λ = auto found nothing feasible. */
   readonly beta: number | null
   readonly alpha: number | null
@@ -62,6 +64,7 @@ export function certify<A = string>(
   const tasks = certifyWith(cert, scored, beta, forced)
   return {
     T,
+    bound: opts.bound,
     beta,
     alpha,
     lambda,

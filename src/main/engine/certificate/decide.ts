@@ -7,7 +7,7 @@ import type { BoundWhy, DeferReason, ScoredTask, TaskDecision } from './types'
  *     τ = min { t : L_t ≥ 1 − α }   → act with Ŷ_τ;   no such t → defer (answer Ŷ_{T−1})
  *     gap = (1 − α) − max_t L_t     (> 0 ⇔ deferred)
  *
- * plus the decomposition (q̂, b, c_k) at the best round argmax_t L_t (first on ties) and that
+ * plus the decomposition (n, q̂, b, conc) at the best round argmax_t L_t (first on ties) and that
  * round's best k, so the console can say why. When everything is deferred for a reason
  * (α ≤ 0, empty 𝒦_used, insufficient evidence) the bound, k, gap and why are still reported where
  * they can be computed.
@@ -65,9 +65,11 @@ export function decideTasks<A>(
     const ok = table.usable[i] === 1
     const bound: (number | null)[] = []
     const ks: (number | null)[] = []
+    const ns: (number | null)[] = []
     for (let t = 0; t < T; t++) {
       bound.push(ok ? L[i * T + t] : null)
       ks.push(ok ? table.k[i * T + t] : null)
+      ns.push(ok ? table.neighbours[i * T + t] : null)
     }
     const bt = bestRound(table, i)
     let why: BoundWhy | null = null
@@ -75,7 +77,7 @@ export function decideTasks<A>(
     if (bt >= 0) {
       const o = i * T + bt
       maxL = L[o]
-      why = { round: bt, k: table.k[o], qhat: table.qhat[o], bias: table.bias[o], conc: table.conc[o] }
+      why = { round: bt, k: table.k[o], n: table.neighbours[o], qhat: table.qhat[o], bias: table.bias[o], conc: table.conc[o] }
     }
     const gap = alpha === null || bt < 0 ? null : threshold - maxL
     const tau = stops === null ? -1 : stops[i]
@@ -87,6 +89,7 @@ export function decideTasks<A>(
       answer: act ? task.answers[tau] : task.answers[T - 1],
       bound,
       k: ks,
+      n: ns,
       gap,
       why,
       reason: reason ?? (ok ? null : 'no-usable-k')

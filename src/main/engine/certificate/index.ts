@@ -13,6 +13,7 @@
  */
 export type {
   Budget,
+  BoundKind,
   BoundWhy,
   CalibrationTask,
   CertificateOptions,
@@ -23,9 +24,11 @@ export type {
   StateTask,
   TaskDecision
 } from './types'
-export { DEFAULT_KS, resolveOptions } from './options'
+export { BINOMIAL_KS, BOUND_KINDS, DEFAULT_BOUND, DEFAULT_KS, defaultKs, resolveOptions } from './options'
 export { actionAlpha, finalRoundError, LAMBDA_GRID } from './budget'
 export { concentration } from './concentration'
+export { binomialLevel, clopperPearsonLower } from './clopperPearson'
+export { kBoundRule, type KBoundRule } from './kBound'
 export { posteriorState, roundToGrid, socialShares, socialState, stateOf } from './states'
 export { EmpiricalCdf } from './ecdf'
 export { hashOrder, lambdaHalves, splitModLoc } from './split'

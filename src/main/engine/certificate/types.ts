@@ -55,13 +55,13 @@ export interface CertificateOptions {
   readonly delta?: number
   /** Representation-gap budget ε_act (default 0.02). */
   readonly epsAct?: number
-  /** The k family 𝒦 (default 128, 256, 512). */
+  /** The k family 𝒦 (default: the bound's — 128, 256, 512 for `hoeffding`; up to 4096 for `binomial`). */
   readonly ks?: readonly number[]
   /** Cap on the D_mod pairs of the modulus: first this many D_mod tasks in split-hash order (default 4000). */
   readonly modulusSubsample?: number
   /** Number of distance bins of the over-estimating modulus for r > 0 (default 2048). */
   readonly modulusBins?: number
-  /** The concentration bound of §8.7: `binomial` (Clopper–Pearson on the neighbourhood) or `hoeffding` (AoD as published). */
+  /** The concentration bound of §8.7: `binomial` (Clopper–Pearson on the neighbourhood; default) or `hoeffding` (AoD as published). */
   readonly bound?: BoundKind
 }
 
@@ -71,6 +71,7 @@ export type BoundKind = 'binomial' | 'hoeffding'
 /** Fully resolved options. */
 export interface ResolvedOptions {
   readonly seed: string
+  readonly bound: BoundKind
   readonly delta: number
   readonly epsAct: number
   readonly ks: readonly number[]
@@ -96,17 +97,25 @@ export type Budget =
  */
 export type DeferReason = 'alpha-nonpositive' | 'no-usable-k' | 'insufficient evidence'
 
-/** The decomposition L = q̂ − b − c_k at the task's best round and that round's best k (§8.9). */
+/** The decomposition L = q̂ − b − conc at the task's best round and that round's best k (§8.9). */
 export interface BoundWhy {
   /** The best round (argmax_t L_t, first on ties), 0-based. */
   readonly round: number
   /** The best k at that round (smallest on ties). */
   readonly k: number
-  /** q̂: mean Z over the neighbourhood. */
+  /**
+   * n: the neighbourhood's size at that k (every D_loc state within h, ties included, so n ≥ k).
+   * Optional only so that fits stored before it was reported still read; the engine always sets it.
+   */
+  readonly n?: number
+  /** q̂ = x/n: mean Z over the neighbourhood. */
   readonly qhat: number
   /** b = ω̂_t(h): the bias envelope at the k-NN radius. */
   readonly bias: number
-  /** c_k = sqrt(ln(T·|𝒦_used|/δ) / (2k)). */
+  /**
+   * The concentration term: `hoeffding` c_k = sqrt(ln(T·|𝒦_used|/δ) / (2k)); `binomial`
+   * x/n − L^CP(x, n) at δ' = δ/(T·|𝒦_used|).
+   */
   readonly conc: number
 }
 
@@ -122,6 +131,8 @@ export interface TaskDecision<A = string> {
   readonly bound: readonly (number | null)[]
   /** The k behind each L_t (smallest on ties); null when 𝒦_used is empty. */
   readonly k: readonly (number | null)[]
+  /** The neighbourhood size n behind each L_t (≥ its k: ties at h included); null when 𝒦_used is empty. */
+  readonly n: readonly (number | null)[]
   /** (1 − α) − max_t L_t (> 0 ⇔ deferred); null when α or the bound is unknown. */
   readonly gap: number | null
   readonly why: BoundWhy | null
