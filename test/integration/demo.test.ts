@@ -34,7 +34,7 @@ beforeAll(async () => {
   expect(report.acted).toBeGreaterThanOrEqual(1)
   expect(report.deferred).toBeGreaterThanOrEqual(40)
   service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
-})
+}, 60_000) // builds the 1,000-task demo (two fits): over the 10 s default on a loaded machine
 
 afterAll(async () => {
   await service.close()
