@@ -3,7 +3,8 @@
  * - C = tasks whose effective label is `random` (the certificate's exchangeable sample); the
  *   aggregator also trains on `escalation` labels unless the policy says `random` only;
  * - the council is fitted (CV-selected hyperparameters, out-of-fold states on C), the certificate
- *   built, and every task WITHOUT a human label decided under the budget (default λ = auto);
+ *   built, and every task WITHOUT a human label decided under the budget (default β = 0.20) and
+ *   the bound (default binomial; stored with the fit);
  * - stored as a new fit (previous fits kept) and its decisions, so the queue switches atomically.
  * With fewer than 2 `random` labels there is no certificate: every task is deferred
  * ("no-calibration"), its best guess from whatever the labels allow (majority when there are none).
