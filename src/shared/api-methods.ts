@@ -11,6 +11,8 @@ export const API_METHODS = [
   'db.checkIntegrity',
   'engine.getSettings',
   'engine.updateSettings',
+  'engine.defaultsNotice',
+  'engine.dismissDefaultsNotice',
   'queue.page',
   'queue.facets',
   'task.detail',

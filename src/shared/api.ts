@@ -84,6 +84,8 @@ export interface ApiResults {
   'db.checkIntegrity': IntegrityReport
   'engine.getSettings': EngineSettings
   'engine.updateSettings': EngineSettings
+  'engine.defaultsNotice': L.DefaultsNotice | null
+  'engine.dismissDefaultsNotice': { dismissed: boolean }
   'queue.page': L.QueuePageResult
   'queue.facets': L.QueueFacets
   'task.detail': L.TaskDetail

@@ -14,6 +14,7 @@ export const QUEUE_SORTS = ['gap', 'age', 'disagreement', 'group'] as const
 export const STATE_SOURCES = ['social', 'posterior'] as const
 /** ENGINE.md §8.7's concentration bounds (`--bound`, `engine.bound`). */
 export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
+export type BoundKind = (typeof BOUND_KINDS)[number]
 export const LABEL_POLICIES = ['all', 'random'] as const
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const
 export const IMPORT_KINDS = ['auto', 'traces', 'csv', 'labels'] as const
@@ -21,7 +22,7 @@ export const IMPORT_KINDS = ['auto', 'traces', 'csv', 'labels'] as const
 const id = z.string().min(1).max(512)
 const noArgs = z.object({}).strict()
 
-/** The budget β (ENGINE.md §8): λ = auto (the default), relative β = λ·ê_T, or an absolute β. */
+/** The budget β (ENGINE.md §8): an absolute β (the default, β = 0.20), relative β = λ·ê_T, or λ = auto. */
 export const budgetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('auto') }).strict(),
   z.object({ kind: z.literal('relative'), lambda: z.number().min(0).max(100) }).strict(),
@@ -33,6 +34,8 @@ export type BudgetSetting = z.infer<typeof budgetSchema>
 export const engineSettingsSchema = z.object({
   method: z.enum(METHOD_NAMES),
   budget: budgetSchema,
+  /** The concentration bound of the certificate (§8.7): binomial (the default) or hoeffding (AoD as published). */
+  bound: z.enum(BOUND_KINDS),
   /** Calibration-failure budget δ. */
   delta: z.number().gt(0).lt(0.5),
   /** Representation-gap budget ε_act. */
@@ -51,7 +54,8 @@ export const engineSettingsSchema = z.object({
 export type EngineSettings = z.infer<typeof engineSettingsSchema>
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   method: 'per-agent',
-  budget: { kind: 'auto' },
+  budget: { kind: 'absolute', beta: 0.2 },
+  bound: 'binomial',
   delta: 0.03,
   epsAct: 0.02,
   state: 'social',
@@ -97,6 +101,8 @@ export type FileSource = z.infer<typeof fileSourceSchema>
 export const loopInputSchemas = {
   'engine.getSettings': noArgs,
   'engine.updateSettings': z.object({ patch: engineSettingsSchema.partial().strict() }).strict(),
+  'engine.defaultsNotice': noArgs,
+  'engine.dismissDefaultsNotice': noArgs,
   'queue.page': z
     .object({
       filter: taskFilterSchema.default(DEFAULT_QUEUE_FILTER),
@@ -139,7 +145,7 @@ export const loopInputSchemas = {
     .strict(),
   'imports.list': z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict(),
   'fits.run': noArgs,
-  'fits.decide': z.object({ budget: budgetSchema }).strict(),
+  'fits.decide': z.object({ budget: budgetSchema, bound: z.enum(BOUND_KINDS).optional() }).strict(),
   'fits.list': z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict(),
   'fits.get': z.object({ fitId: id }).strict(),
   'fits.rollback': z.object({ fitId: id }).strict(),

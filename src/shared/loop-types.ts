@@ -3,7 +3,7 @@
  * never `undefined`. Posteriors and weights are objects keyed by candidate / seat id; arrays
  * follow the task's candidate order or the round order.
  */
-import type { BudgetSetting } from './loop-schemas'
+import type { BoundKind, BudgetSetting } from './loop-schemas'
 
 export type TaskState = 'act' | 'defer' | 'human'
 export type LabelSource = 'random' | 'escalation'
@@ -121,7 +121,8 @@ export interface DecisionView {
   gap: number | null
   /** 1 − α: the bound a round must reach to act; null when α is unknown. */
   threshold: number | null
-  why: { round: number; k: number; qhat: number; bias: number; conc: number } | null
+  /** `n`: the neighbourhood's size (binomial bound, ties at the radius included); absent when the fit did not report it. */
+  why: { round: number; k: number; n?: number; qhat: number; bias: number; conc: number } | null
   reason: string | null
   decidedAt: string
 }
@@ -220,6 +221,8 @@ export interface FitSummary {
   id: string
   createdAt: string
   method: string
+  /** The concentration bound the fit ran with (ENGINE.md §8.7); fits made before the setting ran Hoeffding's. */
+  bound: BoundKind
   hyperparameters: Record<string, number>
   metrics: Record<string, unknown> | null
   parentFitId: string | null
@@ -285,4 +288,16 @@ export interface AuditEntryView {
   action: string
   target: string | null
   details: Record<string, unknown>
+}
+
+/**
+ * Set when a database made by an older version was first opened by this one (ENGINE.md §10): the
+ * engine settings it never stored were written with the defaults it ran under, so its behaviour did
+ * not change. Settings shows it until dismissed.
+ */
+export interface DefaultsNotice {
+  /** When the old defaults were written. */
+  at: string
+  /** Each engine setting written (its name without `engine.`) with the old default it keeps. */
+  kept: Record<string, unknown>
 }

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { openStore } from '../../src/main/store'
+import { DEFAULTS_NOTICE_KEY } from '../../src/main/service/engine-settings'
 import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
 import { launchChromium } from './browser'
 
@@ -26,6 +27,8 @@ beforeAll(async () => {
   await seedTraces(store, exampleTraces())
   const summary = await store.getTaskSummary('medclaim-0001')
   await store.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: summary.version }, TEST_ACTOR)
+  // What the migration to the bound setting writes on a database an older version used (ENGINE.md §10).
+  await store.setSettings({ [DEFAULTS_NOTICE_KEY]: { at: '2026-12-01T12:00:00.000Z', kept: { bound: 'hoeffding', budget: { kind: 'auto' }, method: 'per-agent' } } }, TEST_ACTOR)
   await store.close()
 
   server = await startConsoleServer({ dbPath })
@@ -78,6 +81,27 @@ describe('the console in Chromium over the web host', () => {
     const store = await openStore(dbPath)
     try {
       expect((await store.getSettings()).reviewer).toBe('ana')
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('shows the bound, what β means for the current values, and the old-database notice until dismissed', async () => {
+    await page.getByTestId('nav-settings').click()
+    expect(await page.getByTestId('settings-bound').inputValue()).toBe('binomial')
+    expect(await page.getByTestId('settings-budget-meaning').textContent()).toContain(
+      "the share of ALL tasks acted on wrongly stays ≤ 0.20; every acted answer's bound is ≥ 1 − α = 1 − (0.20 − 0.03 − 0.02) = 0.85."
+    )
+    await page.getByTestId('settings-budget').fill('0.3')
+    expect(await page.getByTestId('settings-budget-meaning').textContent()).toContain('= 1 − (0.30 − 0.03 − 0.02) = 0.75.')
+    const notice = page.getByTestId('defaults-notice')
+    expect(await notice.textContent()).toMatch(/New databases now use β = 0\.20 \(absolute\), the binomial .*bound and the per-agent method/)
+    expect(await notice.textContent()).toContain('bound: Hoeffding bound')
+    await page.getByTestId('defaults-notice-dismiss').click()
+    await notice.waitFor({ state: 'detached' })
+    const store = await openStore(dbPath)
+    try {
+      expect((await store.getSettings())[DEFAULTS_NOTICE_KEY]).toBeUndefined()
     } finally {
       await store.close()
     }

@@ -18,7 +18,11 @@ import { createService, type Service } from '../../src/main/service'
 import { AUDIT_METHODS } from '../../src/main/service/audit/methods'
 import { FRONTIER_BETAS, MIN_RANDOM_LABELS } from '../../src/main/service/audit/act-or-defer'
 import { esc } from '../../src/main/service/audit/report/text'
-import { createDemoDatabase, DEMO_BUDGET, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS } from '../../src/main/service/demo'
+import { createDemoDatabase, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS } from '../../src/main/service/demo'
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/shared/api'
+
+/** The demo runs on the default budget and bound (β = 0.20, binomial). */
+const DEMO_BUDGET = DEFAULT_ENGINE_SETTINGS.budget as { kind: 'absolute'; beta: number }
 import { loadCorpus } from '../../src/main/service/fit/corpus'
 import { openStore } from '../../src/main/store'
 
@@ -55,7 +59,7 @@ beforeAll(async () => {
   const t0 = performance.now()
   summary = await call<AuditSummary>('audit.summary')
   firstCallMs = performance.now() - t0
-})
+}, 60_000) // builds the 1,000-task demo (two fits): over the 10 s default on a loaded machine
 
 afterAll(async () => {
   await service.close()
@@ -145,7 +149,7 @@ describe('audit.summary on the demo database', () => {
     const random = labeled.filter((t) => corpus.labels.get(t.task)?.source === 'random')
     const { report } = certifySplits({
       method: 'per-agent', labeled: random, splits: 10, seed: 0, budget: DEMO_BUDGET, state: 'posterior',
-      options: { delta: 0.03, epsAct: 0.02 }, spotRate: 0.05, fitOptions: { pool: corpus.tasks, labels: random[0].candidates }
+      options: { delta: 0.03, epsAct: 0.02, bound: DEFAULT_ENGINE_SETTINGS.bound }, spotRate: 0.05, fitOptions: { pool: corpus.tasks, labels: random[0].candidates }
     })
     expect(summary.actOrDefer.current?.act).toBeCloseTo(report.mean.act as number, 12)
     expect(summary.actOrDefer.current?.wa).toBeCloseTo(report.mean.wa as number, 12)

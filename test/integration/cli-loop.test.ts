@@ -77,17 +77,48 @@ function defineCliLoop(backend: Backend): void {
     })
 
     it('decide --beta re-decides under the current fit as a new fit derived from it', async () => {
-      const strict = arbiter('decide', '--db', db, '--beta', '0.06', '--json')
+      const strict = arbiter('decide', '--db', db, '--beta', '0.06', '--bound', 'hoeffding', '--json')
       expect(strict.status, strict.stderr).toBe(0)
       const d = JSON.parse(strict.stdout) as { fit: string; parent: string; metrics: { acted: number; reason: string | null }; resolved: { beta: number; alpha: number } }
       expect(d.resolved.beta).toBe(0.06)
       expect(d.resolved.alpha).toBeCloseTo(0.01, 12)
-      expect(d.metrics.acted).toBe(0) // c_k alone exceeds α = 0.01
+      expect(d.metrics.acted).toBe(0) // Hoeffding's c_k alone exceeds α = 0.01
       const store = await openStore(db, { readonly: true })
       expect((await store.currentFit())?.parentFitId).toBe(d.parent)
       await store.close()
       expect(arbiter('decide', '--db', db, '--beta', '2').status).toBe(2)
       expect(arbiter('decide', '--db', db, '--beta', '0.1', '--budget-lambda', 'auto').status).toBe(2)
+    })
+
+    it('fit --bound and decide --bound: each fit stores and reports the bound it ran with, its budget and acted share; a bad bound is exit 2', async () => {
+      type FitJson = { fit: string; parent: string | null; bound: string; budget: unknown; actedShare: number; metrics: { acted: number; decided: number } }
+      const h = arbiter('fit', '--db', db, '--bound', 'hoeffding', '--json')
+      expect(h.status, h.stderr).toBe(0)
+      const f = JSON.parse(h.stdout) as FitJson
+      expect(f.bound).toBe('hoeffding')
+      expect(f.budget).toEqual({ kind: 'absolute', beta: 0.2 }) // the demo keeps the default budget
+      expect(f.actedShare).toBeCloseTo(f.metrics.acted / f.metrics.decided, 12)
+      const b = arbiter('decide', '--db', db, '--bound', 'binomial', '--json')
+      expect(b.status, b.stderr).toBe(0)
+      const d = JSON.parse(b.stdout) as FitJson
+      expect([d.bound, d.parent]).toEqual(['binomial', f.fit])
+      // Without --bound, decide keeps the current fit's.
+      const kept = JSON.parse(arbiter('decide', '--db', db, '--json').stdout) as FitJson
+      expect([kept.bound, kept.parent]).toEqual(['binomial', d.fit])
+      const store = await openStore(db, { readonly: true })
+      expect((await store.getFit(f.fit)).bound).toBe('hoeffding')
+      expect((await store.getFit(kept.fit)).bound).toBe('binomial')
+      await store.close()
+      const text = arbiter('decide', '--db', db, '--bound', 'hoeffding')
+      expect(text.status, text.stderr).toBe(0)
+      expect(text.stdout).toMatch(/budget β = 0\.20, Hoeffding bound/)
+      expect(text.stdout).toMatch(/the share of ALL tasks acted on wrongly stays ≤ 0\.20; every acted answer's bound is ≥ 1 − α = 1 − \(0\.20 − 0\.03 − 0\.02\) = 0\.85/)
+      expect(text.stdout).toMatch(/\d+ acted, \d+ deferred, \d+ spot-checked \(acted share \d+\.\d%\)/)
+      for (const command of ['fit', 'decide']) {
+        const bad = arbiter(command, '--db', db, '--bound', 'bernstein')
+        expect(bad.status).toBe(2)
+        expect(bad.stderr).toMatch(/--bound must be one of binomial, hoeffding; got "bernstein"/)
+      }
     })
 
     it('export writes exactly the filtered rows, to stdout or a file', async () => {

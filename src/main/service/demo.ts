@@ -27,8 +27,6 @@ export const DEMO_TASKS = 1000
 export const DEMO_RANDOM_LABELS = 400
 export const DEMO_ESCALATIONS = 40
 export const DEMO_FILE = 'demo-council.trace.jsonl'
-/** α = β − 0.05 = 0.15: reachable with k = 256 neighbours (c_256 ≈ 0.10 at T = 4). */
-export const DEMO_BUDGET = { kind: 'absolute', beta: 0.2 } as const
 
 export interface DemoOptions {
   seed?: number
@@ -48,18 +46,34 @@ export interface DemoReport {
 }
 
 /** How often the persistent adversary (A4) argues for a wrong answer. */
-export const DEMO_ADVERSARY_DOSE = 0.5
+export const DEMO_ADVERSARY_DOSE = 0.6
+/** Every seat's reliability (and per-group reliability) as this share of the preset's. */
+export const DEMO_RELIABILITY_SCALE = 0.9
 
 /**
- * `demoCouncil`'s council with the adversary's dose at 0.5. At the preset's dose of 1 the
- * adversary is wrong on every move, which makes it an oracle for a model that learns its negative
- * weight: per-agent is right on every task (out-of-fold), every state's q̂ is 1, and the queue
- * would be all-acted or all-deferred — a console with nothing to show. At 0.5 it still argues
- * against the truth on every task, but not perfectly.
+ * `demoCouncil`'s council, made harder so that the default certificate (β = 0.20, the binomial
+ * bound) still leaves a review queue. At the preset's dose of 1 the adversary is wrong on every
+ * move, which makes it an oracle for a model that learns its negative weight: per-agent is right
+ * on every task (out-of-fold), every state's q̂ is 1, and the queue would be all-acted or
+ * all-deferred — a console with nothing to show. At the preset's reliabilities and a dose of 0.5
+ * the neighbourhoods' q̂ is ≈ 0.97: Hoeffding's bound left ~70 tasks to review, the binomial bound
+ * (q̂ − b − c_k replaced by a Clopper–Pearson bound ≈ 0.93 at k = 256) would act on nearly all.
+ * Seats at 90 % of their reliabilities with the adversary at 0.6 keep q̂ below that where the
+ * council is unsure. (The outcome is not monotone in either knob: the CV-chosen hyperparameters and
+ * the 0.05 state grid move with them; this pair kept 130–180 deferred under either bound.)
  */
 export function demoConfig(seed: number): CouncilConfig {
   const cfg = demoCouncilConfig({ seed, tasks: DEMO_TASKS })
-  return { ...cfg, seats: cfg.seats.map((s) => (s.behaviour === 'adversarial' ? { ...s, pWrong: DEMO_ADVERSARY_DOSE } : s)) }
+  const scaled = (r: number): number => r * DEMO_RELIABILITY_SCALE
+  return {
+    ...cfg,
+    seats: cfg.seats.map((s) => ({
+      ...s,
+      reliability: scaled(s.reliability),
+      ...(s.reliabilityByGroup === undefined ? {} : { reliabilityByGroup: Object.fromEntries(Object.entries(s.reliabilityByGroup).map(([g, r]) => [g, scaled(r)])) }),
+      ...(s.behaviour === 'adversarial' ? { pWrong: DEMO_ADVERSARY_DOSE } : {})
+    }))
+  }
 }
 
 /** Builds the demo into an EMPTY store (the caller decides where it lives). */
@@ -98,9 +112,8 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   const label = (taskId: string, source: 'random' | 'escalation', reviewer: string) => ({ taskId, label: gold.get(taskId) as string, source, reviewer, at: dated(taskId), note: null })
   await store.importLabels({ fileName: 'demo-calibration', sha256: hashHex(`${seed}:demo-calibration`), kind: 'labels', labels: drawn.map((id) => label(id, 'random', 'demo:calibrate')) }, actor)
   log(`labeled ${drawn.length} tasks drawn at random (calibration); fitting`)
-  // The simulated debate is easy for the per-agent model (its out-of-fold error on C is 0), and
-  // λ = auto scales β by that error, so it could never act here: the demo declares β instead.
-  const settings = await updateEngineSettings(store, { seed, budget: DEMO_BUDGET, state: 'posterior' }, actor)
+  // The defaults otherwise (β = 0.20, the default bound and method): what a new user's own data gets.
+  const settings = await updateEngineSettings(store, { seed, state: 'posterior' }, actor)
   await fitAndDecide(store, { settings, redo: null }, actor)
 
   // The top of the review queue (closest to acting first), resolved by a reviewer.

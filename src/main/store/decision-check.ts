@@ -19,14 +19,17 @@ const numberRecord = (v: unknown): boolean => {
   return true
 }
 
-/** null, or exactly the five figures of a gap decomposition, each a finite number. */
+/** null, or exactly the five figures of a gap decomposition, each a finite number, and maybe `n` (a whole number ≥ 0). */
 const whyOrNull = (v: unknown): boolean => {
   if (v === null || v === undefined) return true
   if (!plainObject(v)) return false
+  const r = v as Record<string, unknown>
   let keys = 0
-  for (const _ in v as Record<string, unknown>) keys++
-  if (keys !== WHY_KEYS.length) return false
-  for (const k of WHY_KEYS) if (!(typeof (v as Record<string, unknown>)[k] === 'number' && Number.isFinite((v as Record<string, number>)[k]))) return false
+  for (const _ in r) keys++
+  const hasN = r.n !== undefined
+  if (keys !== WHY_KEYS.length + (hasN ? 1 : 0)) return false
+  if (hasN && !(Number.isSafeInteger(r.n) && (r.n as number) >= 0)) return false
+  for (const k of WHY_KEYS) if (!(typeof r[k] === 'number' && Number.isFinite(r[k]))) return false
   return true
 }
 
@@ -73,7 +76,7 @@ function describeProblem(d: DecisionInput, i: number): void {
   numbers(d.bound, 'bound')
   numbers(d.k, 'k')
   if (!whyOrNull(d.why)) {
-    throw new StoreError('bad_input', `${where}.why must be null or { ${WHY_KEYS.join(', ')} }, each a finite number`)
+    throw new StoreError('bad_input', `${where}.why must be null or { ${WHY_KEYS.join(', ')}[, n] }, each a finite number (n a whole number ≥ 0)`)
   }
   checkNullableString(d.reason, `${where}.reason`)
   checkNullableFinite(d.disagreement, `${where}.disagreement`)

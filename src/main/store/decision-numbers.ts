@@ -13,8 +13,15 @@
 import { LITTLE_ENDIAN } from './int32-blob'
 import type { DecisionWhy } from './types'
 
-/** The five figures of a gap decomposition, in their stored order. */
+/** The five figures every gap decomposition has, in their stored order. */
 export const WHY_KEYS = ['round', 'k', 'qhat', 'bias', 'conc'] as const
+/**
+ * A page keeps six figures per row: WHY_KEYS, then `n` (NaN when the engine did not report it).
+ * Stored, a decomposition without `n` stays the five figures schema 5 wrote (byte for byte); one
+ * with `n` appends it as a sixth (schema 6), which readers of either take.
+ */
+export const WHY_STRIDE = WHY_KEYS.length + 1
+export const WHY_N = WHY_KEYS.length
 
 /**
  * The stored bytes of values[at … at + n): on a little-endian machine a view of them, no copy
@@ -69,19 +76,31 @@ export function readNumbers(v: StoredNumbers | null): (number | null)[] | null {
   return Array.from(bytesToFloat64(v), (x) => (Number.isNaN(x) ? null : x))
 }
 
-/** The stored decomposition; null unless all five figures are there (a partial one would mislead). */
+/**
+ * The stored decomposition; null unless all five figures are there (a partial one would mislead),
+ * with `n` when it was stored.
+ */
 export function readWhy(v: StoredNumbers | null): DecisionWhy | null {
   if (v === null) return null
   const f: unknown[] = typeof v === 'string' ? whyValues(JSON.parse(v)) : Array.from(bytesToFloat64(v), (x) => (Number.isNaN(x) ? null : x))
-  if (f.length !== WHY_KEYS.length || !f.every((x) => typeof x === 'number')) return null
-  const [round, k, qhat, bias, conc] = f as number[]
-  return { round, k, qhat, bias, conc }
+  if (f.length === WHY_STRIDE && typeof f[WHY_N] !== 'number') f.pop()
+  if ((f.length !== WHY_KEYS.length && f.length !== WHY_STRIDE) || !f.every((x) => typeof x === 'number')) return null
+  const [round, k, qhat, bias, conc, n] = f as number[]
+  return n === undefined ? { round, k, qhat, bias, conc } : { round, k, n, qhat, bias, conc }
 }
 
-/** A legacy JSON decomposition's figures in WHY_KEYS order (anything else reads as incomplete). */
+/** A JSON decomposition's figures in WHY_KEYS order, then `n` if it has one (anything else reads as incomplete). */
 function whyValues(o: unknown): unknown[] {
   if (o === null || typeof o !== 'object' || Array.isArray(o)) return []
-  return WHY_KEYS.map((k) => (o as Record<string, unknown>)[k])
+  const r = o as Record<string, unknown>
+  const f = WHY_KEYS.map((k) => r[k])
+  if (r.n !== undefined) f.push(r.n)
+  return f
+}
+
+/** How many of a page row's six why figures to store: five without `n`, six with it. */
+export function storedWhyLength(whys: Float64Array, at: number): number {
+  return Number.isNaN(whys[at + WHY_N]) ? WHY_KEYS.length : WHY_STRIDE
 }
 
 /** A copy: the driver's buffer may start at any byte offset, and a Float64Array needs 8-byte alignment. */

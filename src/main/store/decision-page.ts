@@ -12,7 +12,7 @@
  */
 import { MAX_ID_LENGTH } from '../../shared/limits'
 import { checkDecisionRows } from './decision-check'
-import { WHY_KEYS } from './decision-numbers'
+import { WHY_KEYS, WHY_N, WHY_STRIDE } from './decision-numbers'
 import { StoreError, type DecisionInput, type DecisionWhy } from './types'
 
 export interface DecisionPage {
@@ -37,7 +37,7 @@ export interface DecisionPage {
   readonly ks: Float64Array
   readonly kAt: Int32Array
   readonly kLength: Int32Array
-  /** Five per row in WHY_KEYS order, all NaN for no decomposition. */
+  /** Six per row: WHY_KEYS order, then `n` (NaN when not reported); all NaN for no decomposition. */
   readonly whys: Float64Array
 }
 
@@ -88,7 +88,7 @@ export class DecisionPageBuilder {
     this.boundLength = new Int32Array(capacity)
     this.kAt = new Int32Array(capacity)
     this.kLength = new Int32Array(capacity)
-    this.whys = new Float64Array(capacity * WHY_KEYS.length)
+    this.whys = new Float64Array(capacity * WHY_STRIDE)
     this.posteriors = new Float64Array(4 * capacity + 8)
     this.bounds = new Float64Array(4 * capacity + 8)
     this.ks = new Float64Array(4 * capacity + 8)
@@ -136,8 +136,9 @@ export class DecisionPageBuilder {
       this.ks = room(this.ks, this.nk + row.k.length)
       for (let j = 0; j < row.k.length; j++) this.ks[this.nk++] = row.k[j] ?? NaN
     }
-    const w = i * WHY_KEYS.length
+    const w = i * WHY_STRIDE
     for (let j = 0; j < WHY_KEYS.length; j++) this.whys[w + j] = row.why === null ? NaN : row.why[WHY_KEYS[j]]
+    this.whys[w + WHY_N] = row.why?.n ?? NaN
   }
 
   finish(): DecisionPage {
@@ -149,7 +150,7 @@ export class DecisionPageBuilder {
       posteriors: this.posteriors.slice(0, this.np), posteriorAt: this.posteriorAt.slice(0, n),
       bounds: this.bounds.slice(0, this.nb), boundAt: this.boundAt.slice(0, n), boundLength: this.boundLength.slice(0, n),
       ks: this.ks.slice(0, this.nk), kAt: this.kAt.slice(0, n), kLength: this.kLength.slice(0, n),
-      whys: this.whys.slice(0, n * WHY_KEYS.length)
+      whys: this.whys.slice(0, n * WHY_STRIDE)
     }
   }
 }
@@ -206,9 +207,11 @@ function listOf(values: Float64Array, at: number, length: number): (number | nul
 }
 
 function whyOf(whys: Float64Array, i: number): DecisionWhy | null {
-  const w = i * WHY_KEYS.length
+  const w = i * WHY_STRIDE
   if (Number.isNaN(whys[w])) return null
-  return { round: whys[w], k: whys[w + 1], qhat: whys[w + 2], bias: whys[w + 3], conc: whys[w + 4] }
+  const why: DecisionWhy = { round: whys[w], k: whys[w + 1], qhat: whys[w + 2], bias: whys[w + 3], conc: whys[w + 4] }
+  if (!Number.isNaN(whys[w + WHY_N])) why.n = whys[w + WHY_N]
+  return why
 }
 
 /**
@@ -224,7 +227,7 @@ export function checkDecisionPage(p: DecisionPage): { acted: number; spot: numbe
   const sized: [string, ArrayLike<unknown>, number][] = [
     ['flags', p.flags, n], ['stopRounds', p.stopRounds, n], ['gaps', p.gaps, n], ['disagreements', p.disagreements, n],
     ['listOf', p.listOf, n], ['posteriorAt', p.posteriorAt, n], ['boundAt', p.boundAt, n], ['boundLength', p.boundLength, n],
-    ['kAt', p.kAt, n], ['kLength', p.kLength, n], ['whys', p.whys, n * WHY_KEYS.length], ['answers', p.answers, n], ['reasons', p.reasons, n]
+    ['kAt', p.kAt, n], ['kLength', p.kLength, n], ['whys', p.whys, n * WHY_STRIDE], ['answers', p.answers, n], ['reasons', p.reasons, n]
   ]
   for (const [name, a, length] of sized) if (a === null || a === undefined || a.length !== length) bad(`${name} must have ${length} entries`)
   if (!Array.isArray(p.lists) || !p.lists.every((l) => Array.isArray(l) && l.every((c) => typeof c === 'string'))) bad('lists must be lists of candidate names')
@@ -253,12 +256,14 @@ export function checkDecisionPage(p: DecisionPage): { acted: number; spot: numbe
     for (let g = 0; g < list.length; g++) if (!Number.isFinite(p.posteriors[p.posteriorAt[i] + g])) bad(`${row}: the posterior must be finite numbers`)
     checkList(p.bounds, p.boundAt[i], p.boundLength[i], `${row}: bound`, bad)
     checkList(p.ks, p.kAt[i], p.kLength[i], `${row}: k`, bad)
-    const w = i * WHY_KEYS.length
+    const w = i * WHY_STRIDE
     const none = Number.isNaN(p.whys[w])
     for (let j = 0; j < WHY_KEYS.length; j++) {
       const x = p.whys[w + j]
-      if (none ? !Number.isNaN(x) : !Number.isFinite(x)) bad(`${row}: why must be null or { ${WHY_KEYS.join(', ')} }, each a finite number`)
+      if (none ? !Number.isNaN(x) : !Number.isFinite(x)) bad(`${row}: why must be null or { ${WHY_KEYS.join(', ')}[, n] }, each a finite number`)
     }
+    const n = p.whys[w + WHY_N]
+    if (none ? !Number.isNaN(n) : !(Number.isNaN(n) || (Number.isSafeInteger(n) && n >= 0))) bad(`${row}: why.n must be a whole number ≥ 0 when given`)
   }
   return { acted, spot }
 }

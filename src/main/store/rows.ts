@@ -115,10 +115,11 @@ export type FitRow = {
   decision_count: number
   deferred_count: number | null
   spot_count: number | null
+  bound: string | null
 }
 
 export const FIT_COLUMNS =
-  'id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, decided_at, decision_count, deferred_count, spot_count'
+  'id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, decided_at, decision_count, deferred_count, spot_count, bound'
 
 export function toFit(r: FitRow): FitRecord {
   return {
@@ -133,6 +134,8 @@ export function toFit(r: FitRow): FitRecord {
     decidedAt: r.decided_at,
     decisionCount: r.decision_count,
     deferredCount: r.deferred_count,
-    spotCount: r.spot_count
+    spotCount: r.spot_count,
+    // Fits made before the bound was stored all ran Hoeffding's (the only bound there was).
+    bound: r.bound === 'binomial' ? 'binomial' : 'hoeffding'
   }
 }

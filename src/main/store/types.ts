@@ -21,7 +21,7 @@ export type * from './types-team'
 /** What a write changed; the service turns these into `changed{topics}` events (one list, shared). */
 export { TOPICS, type Topic } from '../../shared/events'
 import type { Topic } from '../../shared/events'
-import type { Counts } from '../../shared/api'
+import type { BoundKind, Counts } from '../../shared/api'
 
 export const SHELLS = ['electron', 'web', 'cli'] as const
 export type Shell = (typeof SHELLS)[number]
@@ -205,9 +205,13 @@ export type FitInput = {
   metrics: JsonObject | null
   /** The fit this one derives from (e.g. a decide run under a fitted model); null for a root. */
   parentFitId: string | null
+  /** The concentration bound its certificate ran with (ENGINE.md §8.7); left out, none is stored and it reads as Hoeffding's. */
+  bound?: BoundKind
 }
 
-export type FitRecord = FitInput & {
+export type FitRecord = Omit<FitInput, 'bound'> & {
+  /** The stored bound; `hoeffding` for a fit that stored none (every fit made before schema 6). */
+  bound: BoundKind
   id: string
   createdAt: string
   /** Set once, when the fit's decisions are saved. */
@@ -240,8 +244,12 @@ export type DecisionInput = {
   reason?: string | null
 }
 
-/** Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9). */
-export type DecisionWhy = { round: number; k: number; qhat: number; bias: number; conc: number }
+/**
+ * Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9).
+ * `n` (the binomial bound's neighbourhood size, ties at the radius included) only when the engine
+ * reported it: Hoeffding fits, and fits made before schema 6, have none.
+ */
+export type DecisionWhy = { round: number; k: number; n?: number; qhat: number; bias: number; conc: number }
 
 export type SaveDecisionsResult = { fitId: string; count: number; decidedAt: string }
 

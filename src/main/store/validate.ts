@@ -5,6 +5,7 @@
  */
 import { MAX_ID_LENGTH } from '../../shared/limits'
 import { FORCES } from '../../shared/trace'
+import { BOUND_KINDS, type BoundKind } from '../../shared/loop-schemas'
 import type { JsonObject, JsonValue } from './json'
 import { SHELLS, StoreError, type Actor, type MoveInput, type SeatInput, type TaskInput } from './types'
 
@@ -155,4 +156,9 @@ export function checkTask(t: TaskInput): void {
   })
   if (!Array.isArray(t.seats)) throw bad(`${where}: seats must be an array`)
   t.seats.forEach((s, i) => checkSeat(s, `${where}: seats[${i}]`))
+}
+
+/** A fit's bound: one of the shared kinds, or none given (stored as NULL, read as Hoeffding's). */
+export function checkBound(value: unknown): BoundKind | null {
+  return value === undefined || value === null ? null : checkOneOf(value, BOUND_KINDS, 'bound')
 }

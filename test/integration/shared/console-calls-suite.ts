@@ -132,5 +132,25 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       const tail = await call<{ action: string }[]>('audit.tail', { limit: 3 })
       expect(tail.map((a) => a.action)).toEqual(['decisions.save', 'fit.save', 'decisions.save'].slice(-3))
     })
+
+    it('stores the bound each fit ran with: the setting\'s, the current fit\'s on a re-decide, or the one fits.decide names', async () => {
+      expect(await call('engine.getSettings')).toMatchObject({ bound: 'binomial' })
+      // A new database: the defaults are its own, so there is no old-database notice.
+      expect(await call('engine.defaultsNotice')).toBeNull()
+      expect(await call('engine.dismissDefaultsNotice')).toEqual({ dismissed: false })
+      const bad = await dispatch(service.handlers, 'engine.updateSettings', { patch: { bound: 'bernstein' } }, ana)
+      expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+      await call('engine.updateSettings', { patch: { bound: 'hoeffding' } })
+      const fit = await call<{ id: string; bound: string }>('fits.run')
+      expect(fit.bound).toBe('hoeffding')
+      expect((await call<{ certificate: { bound: string; settings: { bound: string } } }>('fits.get', { fitId: fit.id })).certificate).toMatchObject({ bound: 'hoeffding', settings: { bound: 'hoeffding' } })
+      const kept = await call<{ bound: string; parentFitId: string }>('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+      expect(kept).toMatchObject({ bound: 'hoeffding', parentFitId: fit.id })
+      const other = await call<{ id: string; bound: string }>('fits.decide', { budget: { kind: 'absolute', beta: 0.3 }, bound: 'binomial' })
+      expect(other.bound).toBe('binomial')
+      expect((await call<{ id: string; bound: string }[]>('fits.list', { limit: 1 }))[0]).toMatchObject({ id: other.id, bound: 'binomial' })
+      const refused = await dispatch(service.handlers, 'fits.decide', { budget: { kind: 'auto' }, bound: 'bernstein' }, ana)
+      expect(refused).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+    })
   })
 }

@@ -41,7 +41,7 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       const C = all.filter((t) => labels.get(t.task)?.source === 'random')
       const extra = all.filter((t) => labels.get(t.task)?.source === 'escalation')
       const fits = fitCouncil({ method: 'per-agent', hyper: null, calibration: C, extraLabeled: extra, seed: 0, fitOptions: { pool: all, labels: C[0].candidates } })
-      const aod = buildActOrDefer(fits, { state: 'posterior', options: { delta: 0.03, epsAct: 0.02 }, spotRate: 0.05 })
+      const aod = buildActOrDefer(fits, { state: 'posterior', options: { delta: 0.03, epsAct: 0.02, bound: 'hoeffding' }, spotRate: 0.05 })
       const scored = all.filter((t) => !labels.has(t.task))
       const decided = aod.decide(scored, { kind: 'auto' })
       return { fits, scored, decided, seats, byId: new Map(all.map((t) => [t.task, t])) }
@@ -60,8 +60,9 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       service = await createService({ store, dbPath, nativeBinding: null, shell: 'electron' })
       service.subscribe((e) => events.push(e))
       // At this size (600 calibration labels) the social state's neighbourhoods are too coarse for
-      // λ = auto to find a feasible budget; the rounded posterior state acts (ENGINE.md §8.2).
-      await call('engine.updateSettings', { patch: { autoRefit: false, state: 'posterior' } })
+      // λ = auto to find a feasible budget; the rounded posterior state acts (ENGINE.md §8.2). The
+      // figures below are λ = auto's under Hoeffding's bound, named here (neither is the default).
+      await call('engine.updateSettings', { patch: { autoRefit: false, state: 'posterior', budget: { kind: 'auto' }, bound: 'hoeffding' } })
     })
 
     afterAll(async () => {

@@ -6,6 +6,7 @@
  */
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import pg from 'pg'
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
@@ -133,11 +134,14 @@ describe('postgres schema guarantees', () => {
     const url = await cluster().createDatabase()
     const v1 = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) })
     await importTasks(v1, ['t1', 't2', 't3'].map((id) => makeTask(id)))
-    const older = (await v1.saveFit(FIT, ANA)).value.id
-    const newer = (await v1.saveFit(FIT, ANA)).value.id
     await v1.close()
+    const [older, newer] = [randomUUID(), randomUUID()]
     await raw(url, async (c) => {
-      // Decisions as the code before 0002 wrote them: one shared table keyed by (fit, task).
+      // Fits and decisions as the code before 0002 wrote them (the store's code writes the shipped
+      // schema): fits without a bound, decisions in one shared table keyed by (fit, task).
+      const fit = `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities) VALUES ($1, $2, 'per-agent', '{}', '{}')`
+      await c.query(fit, [older, '2026-11-30T09:00:00.000Z'])
+      await c.query(fit, [newer, '2026-11-30T09:00:01.000Z'])
       const rows: [string, string, string, boolean, number][] = [
         [older, 't1', 'act', false, -0.4], [older, 't2', 'act', false, -0.3], [older, 't3', 'defer', false, 0.1],
         [newer, 't1', 'defer', true, 0.3], [newer, 't2', 'act', false, -0.2], [newer, 't3', 'defer', false, 0.2]
@@ -157,7 +161,7 @@ describe('postgres schema guarantees', () => {
     })
     const store = await openPostgresStore(url)
     try {
-      expect((await store.info()).migration).toMatchObject({ from: 1, applied: [2] })
+      expect((await store.info()).migration).toMatchObject({ from: 1, applied: POSTGRES_MIGRATIONS.slice(1).map((m) => m.version) })
       const page = await store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
       expect(page.fitId).toBe(newer)
       expect(page.rows.map((r) => [r.taskId, r.gap, r.spotCheck, r.fitId, r.decidedAt])).toEqual([

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -190,12 +191,15 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
     const path = tmp.dbPath()
     const v3 = await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 3) })
     await importTasks(v3, ['t1', 't2', 't3'].map((id) => makeTask(id)))
-    const older = (await v3.saveFit(FIT, ANA)).value.id
-    const newer = (await v3.saveFit(FIT, ANA)).value.id
     await v3.close()
-    // Decisions as the code before 0004 wrote them: one shared table keyed by (fit, task).
+    // Fits and decisions as the code before 0004 wrote them (the store's code writes the shipped
+    // schema): fits without a bound, decisions in one shared table keyed by (fit, task).
+    const [older, newer] = [randomUUID(), randomUUID()]
     const db = rawDb(path)
     try {
+      const fit = db.prepare(`INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities) VALUES (?, ?, 'per-agent', '{}', '{}')`)
+      fit.run(older, '2026-11-30T09:00:00.000Z')
+      fit.run(newer, '2026-11-30T09:00:01.000Z')
       const insert = db.prepare(`INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
         disagreement, decided_at, task_created_at, task_group, ks, why, reason)
         SELECT ?, id, ?, ?, 'true', '{"true":0.6,"false":0.4}', NULL, ?, '[0.5]', 0.2, ?, created_at, grp, '[3]', NULL, 'gap' FROM tasks WHERE id = ?`)
@@ -213,7 +217,7 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
 
     const store = await openSqliteStore(path)
     try {
-      expect((await store.info()).migration).toMatchObject({ from: 3, applied: [4, 5] })
+      expect((await store.info()).migration).toMatchObject({ from: 3, applied: SQLITE_MIGRATIONS.slice(3).map((m) => m.version) })
       expect(tableNames(path)).not.toContain('decisions')
       expect(tableNames(path)).toEqual(expect.arrayContaining([decisionsTable(older), decisionsTable(newer), 'decisions_none']))
       const page = await store.queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })

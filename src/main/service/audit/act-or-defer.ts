@@ -52,7 +52,7 @@ export interface SplitRun {
 export function runSplit(random: readonly TaskTallies[], i: number, s: EngineSettings, pool: readonly TaskTallies[]): SplitRun {
   const { calibration, scored } = evaluationSplit(random, i, s.seed)
   const fits = fitCouncil({ method: s.method as Method, calibration, seed: s.seed, fitOptions: { pool, labels: random[0].candidates } })
-  const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, spotRate: s.spotRate })
+  const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct, bound: s.bound }, spotRate: s.spotRate })
   const batch = aod.prepare(scored)
   const current = summarize(aod.decide(batch, s.budget), batch)
   const frontier = FRONTIER_BETAS.map((beta) => summarize(aod.decide(batch, { kind: 'absolute', beta }), batch))
@@ -64,7 +64,7 @@ export function actOrDeferView(
 ): ActOrDeferView {
   const protocol =
     `${AUDIT_SPLITS} seeded 50/50 splits of the ${random.length} random labels (seed ${s.seed}): ${s.method} fitted and the certificate ` +
-    `built on one half (${s.state} state, δ = ${s.delta}, ε_act = ${s.epsAct}), the other half decided and scored; budget ${describeBudget(s.budget)}`
+    `built on one half (${s.state} state, ${s.bound} bound, δ = ${s.delta}, ε_act = ${s.epsAct}), the other half decided and scored; budget ${describeBudget(s.budget)}`
   if (random.length < MIN_RANDOM_LABELS) {
     const reason =
       `too few random labels: ${random.length} of the ${MIN_RANDOM_LABELS} needed — each half of a 50/50 split must keep at least ` +

@@ -9,7 +9,7 @@ import type { Store } from '../../store'
 
 export async function auditKey(store: Store, s: EngineSettings): Promise<string> {
   const [fit, counts, recent] = await Promise.all([store.currentFit(), store.counts(), store.recentLabels(1)])
-  const settings = { method: s.method, budget: s.budget, delta: s.delta, epsAct: s.epsAct, state: s.state, spotRate: s.spotRate, labelPolicy: s.labelPolicy, seed: s.seed }
+  const settings = { method: s.method, budget: s.budget, bound: s.bound, delta: s.delta, epsAct: s.epsAct, state: s.state, spotRate: s.spotRate, labelPolicy: s.labelPolicy, seed: s.seed }
   return JSON.stringify({ fit: fit?.id ?? null, labels: counts.labels, last: recent[0]?.id ?? null, tasks: counts.tasks, settings })
 }
 

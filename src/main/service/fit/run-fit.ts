@@ -3,12 +3,13 @@
  * - C = tasks whose effective label is `random` (the certificate's exchangeable sample); the
  *   aggregator also trains on `escalation` labels unless the policy says `random` only;
  * - the council is fitted (CV-selected hyperparameters, out-of-fold states on C), the certificate
- *   built, and every task WITHOUT a human label decided under the budget (default λ = auto);
+ *   built, and every task WITHOUT a human label decided under the budget (default β = 0.20) and
+ *   the bound (default binomial; stored with the fit);
  * - stored as a new fit (previous fits kept) and its decisions, so the queue switches atomically.
  * With fewer than 2 `random` labels there is no certificate: every task is deferred
  * ("no-calibration"), its best guess from whatever the labels allow (majority when there are none).
  */
-import type { BudgetSetting, EngineSettings } from '../../../shared/api'
+import type { BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
   buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
   type ActOrDefer, type Aggregator, type BoundWhy, type Method, type TaskTallies, type TaskVerdict
@@ -23,8 +24,8 @@ export type FitProgress = (p: { phase: string; done: number; total: number; mess
 
 export interface FitRequest {
   settings: EngineSettings
-  /** `decide`: the same labels and settings as this fit, another budget. */
-  redo: { fit: FitRecord; budget: BudgetSetting } | null
+  /** `decide`: the same labels and settings as this fit, another budget, and another bound when given. */
+  redo: { fit: FitRecord; budget: BudgetSetting; bound?: BoundKind } | null
   /**
    * Where a writer thread can open the same SQLite database (decisions-thread.ts): given, a decide
    * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
@@ -91,10 +92,11 @@ function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, see
   return fitAggregator('majority', [], null, seed)
 }
 
+/** A re-decide keeps the fit's settings, its bound included (Hoeffding for a fit made before the setting), unless told another. */
 function settingsOf(req: FitRequest): EngineSettings {
   if (req.redo === null) return req.settings
   const stored = (req.redo.fit.certificate?.settings ?? {}) as Partial<EngineSettings>
-  return { ...req.settings, ...stored, budget: req.redo.budget }
+  return { ...req.settings, ...stored, budget: req.redo.budget, bound: req.redo.bound ?? req.redo.fit.bound }
 }
 
 export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, progress: FitProgress = () => {}): Promise<FitRecord> {
@@ -138,7 +140,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     }) as JsonObject
     const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
     const fit = await store.saveFit(
-      { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null },
+      { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null, bound: s.bound },
       actor
     )
     // Decided and written a page at a time (a task's verdict depends on the certificate only): a
@@ -166,14 +168,14 @@ function fitModel(
   try {
     if (C.length >= MIN_CALIBRATION) {
       const fits = fitCouncil({ method, hyper: null, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
-      aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, spotRate: s.spotRate })
+      aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct, bound: s.bound }, spotRate: s.spotRate })
       deployed = fits.deployed
       oof = outOfFoldScores(fits)
       const { beta, alpha, lambda, reason } = aod.resolveBudget(s.budget)
-      certificate = jsonSafe({ ...aod.info(), budget: s.budget, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
+      certificate = jsonSafe({ ...aod.info(), budget: s.budget, bound: s.bound, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
     } else {
       deployed = fallbackModel(method, [...C, ...extra], corpus, s.seed)
-      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: corpus.roundCount, calibrationSize: 0, budget: s.budget, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
+      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: corpus.roundCount, calibrationSize: 0, budget: s.budget, bound: s.bound, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
     }
   } catch (e) {
     if (e instanceof MethodRefused || e instanceof RangeError) throw Object.assign(new Error(`fit refused: ${e.message}`), { code: 'bad_input' })
@@ -253,12 +255,14 @@ function decisionPage(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerd
 
 const finiteOrNull = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : x)
 
-/** The decomposition as the store keeps it: all five figures finite, or none (a partial one would mislead). */
-function whyOf(w: BoundWhy): DecisionWhy | null {
-  const { round, k, qhat, bias, conc } = w
-  return Number.isFinite(round) && Number.isFinite(k) && Number.isFinite(qhat) && Number.isFinite(bias) && Number.isFinite(conc)
-    ? { round, k, qhat, bias, conc }
-    : null
+/**
+ * The decomposition as the store keeps it: all five figures finite, or none (a partial one would
+ * mislead); with the neighbourhood size `n` when the bound reports one (binomial, ENGINE.md §8.7).
+ */
+function whyOf(w: BoundWhy & { readonly n?: number }): DecisionWhy | null {
+  const { round, k, qhat, bias, conc, n } = w
+  if (!(Number.isFinite(round) && Number.isFinite(k) && Number.isFinite(qhat) && Number.isFinite(bias) && Number.isFinite(conc))) return null
+  return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? { round, k, n, qhat, bias, conc } : { round, k, qhat, bias, conc }
 }
 
 /** 1 − the social state's top share at the task's last round (the queue's disagreement order). */

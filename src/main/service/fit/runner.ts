@@ -3,7 +3,7 @@
  * background refit is scheduled and the queue updates when it lands"). Labels arriving while a
  * fit runs schedule one more fit after it, never a second concurrent one.
  */
-import type { BudgetSetting } from '../../../shared/api'
+import type { Redo } from '../jobs/protocol'
 import type { Actor, FitRecord } from '../../store'
 
 /**
@@ -13,7 +13,7 @@ import type { Actor, FitRecord } from '../../store'
 export const MAX_WAIT_PERIODS = 10
 
 /** `actor`: who asked for the fit; null for the background refit (the process's own context). */
-export type RunFit = (redo: { fitId: string; budget: BudgetSetting } | null, actor: Actor | null) => Promise<FitRecord>
+export type RunFit = (redo: Redo | null, actor: Actor | null) => Promise<FitRecord>
 
 export class FitRunner {
   private chain: Promise<unknown> = Promise.resolve()
@@ -31,7 +31,7 @@ export class FitRunner {
   ) {}
 
   /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
-  now(redo: { fitId: string; budget: BudgetSetting } | null = null, actor: Actor | null = null): Promise<FitRecord> {
+  now(redo: Redo | null = null, actor: Actor | null = null): Promise<FitRecord> {
     this.active++
     const job = this.chain.then(async () => {
       try {

@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/errors'
 import type { FitRecord, FitSummary as StoredSummary, JsonObject } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
-import { readEngineSettings, updateEngineSettings } from '../engine-settings'
+import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
 import { metricsWithCounts } from '../fit/record'
 
 export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, current: boolean): FitSummary {
@@ -16,6 +16,7 @@ export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, cu
     hyperparameters: f.hyperparameters as Record<string, number>,
     metrics: metricsWithCounts(f),
     parentFitId: f.parentFitId,
+    bound: f.bound,
     decidedAt: f.decidedAt,
     decisionCount: f.decisionCount,
     current
@@ -45,16 +46,17 @@ export function fitDetail(f: FitRecord, current: boolean): FitDetail {
 
 type H = Pick<
   ServerHandlers,
-  'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status' | 'engine.getSettings' | 'engine.updateSettings'
+  | 'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status'
+  | 'engine.getSettings' | 'engine.updateSettings' | 'engine.defaultsNotice' | 'engine.dismissDefaultsNotice'
 >
 
 export function fitHandlers(core: Core): H {
   return {
     'fits.run': async (_args, ctx) => fitSummary(await core.fits.now(null, actorOf(ctx)), true),
-    'fits.decide': async ({ budget }, ctx) => {
+    'fits.decide': async ({ budget, bound }, ctx) => {
       const current = await core.store().currentFit()
       if (current === null) throw new ApiError('not_found', 'no fit to decide under yet: run a fit first')
-      return fitSummary(await core.fits.now({ fitId: current.id, budget }, actorOf(ctx)), true)
+      return fitSummary(await core.fits.now(bound === undefined ? { fitId: current.id, budget } : { fitId: current.id, budget, bound }, actorOf(ctx)), true)
     },
     'fits.list': async ({ limit }) => (await core.store().listFits(limit)).map((f) => fitSummary(f, f.current)),
     'fits.get': async ({ fitId }) => {
@@ -79,6 +81,12 @@ export function fitHandlers(core: Core): H {
       const s = await updateEngineSettings(core.store(), patch, actorOf(ctx))
       core.changed(['settings', 'audit'])
       return s
+    },
+    'engine.defaultsNotice': () => readDefaultsNotice(core.store()),
+    'engine.dismissDefaultsNotice': async (_args, ctx) => {
+      const dismissed = await dismissDefaultsNotice(core.store(), actorOf(ctx))
+      if (dismissed) core.changed(['settings', 'audit'])
+      return { dismissed }
     }
   }
 }

@@ -1,6 +1,9 @@
-import type { AuditSummary, BudgetSetting, EngineSettings } from '../../../shared/api'
+import type { AuditSummary, BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import type { Actor, FitRecord } from '../../store'
 import type { ImportOutcome, ImportRequest } from '../import'
+
+/** A re-decide: the fit with this id, under `budget`, and under `bound` when given (else the fit's own). */
+export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind }
 
 /** Messages between the job runner and its worker thread. Every job opens its own connection. */
 interface JobBase {
@@ -22,7 +25,7 @@ export interface FitJob extends JobBase {
   kind: 'fit'
   settings: EngineSettings
   /** Re-decide the fit with this id under `budget` (null: a fresh fit). */
-  redo: { fitId: string; budget: BudgetSetting } | null
+  redo: Redo | null
   actor: Actor
 }
 

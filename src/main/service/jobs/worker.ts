@@ -48,7 +48,7 @@ async function run(job: JobRequest): Promise<void> {
       return withStore(job, false, (store) => runImport(store, job.request, job.actor, progress))
     case 'fit':
       return withStore(job, false, async (store) => {
-        const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget }
+        const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget, bound: job.redo.bound }
         return fitAndDecide(store, { settings: job.settings, redo, writer: { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null } }, job.actor, progress)
       })
     case 'audit':

@@ -44,8 +44,8 @@ export async function rollbackFit(q: PgSql, now: string, fitId: string, actor: A
   const id = randomUUID()
   const metrics = { ...(old.metrics ?? {}), rollbackOf: fitId }
   await q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id)
-     SELECT ?::text, ?::text, method, hyperparameters, reliabilities, certificate, ?::json, id FROM fits WHERE id = ?`,
+    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
+     SELECT ?::text, ?::text, method, hyperparameters, reliabilities, certificate, ?::json, id, bound FROM fits WHERE id = ?`,
     id, now, JSON.stringify(metrics), fitId
   )
   // The copy is a new fit's table, filled in key order and then indexed, like a decide's.

@@ -16,7 +16,7 @@ import {
   type FitRecord,
   type SaveDecisionsResult
 } from '../types'
-import { checkId, checkJsonObject } from '../validate'
+import { checkBound, checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
@@ -35,17 +35,18 @@ export async function saveFit(q: PgSql, now: string, input: FitInput, actor: Act
   const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
   const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
   const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
+  const bound = checkBound(input.bound)
   if (parent !== null && (await getFit(q, parent)) === null) {
     throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
   }
   const id = randomUUID()
   await q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
-    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent
+    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent, bound
   )
-  await appendAudit(q, now, actor, 'fit.save', id, { method, parentFitId: parent })
+  await appendAudit(q, now, actor, 'fit.save', id, bound === null ? { method, parentFitId: parent } : { method, parentFitId: parent, bound })
   const fit = await getFit(q, id)
   if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
   return fit

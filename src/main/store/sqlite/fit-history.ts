@@ -47,8 +47,8 @@ export function rollbackFit(q: Sql, now: string, fitId: string, actor: Actor): F
   const id = randomUUID()
   const metrics = { ...(old.metrics ?? {}), rollbackOf: fitId }
   q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id)
-     SELECT ?, ?, method, hyperparameters, reliabilities, certificate, ?, id FROM fits WHERE id = ?`,
+    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
+     SELECT ?, ?, method, hyperparameters, reliabilities, certificate, ?, id, bound FROM fits WHERE id = ?`,
     id, now, JSON.stringify(metrics), fitId
   )
   // The copy is a new fit's table, filled in key order and then indexed, like a decide's.

@@ -13,14 +13,14 @@ import {
   type FitRecord,
   type SaveDecisionsResult
 } from '../types'
-import { checkId, checkJsonObject } from '../validate'
+import { checkBound, checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
 import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
 import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
-import { bytesOf, candidateOrder, gatheredBytes, WHY_KEYS } from '../decision-numbers'
+import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
 import { ACT, checkDecisionPage, pageOfRows, SPOT, type DecisionPage } from '../decision-page'
 import { compareIds } from '../tally-pack'
 
@@ -36,17 +36,18 @@ export function saveFit(q: Sql, now: string, input: FitInput, actor: Actor): Fit
   const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
   const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
   const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
+  const bound = checkBound(input.bound)
   if (parent !== null && getFit(q, parent) === null) {
     throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
   }
   const id = randomUUID()
   q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
-    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent
+    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent, bound
   )
-  appendAudit(q, now, actor, 'fit.save', id, { method, parentFitId: parent })
+  appendAudit(q, now, actor, 'fit.save', id, bound === null ? { method, parentFitId: parent } : { method, parentFitId: parent, bound })
   const fit = getFit(q, id)
   if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
   return fit
@@ -161,7 +162,7 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
         id, flags & ACT ? 'act' : 'defer', flags & SPOT ? 1 : 0, answer, posterior, nullIfNaN(page.stopRounds[i]), nullIfNaN(page.gaps[i]),
         page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]), nullIfNaN(page.disagreements[i]), t[2], t[3],
         page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]),
-        Number.isNaN(page.whys[i * WHY_KEYS.length]) ? null : bytesOf(page.whys, i * WHY_KEYS.length, WHY_KEYS.length), page.reasons[i]
+        Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)), page.reasons[i]
       )
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(id)

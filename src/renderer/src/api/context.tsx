@@ -30,7 +30,7 @@ const QUERIES_BY_TOPIC: Record<Topic, string[]> = {
   decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary'],
   fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary'],
   imports: ['app.counts', 'imports.list', 'queue.facets'],
-  settings: ['settings.get', 'engine.getSettings', 'demo.status', 'team.getSettings'],
+  settings: ['settings.get', 'engine.getSettings', 'engine.defaultsNotice', 'demo.status', 'team.getSettings'],
   audit: ['audit.tail']
 }
 

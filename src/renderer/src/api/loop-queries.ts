@@ -56,6 +56,21 @@ export function useUpdateEngineSettings() {
   })
 }
 
+/** The old-database notice (ENGINE.md §10): set when this version kept an older database's defaults. */
+export function useDefaultsNotice() {
+  const api = useApi()
+  return useQuery({ queryKey: ['engine.defaultsNotice'], queryFn: () => api['engine.defaultsNotice']({}) })
+}
+
+export function useDismissDefaultsNotice() {
+  const api = useApi()
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: () => api['engine.dismissDefaultsNotice']({}),
+    onSuccess: () => qc.setQueryData(['engine.defaultsNotice'], null)
+  })
+}
+
 export function useDemoStatus() {
   const api = useApi()
   return useQuery({ queryKey: ['demo.status'], queryFn: () => api['demo.status']({}), staleTime: 60_000 })

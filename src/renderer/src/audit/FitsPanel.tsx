@@ -2,7 +2,13 @@ import { useState } from 'react'
 import { useApi } from '../api/context'
 import { useFits } from '../api/loop-queries'
 
-/** Every fit, newest first; any earlier one can be made current again (its decisions come back). */
+/** Acted / decided tasks, as a percentage; a dash before the fit's decisions are saved. */
+function actedShare(metrics: Record<string, unknown> | null): string {
+  const act = metrics?.act
+  return typeof act === 'number' ? `${(100 * act).toFixed(1)}%` : '—'
+}
+
+/** Every fit, newest first (its bound and the acted share it led to); any earlier one can be made current again (its decisions come back). */
 export function FitsPanel() {
   const api = useApi()
   const fits = useFits()
@@ -33,7 +39,9 @@ export function FitsPanel() {
             <th scope="col">created</th>
             <th scope="col">method</th>
             <th scope="col">hyperparameters</th>
+            <th scope="col">bound</th>
             <th scope="col">decisions</th>
+            <th scope="col">acted share</th>
             <th scope="col" />
           </tr>
         </thead>
@@ -47,7 +55,9 @@ export function FitsPanel() {
                   .map(([k, v]) => `${k}=${v}`)
                   .join(' ') || '—'}
               </td>
+              <td>{f.bound}</td>
               <td>{f.decisionCount}</td>
+              <td data-testid="fit-acted-share">{actedShare(f.metrics)}</td>
               <td>
                 {f.current ? (
                   <span className="tag">current</span>

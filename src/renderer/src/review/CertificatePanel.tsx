@@ -1,5 +1,5 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { whyDeferred, type GapWhy } from './why-deferred'
+import { neighbourhood, whyDeferred, type GapWhy } from './why-deferred'
 
 export interface CertificateView {
   decision: 'act' | 'defer'
@@ -47,6 +47,12 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
       )}
       {cert.why && (
         <dl className="facts decomposition">
+          {neighbourhood(cert.why) !== null && (
+            <>
+              <dt>neighbourhood</dt>
+              <dd data-testid="why-neighbourhood">{neighbourhood(cert.why)}</dd>
+            </>
+          )}
           <dt>neighbours right (q̂)</dt>
           <dd>{cert.why.qhat.toFixed(3)}</dd>
           <dt>smoothness bias (b)</dt>

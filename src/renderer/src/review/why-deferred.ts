@@ -6,9 +6,19 @@
  * simply unreliable in this state and more labels will not make it act.
  */
 export interface GapWhy {
+  /** The best k at the best round, and the neighbourhood's size n (ties at the radius included; binomial bound only). */
+  k?: number
+  n?: number
   qhat: number
   bias: number
   conc: number
+}
+
+/** "k = 128 neighbours (n = 143 within the radius)"; without n (Hoeffding, older fits) just k. */
+export function neighbourhood(why: GapWhy): string | null {
+  if (why.k === undefined) return null
+  const k = `k = ${why.k} neighbours`
+  return why.n === undefined ? k : `${k} (n = ${why.n} within the radius)`
 }
 
 export function whyDeferred(opts: { threshold: number; why: GapWhy | null; reason: string | null }): string {

@@ -4,6 +4,7 @@ import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
 import { useEngineSettings } from '../api/loop-queries'
 import { useAppInfo, useSettings, useUpdateSettings } from '../api/queries'
+import { DefaultsNoticePanel } from '../settings/DefaultsNotice'
 import { EngineSettingsForm } from '../settings/EngineSettingsForm'
 import { TeamSettingsPanel } from '../settings/TeamSettingsForm'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
@@ -23,6 +24,7 @@ export function SettingsScreen() {
         <h1>Settings</h1>
       </header>
       <SettingsForm settings={settings.data} nameFromLogin={info.data.reviewerFromToken} />
+      <DefaultsNoticePanel />
       <EngineSettingsForm settings={engine.data} />
       <TeamSettingsPanel />
       <section className="panel" aria-labelledby="db-heading">

@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings } from '@shared/api'
+import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings } from '@shared/api'
+import { budgetMeaning } from '@shared/budget-text'
 import { useApi } from '../api/context'
 import { useUpdateEngineSettings } from '../api/loop-queries'
 
 type BudgetKind = BudgetSetting['kind']
 
-/** Method, budget, δ, ε_act, state source, spot-check rate and label policy; saving refits. */
+/** Method, budget (and what it means), bound, δ, ε_act, state source, spot-check rate and label policy; saving refits. */
 export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const api = useApi()
   const update = useUpdateEngineSettings()
@@ -66,6 +67,16 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
           </span>
         </div>
         <label className="field">
+          <span>Bound on each neighbourhood’s accuracy</span>
+          <select data-testid="settings-bound" value={draft.bound} onChange={(e) => set('bound', e.target.value as EngineSettings['bound'])}>
+            {BOUND_KINDS.map((b) => (
+              <option key={b} value={b}>
+                {b === 'binomial' ? 'binomial (Clopper–Pearson; default)' : 'Hoeffding (AoD as published)'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
           <span>δ (calibration-failure budget)</span>
           <input type="number" step={0.005} min={0.001} max={0.49} value={draft.delta} onChange={(e) => set('delta', Number(e.target.value))} />
         </label>
@@ -98,6 +109,10 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
           </select>
         </label>
       </div>
+      <p className="small" data-testid="settings-budget-meaning">
+        What β means: {budgetMeaning(draft.budget.kind === 'absolute' ? draft.budget.beta : null, draft.delta, draft.epsAct)}
+        {draft.budget.kind !== 'absolute' && ' (β itself is worked out at each fit from the calibration set; the fit reports it.)'}
+      </p>
       <p className="muted small">The certificate always uses blind (random) labels only: its guarantee needs exchangeable calibration data.</p>
       <div className="actions">
         <button type="submit" disabled={update.isPending || refit === 'running'}>
