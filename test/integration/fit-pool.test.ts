@@ -56,7 +56,7 @@ describe('a ds-em fit', () => {
     const all = corpus.tasks
     const C = all.filter((t) => corpus.labels.get(t.task)?.source === 'random' && t.gold >= 0)
     const fits = fitCouncil({ method: 'ds-em', hyper: null, calibration: C, extraLabeled: [], seed: settings.seed, fitOptions: { pool: all, labels: C[0].candidates } })
-    const aod = buildActOrDefer(fits, { state: settings.state, options: { delta: settings.delta, epsAct: settings.epsAct, bound: settings.bound }, spotRate: settings.spotRate })
+    const aod = buildActOrDefer(fits, { state: settings.state, options: { delta: settings.delta, epsAct: settings.epsAct }, bound: settings.bound, spotRate: settings.spotRate })
     const scored = all.filter((t) => !corpus.labels.has(t.task))
     const want = aod.decide(scored, settings.budget).tasks
 

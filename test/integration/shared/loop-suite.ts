@@ -41,7 +41,7 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       const C = all.filter((t) => labels.get(t.task)?.source === 'random')
       const extra = all.filter((t) => labels.get(t.task)?.source === 'escalation')
       const fits = fitCouncil({ method: 'per-agent', hyper: null, calibration: C, extraLabeled: extra, seed: 0, fitOptions: { pool: all, labels: C[0].candidates } })
-      const aod = buildActOrDefer(fits, { state: 'posterior', options: { delta: 0.03, epsAct: 0.02, bound: 'hoeffding' }, spotRate: 0.05 })
+      const aod = buildActOrDefer(fits, { state: 'posterior', options: { delta: 0.03, epsAct: 0.02 }, bound: 'hoeffding', spotRate: 0.05 })
       const scored = all.filter((t) => !labels.has(t.task))
       const decided = aod.decide(scored, { kind: 'auto' })
       return { fits, scored, decided, seats, byId: new Map(all.map((t) => [t.task, t])) }

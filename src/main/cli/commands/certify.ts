@@ -1,11 +1,12 @@
 import type { Trace } from '../../../shared/trace'
 import {
-  BOUND_KINDS, buildTallies, certifySplits, certifyTallies, DEFAULT_BOUND, DEFAULT_METHOD, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex,
-  STATE_SOURCES, type BoundKind, type Budget, type CertifySummary, type Method, type StateSource, type TaskVerdict
+  buildTallies, certifySplits, certifyTallies, DEFAULT_BOUND, DEFAULT_METHOD, HYPER_NAMES, METHODS, requireOneCandidateSet, SeatIndex,
+  STATE_SOURCES, type Budget, type CertifySummary, type Method, type StateSource, type TaskVerdict
 } from '../../engine'
 import {
   DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom, HYPER_OPTIONS, hyperFrom, intFlag, methodFrom, numberFlag, parseFlags, readTraceInputs, required, withBadInput
 } from '../args'
+import { boundFlag } from '../bound-flag'
 import { UsageError, type CliIo, type Command } from '../command'
 
 const usage = `Usage: arbiter certify --calibration F --traces F (--beta B | --budget-lambda L | --budget-lambda auto)
@@ -100,7 +101,7 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   const method: Method = methodFrom(values.method, METHODS, DEFAULT_METHOD)
   const hyper = hyperFrom(values, method, HYPER_NAMES[method])
   const state: StateSource = methodFrom(values.state, STATE_SOURCES, 'social')
-  const bound = boundFrom(values.bound)
+  const bound = boundFlag(values.bound) ?? DEFAULT_BOUND
   const seed = intFlag('seed', values.seed, 0, 0)
   const dialect = dialectFrom(values)
   const common = { method, hyper, budget, state, bound, seed }
@@ -133,14 +134,6 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   for (const task of result.tasks) io.out(JSON.stringify(taskLine(task)))
   io.out(JSON.stringify({ summary: summaryLine(result.summary) }))
   return 0
-}
-
-/** ENGINE.md §8.7's bound (`--bound`, default binomial). */
-function boundFrom(value: string | undefined): BoundKind {
-  if (value === undefined) return DEFAULT_BOUND
-  const kind = BOUND_KINDS.find((b) => b === value)
-  if (kind === undefined) throw new UsageError(`--bound must be one of ${BOUND_KINDS.join(', ')}; got "${value}"`)
-  return kind
 }
 
 /** confusion and ds-em-full need one candidate set over every task they see (ENGINE.md §5, §6); ds-em runs on per-task sets. */

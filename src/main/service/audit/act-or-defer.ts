@@ -52,7 +52,7 @@ export interface SplitRun {
 export function runSplit(random: readonly TaskTallies[], i: number, s: EngineSettings, pool: readonly TaskTallies[]): SplitRun {
   const { calibration, scored } = evaluationSplit(random, i, s.seed)
   const fits = fitCouncil({ method: s.method as Method, calibration, seed: s.seed, fitOptions: { pool, labels: random[0].candidates } })
-  const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct, bound: s.bound }, spotRate: s.spotRate })
+  const aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, bound: s.bound, spotRate: s.spotRate })
   const batch = aod.prepare(scored)
   const current = summarize(aod.decide(batch, s.budget), batch)
   const frontier = FRONTIER_BETAS.map((beta) => summarize(aod.decide(batch, { kind: 'absolute', beta }), batch))

@@ -168,7 +168,7 @@ function fitModel(
   try {
     if (C.length >= MIN_CALIBRATION) {
       const fits = fitCouncil({ method, hyper: null, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
-      aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct, bound: s.bound }, spotRate: s.spotRate })
+      aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, bound: s.bound, spotRate: s.spotRate })
       deployed = fits.deployed
       oof = outOfFoldScores(fits)
       const { beta, alpha, lambda, reason } = aod.resolveBudget(s.budget)
