@@ -3,6 +3,7 @@
  * never `undefined`. Posteriors and weights are objects keyed by candidate / seat id; arrays
  * follow the task's candidate order or the round order.
  */
+import type { JsonValue } from './json'
 import type { BudgetSetting } from './loop-schemas'
 
 export type TaskState = 'act' | 'defer' | 'human'
@@ -81,7 +82,8 @@ export interface TranscriptMove {
   targetIndex: number | null
   /** What the move counts as (ENGINE.md §2): sign and candidate, or null for none. */
   endorsement: { sign: 1 | -1; candidate: string } | null
-  confidence: number | null
+  /** Self-reported, any JSON value as given; null when the move has none. Never read by the engine. */
+  confidence: JsonValue | null
   /** LLM output: render as text, never as HTML. */
   text: string | null
 }

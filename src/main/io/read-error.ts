@@ -27,7 +27,8 @@ export const TRACE_RULES = [
   'round-decreasing',
   'too-many-seats',
   'too-many-rounds',
-  'tallies-too-large'
+  'tallies-too-large',
+  'move-text-too-long'
 ] as const
 
 /** Rules added by the label-aggregation CSV reader (answers file and gold file). */

@@ -1,7 +1,8 @@
+import type { JsonValue } from '../../shared/json'
 import { FORCES, type Force, type Move } from '../../shared/trace'
 import { EndorsementTracker } from './endorsement-tracker'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
-import { formatCount, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
+import { formatCount, MAX_MOVE_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
 
 const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
 
@@ -38,9 +39,11 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
 
     if (id !== undefined && seen.has(id)) errs.add('duplicate-move', `move id ${id} appears earlier in this task`, moveId)
 
-    if (m.confidence !== undefined && typeof m.confidence !== 'number')
-      errs.add('wrong-type', `${label} "confidence" must be a number, got ${kindOf(m.confidence)}`, moveId)
+    // Any JSON value is a valid confidence (ENGINE.md §1); only its size is limited, with the text's.
     const text = stringField(m, 'text', false, errs, label, moveId)
+    const textSize = moveTextSize(text, m.confidence)
+    if (textSize > MAX_MOVE_TEXT)
+      errs.add('move-text-too-long', `${label} holds ${formatCount(textSize)} characters of text and confidence (as JSON); at most ${formatCount(MAX_MOVE_TEXT)} are allowed`, moveId)
 
     let answer: string | undefined
     if (force === 'propose' || force === 'vote') {
@@ -74,13 +77,18 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
     const move: Move = { id, round, seat, force }
     if (answer !== undefined) move.answer = answer
     if (target !== undefined) move.target = target
-    if (typeof m.confidence === 'number') move.confidence = m.confidence
+    if (m.confidence !== undefined) move.confidence = m.confidence as JsonValue
     if (text !== undefined) move.text = text
     tracker.recordValid(move, targetSeat)
     moves.push(move)
   })
   size.check(candidates, errs)
   return moves
+}
+
+/** What a move's text and confidence count toward MAX_MOVE_TEXT: the text, and the confidence as JSON. */
+export function moveTextSize(text: string | undefined, confidence: unknown): number {
+  return (text?.length ?? 0) + (confidence === undefined ? 0 : JSON.stringify(confidence).length)
 }
 
 /**
