@@ -14,7 +14,7 @@ export const STATE_SOURCES = ['social', 'posterior'] as const
 export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
 export const LABEL_POLICIES = ['all', 'random'] as const
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const
-export const IMPORT_KINDS = ['auto', 'traces', 'csv', 'labels'] as const
+export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as const
 
 const id = z.string().min(1).max(512)
 const noArgs = z.object({}).strict()

@@ -194,7 +194,7 @@ export interface ImportSummary {
   importId: string | null
   jobId: string
   file: string
-  kind: 'traces' | 'csv' | 'labels'
+  kind: 'traces' | 'rounds' | 'csv' | 'labels'
   sha256: string
   /** Tasks written, tasks already present with the same content, moves, seats, labels. */
   tasks: number

@@ -138,7 +138,7 @@ class TallySize {
   }
 }
 
-function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
+export function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
   const r = m.round
   if (r === undefined) {
     errs.add('missing-field', `${label} has no "round"`, moveId)
