@@ -111,6 +111,22 @@ describe('runImport', () => {
     expect((await store.counts()).tasks).toBe(1)
   })
 
+  it('finds debate rounds by auto detection, as the Import screen sends an upload (a temp path, the file’s own name)', async () => {
+    const csv = join(dir, 'upload-1')
+    writeFileSync(csv, 'task,round,seat,answer,gold\nr-1,0,S1,a,b\nr-1,0,S2,b,b\nr-1,1,S1,b,b\n')
+    const one = await runImport(store, req(csv, { fileName: 'council.rounds.csv', displayName: 'council.rounds.csv', goldAs: 'random' }), ACTOR)
+    expect(one).toMatchObject({ status: 'imported', kind: 'rounds', tasks: 1, moves: 3, labels: 1, errorCount: 0 })
+    const jsonl = join(dir, 'upload-2')
+    writeFileSync(jsonl, [{ task: 'r-2', round: 0, seat: 'S1', answer: 'a', confidence: 'high' }, { task: 'r-2', round: 0, seat: 'S2', answer: null }].map((r) => JSON.stringify(r)).join('\n'))
+    expect(await runImport(store, req(jsonl, { fileName: 'rounds.jsonl' }), ACTOR)).toMatchObject({ status: 'imported', kind: 'rounds', tasks: 1, moves: 2 })
+    const moves = (await store.taskDetail('r-2')).task.moves
+    expect(moves.map((m) => [m.id, m.force, m.answer, m.confidence])).toEqual([['r0-S1', 'propose', 'a', 'high'], ['r0-S2', 'abstain', null, null]])
+    // A label-aggregation CSV upload is still read as one.
+    const crowd = join(dir, 'upload-3')
+    writeFileSync(crowd, 'task,worker,label\nc-1,w1,x\nc-1,w2,y\n')
+    expect(await runImport(store, req(crowd, { fileName: 'crowd.csv' }), ACTOR)).toMatchObject({ status: 'imported', kind: 'csv', tasks: 1 })
+  })
+
   it('reads a label file by its first line, and records gold as labels with --gold-as', async () => {
     await runImport(store, req(EXAMPLE_TRACES, { goldAs: 'escalation', displayName: 'council.trace.jsonl' }), ACTOR)
     const eff = await store.effectiveLabels()
