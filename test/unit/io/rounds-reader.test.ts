@@ -157,6 +157,27 @@ describe('debate rounds reader: rows to traces', () => {
   })
 })
 
+describe('debate rounds: the example file (resources/examples/council.rounds.csv)', () => {
+  it('reads as the README shows it: rows out of order, derived candidates, vote / propose / abstain, confidence as text', async () => {
+    const res = await readTraceOrCsv(join(__dirname, '../../../resources/examples/council.rounds.csv'), DEFAULT_DIALECT)
+    expect(res.errors).toEqual([])
+    expect(res.traces.map((t) => [t.task, t.candidates, t.gold])).toEqual([
+      ['medclaim-0003', ['true', 'false'], 'true'],
+      ['trivia-0002', ['Ganymede', 'Titan'], null],
+      ['medclaim-0004', ['true', 'false'], 'false']
+    ])
+    expect(res.traces[2].moves.map((m) => [m.id, m.force, m.answer, m.confidence])).toEqual([
+      ['r0-A1', 'propose', 'false', '0.9'],
+      ['r0-A2', 'abstain', undefined, undefined],
+      ['r0-A3', 'propose', 'true', '0.6'],
+      ['r1-A1', 'vote', 'false', '0.9'],
+      ['r1-A2', 'propose', 'false', '0.7'],
+      ['r1-A3', 'propose', 'false', '0.5']
+    ])
+    expect(res.traces[1].moves.map((m) => m.id)).toEqual(['r0-A1', 'r0-A2', 'r0-A3', 'r1-A2'])
+  })
+})
+
 describe('debate rounds: detection', () => {
   const file = (name: string, text: string): string => {
     const path = join(dir, name)

@@ -8,7 +8,7 @@ Prints one JSON line per task of --traces, in file order:
   {"task","posterior":{candidate:p},"answer","weights":{seat:w}}
 Stateless: no database. Reliabilities are fitted on --calibration (its gold).
 
-  --traces F          the tasks to score (trace JSONL, or label CSV by extension)
+  --traces F          the tasks to score (trace JSONL, debate rounds, or label CSV by extension)
   --calibration F     labeled tasks the method is fitted on
   --method M          ${METHODS.join(' | ')} (default per-agent)
   --b --kappa --s --tau --lambda
