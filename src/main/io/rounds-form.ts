@@ -1,7 +1,9 @@
 import { open } from 'node:fs/promises'
+import { StringDecoder } from 'node:string_decoder'
 import { delimiterFor, isCsvPath, type CsvDialect } from './csv-dialect'
 import { parseRecords } from './csv-records'
 import { isRecord } from './json-fields'
+import { isBlank } from './lines'
 
 /**
  * The debate-rounds form (FORMATS.md "Debate rounds"): one row per seat per round, as a council's
@@ -16,17 +18,15 @@ export function namesRoundsForm(names: Iterable<string>): boolean {
   return set.has('round') && set.has('seat') && set.has('answer') && !set.has('moves')
 }
 
-/** How much of a file detection reads: a header line, or a first JSONL row, fits in it. */
-const SNIFF_BYTES = 64 * 1024
-
 /**
  * Whether the file is in the debate-rounds form: a CSV/TSV (by its name, as the label-aggregation
  * reader decides) whose header names the form's columns, or a JSONL file whose first object does.
- * `name` is the name the file was given (an upload's temp path has none of its own).
+ * Only the first non-blank line is read — whole, since a JSONL row holding a long answer text may
+ * run far past any fixed prefix. `name` is the name the file was given (an upload's temp path has
+ * none of its own).
  */
 export async function isRoundsFile(path: string, dialect: CsvDialect, name = path): Promise<boolean> {
-  const head = await readHead(path)
-  const first = head.split('\n').find((l) => l.trim() !== '')
+  const first = await firstLine(path)
   if (first === undefined) return false
   if (isCsvPath(name)) {
     const { records } = parseRecords(first, delimiterFor(dialect, name), name)
@@ -40,13 +40,39 @@ export async function isRoundsFile(path: string, dialect: CsvDialect, name = pat
   }
 }
 
-async function readHead(path: string): Promise<string> {
+/**
+ * The first non-blank line, as lines.ts reads lines (a leading BOM and a final CR dropped), read in
+ * chunks until it ends; undefined for a blank file.
+ */
+async function firstLine(path: string): Promise<string | undefined> {
   const fh = await open(path, 'r')
   try {
-    const buf = Buffer.alloc(SNIFF_BYTES)
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '')
+    const decoder = new StringDecoder('utf8')
+    const buf = Buffer.alloc(CHUNK)
+    let text = ''
+    let atStart = true
+    for (let pos = 0; ; ) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+      pos += bytesRead
+      const done = bytesRead === 0
+      text += done ? decoder.end() : decoder.write(buf.subarray(0, bytesRead))
+      if (atStart && text.length > 0) {
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+        atStart = false
+      }
+      let from = 0
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+        const line = stripCr(text.slice(from, nl))
+        from = nl + 1
+        if (!isBlank(line)) return line
+      }
+      text = text.slice(from)
+      if (done) return isBlank(text) ? undefined : stripCr(text)
+    }
   } finally {
     await fh.close()
   }
 }
+
+const CHUNK = 64 * 1024
+const stripCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line)

@@ -194,6 +194,11 @@ describe('debate rounds: detection', () => {
     expect(await isRoundsFile(file('b.jsonl', '{"task":"t","round":0,"seat":"A","answer":"x","moves":[]}\n'), DEFAULT_DIALECT)).toBe(false)
     expect(await isRoundsFile(file('c.jsonl', '{"task":'), DEFAULT_DIALECT)).toBe(false)
     expect(await isRoundsFile(file('e.csv', ''), DEFAULT_DIALECT)).toBe(false)
+    expect(await isRoundsFile(file('e.jsonl', '\n  \r\n'), DEFAULT_DIALECT)).toBe(false)
+    // A first row far longer than one read (its text), after blank lines and without a final newline.
+    const long = JSON.stringify({ task: 't', round: 0, seat: 'A', answer: 'x', text: 'é'.repeat(200_000) })
+    expect(await isRoundsFile(file('long.jsonl', `\r\n\n${long}`), DEFAULT_DIALECT)).toBe(true)
+    expect(await isRoundsFile(file('long2.jsonl', `${long}\n${long}\n`), DEFAULT_DIALECT)).toBe(true)
   })
 
   it('readTraceOrCsv reads the form from CSV, TSV and JSONL; label-aggregation CSV and trace JSONL as before', async () => {
