@@ -85,6 +85,7 @@ export function ImportScreen() {
         {csv && (
           <fieldset className="dialect">
             <legend>CSV dialect</legend>
+            <p className="muted">Label-aggregation files only; debate rounds (a header naming round, seat and answer) use only the delimiter.</p>
             <label>
               columns{' '}
               <select value={columns} onChange={(e) => setColumns(e.target.value as Columns)}>
