@@ -41,8 +41,8 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
 
     // Any JSON value is a valid confidence (ENGINE.md §1); only its size is limited, with the text's.
     const text = stringField(m, 'text', false, errs, label, moveId)
-    const textSize = moveTextSize(text, m.confidence)
-    if (textSize > MAX_MOVE_TEXT)
+    const textSize = moveTextOverLimit(text, m.confidence)
+    if (textSize !== null)
       errs.add('move-text-too-long', `${label} holds ${formatCount(textSize)} characters of text and confidence (as JSON); at most ${formatCount(MAX_MOVE_TEXT)} are allowed`, moveId)
 
     let answer: string | undefined
@@ -86,9 +86,21 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
   return moves
 }
 
-/** What a move's text and confidence count toward MAX_MOVE_TEXT: the text, and the confidence as JSON. */
-export function moveTextSize(text: string | undefined, confidence: unknown): number {
-  return (text?.length ?? 0) + (confidence === undefined ? 0 : JSON.stringify(confidence).length)
+/**
+ * What a move's text and confidence count toward MAX_MOVE_TEXT — the text, and the confidence as
+ * JSON — when that is past the limit, else null. Every move of every import passes here, so the
+ * confidence is written out only when an upper bound of its JSON could be past the limit: a number
+ * is at most 24 characters, a string at most 6 per character plus its quotes.
+ */
+export function moveTextOverLimit(text: string | undefined, confidence: unknown): number | null {
+  const t = text?.length ?? 0
+  let bound = t
+  if (typeof confidence === 'number' || typeof confidence === 'boolean' || confidence === null) bound += 24
+  else if (typeof confidence === 'string') bound += 6 * confidence.length + 2
+  else if (confidence !== undefined) bound = Infinity
+  if (bound <= MAX_MOVE_TEXT) return null
+  const size = t + (confidence === undefined ? 0 : JSON.stringify(confidence).length)
+  return size > MAX_MOVE_TEXT ? size : null
 }
 
 /**

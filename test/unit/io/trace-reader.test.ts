@@ -121,6 +121,11 @@ describe('trace JSONL reader: field rules', () => {
     expect(over[0].message).toContain('1,048,577 characters')
     expect(rules(at('', 'h'.repeat(MAX_MOVE_TEXT)))).toEqual(['move-text-too-long']) // "…" quotes count
     expect(rules(at('x'.repeat(MAX_MOVE_TEXT + 1), undefined))).toEqual(['move-text-too-long'])
+    // A number counts as its JSON too: "0.8" fills the text to the limit, "0.85" goes one past.
+    expect(at('x'.repeat(MAX_MOVE_TEXT - 3), 0.8)).toEqual([])
+    expect(rules(at('x'.repeat(MAX_MOVE_TEXT - 3), 0.85))).toEqual(['move-text-too-long'])
+    expect(rules(at('x'.repeat(MAX_MOVE_TEXT - 3), 'ab'))).toEqual(['move-text-too-long'])
+    expect(at('x'.repeat(MAX_MOVE_TEXT - 4), 'ab')).toEqual([])
   })
 
   it('rejects moves that are not an array, a non-string gold, and a non-string candidate', () => {
