@@ -17,7 +17,7 @@ export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
 export type BoundKind = (typeof BOUND_KINDS)[number]
 export const LABEL_POLICIES = ['all', 'random'] as const
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const
-export const IMPORT_KINDS = ['auto', 'traces', 'csv', 'labels'] as const
+export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as const
 
 const id = z.string().min(1).max(512)
 const noArgs = z.object({}).strict()

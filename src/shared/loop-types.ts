@@ -3,6 +3,7 @@
  * never `undefined`. Posteriors and weights are objects keyed by candidate / seat id; arrays
  * follow the task's candidate order or the round order.
  */
+import type { JsonValue } from './json'
 import type { BoundKind, BudgetSetting } from './loop-schemas'
 
 export type TaskState = 'act' | 'defer' | 'human'
@@ -81,7 +82,8 @@ export interface TranscriptMove {
   targetIndex: number | null
   /** What the move counts as (ENGINE.md §2): sign and candidate, or null for none. */
   endorsement: { sign: 1 | -1; candidate: string } | null
-  confidence: number | null
+  /** Self-reported, any JSON value as given; null when the move has none. Never read by the engine. */
+  confidence: JsonValue | null
   /** LLM output: render as text, never as HTML. */
   text: string | null
 }
@@ -193,7 +195,7 @@ export interface ImportSummary {
   importId: string | null
   jobId: string
   file: string
-  kind: 'traces' | 'csv' | 'labels'
+  kind: 'traces' | 'rounds' | 'csv' | 'labels'
   sha256: string
   /** Tasks written, tasks already present with the same content, moves, seats, labels. */
   tasks: number

@@ -1,3 +1,5 @@
+import type { JsonValue } from './json'
+
 /**
  * The domain types of a council trace (FORMATS.md, `arbiter.trace/1`; ENGINE.md §1).
  * Plain data shared by io (readers validate into these), engine, service and renderer.
@@ -15,8 +17,11 @@ export interface Move {
   answer?: string
   /** challenge / concede: the id of a strictly earlier move of the same task. */
   target?: string
-  /** Self-reported; stored and shown, never read by the engine (BDA Property 3). */
-  confidence?: number
+  /**
+   * Self-reported, any JSON value (a number, "high", null, an object…); stored and shown as given,
+   * never read by the engine (BDA Property 3).
+   */
+  confidence?: JsonValue
   text?: string
 }
 

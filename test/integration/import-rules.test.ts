@@ -73,6 +73,34 @@ describe('import refuses every invalid label-aggregation CSV (FORMATS.md)', () =
   }
 })
 
+describe('import refuses every invalid debate-rounds file (FORMATS.md "Debate rounds")', () => {
+  const expected = JSON.parse(readFileSync(join(FIX, 'invalid-rounds/expected.json'), 'utf8')) as (Expected & { fatal?: boolean })[]
+  for (const e of expected) {
+    it(`${e.rule} (${e.file}:${e.line})`, async () => {
+      const file = join(FIX, 'invalid-rounds', e.file)
+      const err = await refused([file], file, e.line, e.rule, e.task)
+      if (e.move !== null) expect(err).toContain(`move ${e.move}`)
+    })
+  }
+
+  it('--skip-invalid skips whole tasks, but not a file it cannot read as rows', async () => {
+    const fresh = join(dir, 'rounds-skip.db')
+    const run = async (file: string) => {
+      let out = ''
+      let err = ''
+      const code = await importCommand.run([join(FIX, 'invalid-rounds', file), '--db', fresh, '--skip-invalid', '--json'], { out: (t) => (out += t), err: (t) => (err += t) })
+      return { code, out, err }
+    }
+    const fatal = await run('bad-quote.csv')
+    expect(fatal.code).toBe(2)
+    expect(existsSync(fresh)).toBe(false)
+    const skipped = await run('no-candidates.csv')
+    expect(skipped.code, skipped.err).toBe(0)
+    expect(skipped.err).toContain('no-candidates.csv:4: task bad: no-candidates')
+    expect(JSON.parse(skipped.out)).toMatchObject({ status: 'imported', kind: 'rounds', tasks: 1, moves: 2, errorCount: 1 })
+  })
+})
+
 describe('import refuses invalid label files (arbiter.labels/1) and labels the database cannot take', () => {
   const ok = '{"task":"medclaim-0001","label":"true","source":"random","reviewer":"ana","at":"2026-11-30T12:00:00Z"}'
   const cases: [string, string, number, string][] = [

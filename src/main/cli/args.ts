@@ -57,7 +57,8 @@ export function dialectFrom(values: { columns?: string; delimiter?: string; 'no-
   }
 }
 
-export const DIALECT_USAGE = `CSV inputs (a file ending in .csv, .tsv or .txt is label-aggregation CSV, FORMATS.md):
+export const DIALECT_USAGE = `CSV inputs (a file ending in .csv, .tsv or .txt is label-aggregation CSV, FORMATS.md; debate
+rounds — a header, or a JSONL file's first object, naming round, seat and answer — take only --delimiter):
   --columns A,B,C     the order of task,worker,label in the file (default task,worker,label)
   --delimiter D       comma | tab | space (runs of blanks); default tab for .tsv, else comma
   --no-header         the file has no header line (by default the first line is skipped)

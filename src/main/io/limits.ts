@@ -29,6 +29,15 @@ export function tallyCounts(rounds: number, seats: number, candidates: number): 
 }
 
 /**
+ * `move-text-too-long`: what one move's `text` and `confidence` may hold together, in UTF-16 code
+ * units — the text's length plus the length of the confidence as JSON (ENGINE.md §1 allows any
+ * JSON value there, so an object or a long string is text by another name). Both are stored and
+ * sent to the console whole with every view of the task; the longest text of the real debates in
+ * `../data` is 8,620 characters, so a megabyte of one move is far past any council's output.
+ */
+export const MAX_MOVE_TEXT = 1_048_576
+
+/**
  * `too-many-labels`: distinct labels one label-aggregation CSV file may use. Every label of the file
  * is a candidate of every task (FORMATS.md), so tasks × labels candidates are stored: 2,000 rows with
  * 2,000 distinct labels made 189 MB. The real datasets use at most 5.

@@ -27,7 +27,8 @@ export const TRACE_RULES = [
   'round-decreasing',
   'too-many-seats',
   'too-many-rounds',
-  'tallies-too-large'
+  'tallies-too-large',
+  'move-text-too-long'
 ] as const
 
 /** Rules added by the label-aggregation CSV reader (answers file and gold file). */
@@ -41,6 +42,12 @@ export const CSV_RULES = [
   'conflicting-gold',
   'too-many-labels'
 ] as const
+
+/**
+ * Rules added by the debate-rounds reader (FORMATS.md "Debate rounds"); its rows also break the
+ * CSV reader's column rules, and the tasks it builds the trace rules.
+ */
+export const ROUNDS_RULES = ['duplicate-row', 'inconsistent-task', 'no-candidates'] as const
 
 /** Rules of the label JSONL reader (`arbiter.labels/1`). */
 export const LABEL_RULES = [
@@ -56,10 +63,11 @@ export const LABEL_RULES = [
 export type TraceRule = (typeof TRACE_RULES)[number]
 export type CsvRule = (typeof CSV_RULES)[number]
 export type LabelRule = (typeof LABEL_RULES)[number]
-export type RuleId = TraceRule | CsvRule | LabelRule
+export type RoundsRule = (typeof ROUNDS_RULES)[number]
+export type RuleId = TraceRule | CsvRule | RoundsRule | LabelRule
 
 /** Every rule id any reader can report, without repeats, in declaration order. */
-export const RULE_IDS: readonly RuleId[] = [...new Set<RuleId>([...TRACE_RULES, ...CSV_RULES, ...LABEL_RULES])]
+export const RULE_IDS: readonly RuleId[] = [...new Set<RuleId>([...TRACE_RULES, ...CSV_RULES, ...ROUNDS_RULES, ...LABEL_RULES])]
 
 export interface ReadError {
   file: string

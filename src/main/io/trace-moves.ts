@@ -1,7 +1,8 @@
+import type { JsonValue } from '../../shared/json'
 import { FORCES, type Force, type Move } from '../../shared/trace'
 import { EndorsementTracker } from './endorsement-tracker'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
-import { formatCount, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
+import { formatCount, MAX_MOVE_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
 
 const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
 
@@ -38,9 +39,11 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
 
     if (id !== undefined && seen.has(id)) errs.add('duplicate-move', `move id ${id} appears earlier in this task`, moveId)
 
-    if (m.confidence !== undefined && typeof m.confidence !== 'number')
-      errs.add('wrong-type', `${label} "confidence" must be a number, got ${kindOf(m.confidence)}`, moveId)
+    // Any JSON value is a valid confidence (ENGINE.md §1); only its size is limited, with the text's.
     const text = stringField(m, 'text', false, errs, label, moveId)
+    const textSize = moveTextOverLimit(text, m.confidence)
+    if (textSize !== null)
+      errs.add('move-text-too-long', `${label} holds ${formatCount(textSize)} characters of text and confidence (as JSON); at most ${formatCount(MAX_MOVE_TEXT)} are allowed`, moveId)
 
     let answer: string | undefined
     if (force === 'propose' || force === 'vote') {
@@ -74,13 +77,30 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
     const move: Move = { id, round, seat, force }
     if (answer !== undefined) move.answer = answer
     if (target !== undefined) move.target = target
-    if (typeof m.confidence === 'number') move.confidence = m.confidence
+    if (m.confidence !== undefined) move.confidence = m.confidence as JsonValue
     if (text !== undefined) move.text = text
     tracker.recordValid(move, targetSeat)
     moves.push(move)
   })
   size.check(candidates, errs)
   return moves
+}
+
+/**
+ * What a move's text and confidence count toward MAX_MOVE_TEXT — the text, and the confidence as
+ * JSON — when that is past the limit, else null. Every move of every import passes here, so the
+ * confidence is written out only when an upper bound of its JSON could be past the limit: a number
+ * is at most 24 characters, a string at most 6 per character plus its quotes.
+ */
+export function moveTextOverLimit(text: string | undefined, confidence: unknown): number | null {
+  const t = text?.length ?? 0
+  let bound = t
+  if (typeof confidence === 'number' || typeof confidence === 'boolean' || confidence === null) bound += 24
+  else if (typeof confidence === 'string') bound += 6 * confidence.length + 2
+  else if (confidence !== undefined) bound = Infinity
+  if (bound <= MAX_MOVE_TEXT) return null
+  const size = t + (confidence === undefined ? 0 : JSON.stringify(confidence).length)
+  return size > MAX_MOVE_TEXT ? size : null
 }
 
 /**
@@ -130,7 +150,7 @@ class TallySize {
   }
 }
 
-function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
+export function roundField(m: Record<string, unknown>, errs: LineErrors, label: string, moveId: string | null): number | undefined {
   const r = m.round
   if (r === undefined) {
     errs.add('missing-field', `${label} has no "round"`, moveId)

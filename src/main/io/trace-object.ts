@@ -1,3 +1,4 @@
+import type { JsonValue } from '../../shared/json'
 import { TRACE_FORMAT, type Force, type Move, type SeatInfo, type Trace } from '../../shared/trace'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
 import { validateMoves } from './trace-moves'
@@ -105,7 +106,7 @@ function seatsField(value: Record<string, unknown>, errs: LineErrors): SeatInfo[
  * line that was already validated (an import's second pass reads the same bytes — its file hash is
  * compared at the end), where the checks cost as much as everything else the pass does. It keeps
  * exactly what the validator keeps (an answer only on propose/vote, a target only on
- * challenge/concede, a numeric confidence); a property test holds the two equal on every valid line.
+ * challenge/concede, a confidence of any JSON value); a property test holds the two equal on every valid line.
  */
 export function trustedTrace(value: Record<string, unknown>): Trace {
   const moves = (value.moves as Record<string, unknown>[]).map((m) => {
@@ -113,7 +114,7 @@ export function trustedTrace(value: Record<string, unknown>): Trace {
     const move: Move = { id: m.id as string, round: m.round as number, seat: m.seat as string, force }
     if (force === 'propose' || force === 'vote') move.answer = m.answer as string
     else if (force === 'challenge' || force === 'concede') move.target = m.target as string
-    if (typeof m.confidence === 'number') move.confidence = m.confidence
+    if (m.confidence !== undefined) move.confidence = m.confidence as JsonValue
     if (typeof m.text === 'string') move.text = m.text
     return move
   })

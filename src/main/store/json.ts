@@ -1,8 +1,6 @@
 /**
  * JSON value types for what the store keeps as JSON (candidates, raw payloads, posteriors,
- * settings, audit details). Declared as type aliases, not interfaces, so that every DTO made of
- * JSON fields is itself assignable to `JsonObject` (interfaces get no implicit index signature).
+ * settings, audit details, a move's confidence). They live in shared/json.ts, which the trace
+ * types use too.
  */
-export type JsonPrimitive = string | number | boolean | null
-export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue }
-export type JsonObject = { [key: string]: JsonValue }
+export type { JsonObject, JsonPrimitive, JsonValue } from '../../shared/json'

@@ -4,7 +4,7 @@
  * so an empty `answer`, `target`, `confidence`, `text` or `raw` costs nothing.
  */
 import type { Force } from '../../shared/trace'
-import type { JsonObject, MoveInput } from './types'
+import type { JsonObject, JsonValue, MoveInput } from './types'
 
 type PackedMove = {
   id: string
@@ -13,7 +13,7 @@ type PackedMove = {
   force: Force
   answer?: string | null
   target?: string | null
-  confidence?: number | null
+  confidence?: JsonValue
   text?: string | null
   raw?: JsonObject | null
 }

@@ -99,7 +99,8 @@ export type MoveInput = {
   force: Force
   answer: string | null
   target: string | null
-  confidence: number | null
+  /** Any JSON value; null when the move has none (a `null` in the file reads back as none). */
+  confidence: JsonValue | null
   text: string | null
   /** Unknown fields of the move, kept for round-tripping. */
   raw: JsonObject | null

@@ -124,7 +124,7 @@ function checkMove(m: MoveInput, where: string): void {
   checkOneOf(m.force, FORCES, `${where}.force`)
   checkNullableString(m.answer, `${where}.answer`)
   checkNullableString(m.target, `${where}.target`)
-  checkNullableFinite(m.confidence, `${where}.confidence`)
+  if (m.confidence !== null) checkJson(m.confidence, `${where}.confidence`)
   checkNullableString(m.text, `${where}.text`)
   if (m.raw !== null && m.raw !== undefined) checkJsonObject(m.raw, `${where}.raw`)
 }

@@ -23,7 +23,8 @@ export function traceProblem(t: Trace): string | null {
     if (!FORCES.has(m.force)) return `force ${m.force}`
     if ((m.force === 'propose' || m.force === 'vote') && !t.candidates.includes(m.answer as string)) return `answer ${m.answer}`
     if ((m.force === 'challenge' || m.force === 'concede') && !((ids.get(m.target as string) ?? i) < i)) return `target ${m.target}`
-    if (m.confidence !== undefined && !Number.isFinite(m.confidence)) return 'confidence'
+    // Any JSON value (ENGINE.md §1), but one the store keeps unchanged.
+    if (m.confidence !== undefined && rawProblem(m.confidence) !== null) return 'confidence'
     ids.set(m.id, i)
     round = m.round
   }

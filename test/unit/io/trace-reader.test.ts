@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readTraceFile, readTraceText, TRACE_RULES, type TraceError } from '../../../src/main/io'
-import { MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from '../../../src/main/io/limits'
+import { MAX_MOVE_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from '../../../src/main/io/limits'
 
 const FIX = join(__dirname, '../../fixtures/io/invalid-trace')
 const expected = JSON.parse(readFileSync(join(FIX, 'expected.json'), 'utf8')) as { rule: string; file: string; line: number; task: string | null; move: string | null }[]
@@ -99,8 +99,33 @@ describe('trace JSONL reader: field rules', () => {
   })
 
   it('checks the types of the optional fields it types', () => {
-    const res = readTraceText(task([{ ...P('m1', 'A', 'a'), confidence: 'high', text: 1 }], { question: 1, group: [], seats: [{ model: 'x' }] }), 'f')
-    expect(rules(res.errors)).toEqual(['wrong-type', 'wrong-type', 'missing-field', 'wrong-type', 'wrong-type'])
+    const res = readTraceText(task([{ ...P('m1', 'A', 'a'), text: 1 }], { question: 1, group: [], seats: [{ model: 'x' }] }), 'f')
+    expect(rules(res.errors)).toEqual(['wrong-type', 'wrong-type', 'missing-field', 'wrong-type'])
+  })
+
+  it('keeps a confidence of any JSON value as given (ENGINE.md §1), and absent when absent', () => {
+    const values = [0.8, 'high', null, { a: 1 }, [1, 'x'], true]
+    const res = readTraceText(task([...values.map((confidence, i) => ({ ...P(`m${i}`, `S${i}`, 'a'), confidence })), P('m9', 'S9', 'b')]), 'f')
+    expect(res.errors).toEqual([])
+    expect(res.traces[0].moves.map((m) => m.confidence)).toEqual([...values, undefined])
+    expect('confidence' in res.traces[0].moves[values.length]).toBe(false)
+  })
+
+  it('counts a confidence, as JSON, toward the limit of a move\'s text (move-text-too-long)', () => {
+    const at = (text: string, confidence: unknown) => readTraceText(task([{ ...P('m1', 'A', 'a'), text, confidence }]), 'f').errors
+    const half = 'x'.repeat(MAX_MOVE_TEXT / 2)
+    // {"k":"…"} adds 8 characters to the string it holds.
+    expect(at(half, { k: 'x'.repeat(MAX_MOVE_TEXT / 2 - 8) })).toEqual([])
+    const over = at(half, { k: 'x'.repeat(MAX_MOVE_TEXT / 2 - 7) })
+    expect(over).toMatchObject([{ file: 'f', line: 1, task: 't', move: 'm1', rule: 'move-text-too-long' }])
+    expect(over[0].message).toContain('1,048,577 characters')
+    expect(rules(at('', 'h'.repeat(MAX_MOVE_TEXT)))).toEqual(['move-text-too-long']) // "…" quotes count
+    expect(rules(at('x'.repeat(MAX_MOVE_TEXT + 1), undefined))).toEqual(['move-text-too-long'])
+    // A number counts as its JSON too: "0.8" fills the text to the limit, "0.85" goes one past.
+    expect(at('x'.repeat(MAX_MOVE_TEXT - 3), 0.8)).toEqual([])
+    expect(rules(at('x'.repeat(MAX_MOVE_TEXT - 3), 0.85))).toEqual(['move-text-too-long'])
+    expect(rules(at('x'.repeat(MAX_MOVE_TEXT - 3), 'ab'))).toEqual(['move-text-too-long'])
+    expect(at('x'.repeat(MAX_MOVE_TEXT - 4), 'ab')).toEqual([])
   })
 
   it('rejects moves that are not an array, a non-string gold, and a non-string candidate', () => {

@@ -9,6 +9,7 @@ import { runImport, type ImportRequest } from '../../../src/main/service/import'
 import { taskInputOf, talliesOf } from '../../../src/main/service/import/task-input'
 import { toTaskTallies } from '../../../src/main/service/fit/corpus'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
+import { MAX_MOVE_TEXT } from '../../../src/main/io'
 import { EXAMPLE_TRACES } from '../../helpers/seed'
 
 const ACTOR: Actor = { reviewer: 'ana', sessionId: 's', shell: 'cli' }
@@ -88,6 +89,42 @@ describe('runImport', () => {
     const r = await runImport(store, req(file, { skipInvalid: true }), ACTOR)
     expect(r).toMatchObject({ status: 'imported', tasks: 1, errorCount: 1, errors: [{ line: 2, rule: 'duplicate-task', task: 'x' }] })
     expect((await store.getTaskSummary('x')).question).toBe('first')
+  })
+
+  it('stores a confidence of any JSON value and reads it back as given; refuses one past the move-text limit', async () => {
+    const confidences = [0.8, 'high', null, { a: 1 }]
+    const moves = confidences.map((confidence, i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose', answer: 'x', confidence }))
+    const file = join(dir, 'conf.jsonl')
+    writeFileSync(file, JSON.stringify({ task: 'conf', candidates: ['x', 'y'], moves }) + '\n')
+    expect(await runImport(store, req(file), ACTOR)).toMatchObject({ status: 'imported', tasks: 1, moves: 4 })
+    const back = (await store.taskDetail('conf')).task.moves
+    // The store keeps no difference between a null confidence and none: both read back as null.
+    expect(back.map((m) => m.confidence)).toEqual([0.8, 'high', null, { a: 1 }])
+    // The same bytes again are the same task (its content hash keeps every field as written).
+    writeFileSync(file, '\n' + JSON.stringify({ task: 'conf', candidates: ['x', 'y'], moves }) + '\n')
+    expect(await runImport(store, req(file), ACTOR)).toMatchObject({ status: 'imported', tasks: 0, skipped: 1 })
+
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, JSON.stringify({ task: 'big', candidates: ['x', 'y'], moves: [{ ...moves[0], confidence: 'h'.repeat(MAX_MOVE_TEXT) }] }) + '\n')
+    const refused = await runImport(store, req(big), ACTOR)
+    expect(refused).toMatchObject({ status: 'rejected', errorCount: 1, errors: [{ line: 1, task: 'big', move: 'm0', rule: 'move-text-too-long' }] })
+    expect((await store.counts()).tasks).toBe(1)
+  })
+
+  it('finds debate rounds by auto detection, as the Import screen sends an upload (a temp path, the file’s own name)', async () => {
+    const csv = join(dir, 'upload-1')
+    writeFileSync(csv, 'task,round,seat,answer,gold\nr-1,0,S1,a,b\nr-1,0,S2,b,b\nr-1,1,S1,b,b\n')
+    const one = await runImport(store, req(csv, { fileName: 'council.rounds.csv', displayName: 'council.rounds.csv', goldAs: 'random' }), ACTOR)
+    expect(one).toMatchObject({ status: 'imported', kind: 'rounds', tasks: 1, moves: 3, labels: 1, errorCount: 0 })
+    const jsonl = join(dir, 'upload-2')
+    writeFileSync(jsonl, [{ task: 'r-2', round: 0, seat: 'S1', answer: 'a', confidence: 'high' }, { task: 'r-2', round: 0, seat: 'S2', answer: null }].map((r) => JSON.stringify(r)).join('\n'))
+    expect(await runImport(store, req(jsonl, { fileName: 'rounds.jsonl' }), ACTOR)).toMatchObject({ status: 'imported', kind: 'rounds', tasks: 1, moves: 2 })
+    const moves = (await store.taskDetail('r-2')).task.moves
+    expect(moves.map((m) => [m.id, m.force, m.answer, m.confidence])).toEqual([['r0-S1', 'propose', 'a', 'high'], ['r0-S2', 'abstain', null, null]])
+    // A label-aggregation CSV upload is still read as one.
+    const crowd = join(dir, 'upload-3')
+    writeFileSync(crowd, 'task,worker,label\nc-1,w1,x\nc-1,w2,y\n')
+    expect(await runImport(store, req(crowd, { fileName: 'crowd.csv' }), ACTOR)).toMatchObject({ status: 'imported', kind: 'csv', tasks: 1 })
   })
 
   it('reads a label file by its first line, and records gold as labels with --gold-as', async () => {

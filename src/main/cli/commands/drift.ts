@@ -11,7 +11,7 @@ tasks vs. on the rest, a bootstrap noise floor (200 resamples), flagged at |diff
 each part holds ≥ 20 labeled tasks in which the seat moved. One JSON line per seat, in seat order:
   {"seat","recent","rest","diff","floor","flagged"}
 
-  --calibration F     the labeled tasks (trace JSONL, or label CSV by extension)
+  --calibration F     the labeled tasks (trace JSONL, debate rounds, or label CSV by extension)
   --labels F          arbiter.labels/1: the labels and their time order (\`at\`; equal times keep
                       the file's order); a task's latest label counts, tasks without one are left
                       out. Without it, the gold of --calibration in file line order.

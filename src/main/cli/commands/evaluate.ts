@@ -9,7 +9,7 @@ all out-of-fold predictions. One JSON line per method:
   {"method","accuracy","brier","nll","eceEw","eceEm","selected":[{hyperparameter: value} per outer fold]}
 or {"method","refused":"reason"} for a method that cannot run on the file.
 
-  --traces F          labeled tasks (trace JSONL, or label CSV by extension with --gold)
+  --traces F          labeled tasks (trace JSONL, debate rounds, or label CSV by extension with --gold)
   --method M|all      ${METHODS.join(' | ')}, or all of them in that order (default ${DEFAULT_METHOD}, ENGINE.md §11)
   --folds N           folds of the nested cross-validation (default 5)
   --seed N            outer fold seed; inner folds of outer fold j use seed + 1 + j (default 0)

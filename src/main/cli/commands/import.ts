@@ -10,8 +10,9 @@ import type { Actor } from '../../store'
 
 const usage = `Usage: arbiter import <file> [--db PATH] [--skip-invalid] [--gold-as random|escalation] [--kind K] [CSV dialect flags] [--json]
 
-Imports a trace file (JSONL, arbiter.trace/1), a label-aggregation CSV (.csv, .tsv, .txt), or a label
-file (JSONL, arbiter.labels/1) into the database. The whole file is validated before anything is
+Imports a trace file (JSONL, arbiter.trace/1), debate rounds (CSV, TSV or JSONL, one row per seat per
+round: a header or first object naming round, seat and answer), a label-aggregation CSV (.csv, .tsv,
+.txt), or a label file (JSONL, arbiter.labels/1) into the database. The whole file is validated before anything is
 written; an invalid file imports nothing (every error on stderr as file:line: task T move M: rule —
 message) and leaves the database exactly as it was. Re-importing the same file is a no-op.
 
@@ -19,7 +20,8 @@ message) and leaves the database exactly as it was. Re-importing the same file i
   --skip-invalid     import the valid lines and list the rejected ones on stderr
   --gold-as S        record the file's gold as labels of source S (random | escalation), reviewer
                      import:<file>; without it gold stays hidden truth (ENGINE.md §10)
-  --kind K           traces | csv | labels (default: by extension, and for JSONL by the first line)
+  --kind K           traces | rounds | csv | labels (default: the rounds form by its header or first
+                     object, else by extension, and for JSONL by the first line)
   --json             print the summary as JSON
 ${DIALECT_USAGE}
 
@@ -27,7 +29,7 @@ Exit 0 on success (or nothing to do), 2 on bad input, 1 on other failure.`
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'import traces, label-aggregation CSV or labels into the database',
+  summary: 'import traces, debate rounds, label-aggregation CSV or labels into the database',
   usage,
   run: (argv, io) => importFile(argv, io)
 }
@@ -56,7 +58,7 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
   const goldAs = values['gold-as']
   if (goldAs !== undefined && goldAs !== 'random' && goldAs !== 'escalation') throw new UsageError(`--gold-as must be random or escalation, got "${goldAs}"`)
   const kind = values.kind ?? 'auto'
-  if (!['auto', 'traces', 'csv', 'labels'].includes(kind)) throw new UsageError(`--kind must be traces, csv or labels, got "${kind}"`)
+  if (!['auto', 'traces', 'rounds', 'csv', 'labels'].includes(kind)) throw new UsageError(`--kind must be traces, rounds, csv or labels, got "${kind}"`)
   const dialect = dialectFrom(values)
   for (const f of [path, ...(dialect.gold === undefined ? [] : [dialect.gold])]) {
     if (!existsSync(f) || !statSync(f).isFile()) throw new UsageError(`cannot read ${f}: no such file`)

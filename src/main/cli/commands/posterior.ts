@@ -10,7 +10,7 @@ Prints one JSON line per task of --traces, in file order:
 Stateless: no database. Reliabilities are fitted on --calibration (its gold); best-seat picks its
 seat there; majority, majority-final and ds-em read no label.
 
-  --traces F          the tasks to score (trace JSONL, or label CSV by extension)
+  --traces F          the tasks to score (trace JSONL, debate rounds, or label CSV by extension)
   --calibration F     labeled tasks the method is fitted on
   --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, ENGINE.md §11)
   --b --kappa --s --tau --lambda

@@ -1,6 +1,7 @@
 /**
  * Label-aggregation CSV import (FORMATS.md): the io reader turns rows into round-0 proposes (one
- * candidate list for the whole file); then the same checks and staged writes as a trace file.
+ * candidate list for the whole file); then the same checks and staged writes as a trace file
+ * (whole-file.ts).
  * These files are small next to trace dumps (the largest real one, 92,721 rows), so they are read
  * whole. The import's identity hashes the answers, the gold file and the dialect together.
  */
@@ -9,10 +10,9 @@ import { readFile } from 'node:fs/promises'
 import { readLabelCsvText, type CsvDialect } from '../../io'
 import type { Actor } from '../../store'
 import { Problems } from './problems'
-import { contentSha256, taskInputOf } from './task-input'
-import { alreadyImported, imported, rejected } from './traces'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
-import { checkAgainstStore, StagedWriter, type Candidate, type ImportProgress } from './writer'
+import { writeReadTasks } from './whole-file'
+import type { ImportProgress } from './writer'
 
 /** Faults not local to a line: they refuse the file even with --skip-invalid. */
 const FILE_LEVEL: ReadonlySet<string> = new Set(['too-few-candidates', 'too-many-labels', 'bad-quote'])
@@ -37,35 +37,11 @@ export async function importCsvFile(open: StoreSource, req: ImportRequest, actor
   const read = readLabelCsvText({ text: answers.toString('utf8'), file }, req.dialect, gold === null ? undefined : { text: gold.toString('utf8'), file: goldFile })
   const problems = new Problems()
   read.errors.forEach((e) => problems.add(e))
-  const tasks = new Map<string, Candidate>()
-  const shas = read.raws.map((raw) => contentSha256(raw))
-  read.traces.forEach((t, i) => {
-    // A CSV task's line is its first row's (move ids are `r<line>`).
-    const line = Number(t.moves[0]?.id.slice(1) ?? 0)
-    tasks.set(t.task, { task: t.task, line, sha: shas[i] })
-  })
+  // A CSV task's line is its first row's (move ids are `r<line>`).
+  const lines = read.traces.map((t) => Number(t.moves[0]?.id.slice(1) ?? 0))
   // The reader already leaves bad rows out of its tasks, so --skip-invalid can go on without them;
   // but not past a file-level fault: too few labels, or a quote that swallowed the rest of the file.
-  if (read.errors.length > 0 && (!req.skipInvalid || read.errors.some((e) => FILE_LEVEL.has(e.rule)))) return rejected(base, problems)
-  const store = await open()
-  const prior = await store.findImportBySha(sha256)
-  if (prior !== null && prior.state === 'published') return alreadyImported(base, prior.id)
-  const skip = await checkAgainstStore(store, file, tasks, problems)
-  if (!problems.empty && !req.skipInvalid) return rejected(base, problems)
-
   // Only the answers file's lines gate its tasks: a bad gold row is skipped, not its task's answers.
-  const accepted = read.traces
-    .map((t, i) => ({ t, i }))
-    .filter(({ t }) => !skip.has(t.task) && !problems.onLine(file, tasks.get(t.task)?.line ?? -1))
-  const writer = new StagedWriter(store, { fileName: file, sha256, kind: 'crowd-csv' }, actor, (n) =>
-    progress({ phase: 'writing', done: n, total: accepted.length, message: null })
-  )
-  await writer.begin()
-  try {
-    for (const { t, i } of accepted) await writer.add(taskInputOf(t, read.raws[i] as Record<string, unknown>, shas[i]))
-    return imported(base, await writer.publish(req.goldAs === null ? null : { source: req.goldAs, reviewer: `import:${req.displayName}` }), skip.size, problems)
-  } catch (e) {
-    await writer.abandon()
-    throw e
-  }
+  const refuse = read.errors.length > 0 && (!req.skipInvalid || read.errors.some((e) => FILE_LEVEL.has(e.rule)))
+  return writeReadTasks(open, req, actor, progress, base, 'crowd-csv', { traces: read.traces, raws: read.raws, lines }, problems, null, refuse)
 }

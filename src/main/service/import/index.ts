@@ -5,10 +5,11 @@
  */
 import { open } from 'node:fs/promises'
 import { LABELS_FORMAT } from '../../../shared/trace'
-import { fileSize, isCsvPath } from '../../io'
+import { fileSize, isCsvPath, isRoundsFile } from '../../io'
 import type { Actor, Store } from '../../store'
 import { importCsvFile } from './csv'
 import { importLabelFile } from './labels'
+import { importRoundsFile } from './rounds'
 import { importTraceFile } from './traces'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
 import type { ImportProgress } from './writer'
@@ -40,8 +41,14 @@ async function sniffJsonl(path: string): Promise<'traces' | 'labels'> {
   }
 }
 
-export async function detectKind(req: Pick<ImportRequest, 'kind' | 'path' | 'fileName'>): Promise<'traces' | 'csv' | 'labels'> {
+/**
+ * `auto`: the debate-rounds form when the file's header (CSV/TSV) or first object (JSONL) names
+ * `round`, `seat` and `answer` and no `moves` (FORMATS.md); else label-aggregation CSV by the name;
+ * else labels or traces by the first line.
+ */
+export async function detectKind(req: Pick<ImportRequest, 'kind' | 'path' | 'fileName' | 'dialect'>): Promise<'traces' | 'rounds' | 'csv' | 'labels'> {
   if (req.kind !== 'auto') return req.kind
+  if (await isRoundsFile(req.path, req.dialect, req.fileName)) return 'rounds'
   if (isCsvPath(req.fileName)) return 'csv'
   return sniffJsonl(req.path)
 }
@@ -55,6 +62,8 @@ export async function runImport(store: Store | StoreSource, req: ImportRequest, 
   const bytes = await fileSize(req.path)
   const source: StoreSource = typeof store === 'function' ? store : async () => store
   switch (kind) {
+    case 'rounds':
+      return importRoundsFile(source, req, actor, progress)
     case 'csv':
       return importCsvFile(source, req, actor, progress)
     case 'labels':

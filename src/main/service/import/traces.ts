@@ -151,7 +151,7 @@ async function lineStartNear(path: string, at: number): Promise<number | null> {
   }
 }
 
-type Base = { file: string; kind: 'traces' | 'csv' | 'labels'; sha256: string }
+export type Base = { file: string; kind: ImportOutcome['kind']; sha256: string }
 
 export function alreadyImported(base: Base, importId: string): ImportOutcome {
   return { ...base, status: 'already-imported', importId, tasks: 0, skipped: 0, moves: 0, seats: 0, labels: 0, errors: [], errorCount: 0 }

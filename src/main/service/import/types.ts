@@ -10,7 +10,7 @@ export interface ImportRequest {
   fileName: string
   /** The base name, for the reviewer of `--gold-as` labels (`import:<file>`). */
   displayName: string
-  kind: 'auto' | 'traces' | 'csv' | 'labels'
+  kind: 'auto' | 'traces' | 'rounds' | 'csv' | 'labels'
   skipInvalid: boolean
   goldAs: LabelSource | null
   /** CSV only; `gold` is a path, `goldName` the name its errors use. */

@@ -1,4 +1,5 @@
 import { useRef } from 'react'
+import type { JsonValue } from '@shared/json'
 
 export interface TranscriptMove {
   id: string
@@ -7,8 +8,14 @@ export interface TranscriptMove {
   force: string
   answer: string | null
   target: string | null
-  confidence: number | null
+  /** Any JSON value, as the file gave it (ENGINE.md §1); null: none. */
+  confidence: JsonValue | null
   text: string | null
+}
+
+/** A confidence as given: a string as itself, any other value as its JSON (React text either way, never markup). */
+export function confidenceText(c: JsonValue): string {
+  return typeof c === 'string' ? c : JSON.stringify(c)
 }
 
 /**
@@ -69,7 +76,7 @@ export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[
                     <span className="move-id muted">{m.id}</span>
                     {m.confidence !== null && (
                       <span className="confidence muted" title="Self-reported; the engine never reads it">
-                        conf. {m.confidence} (not used)
+                        conf. {confidenceText(m.confidence)} (not used)
                       </span>
                     )}
                   </header>

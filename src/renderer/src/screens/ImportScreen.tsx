@@ -77,13 +77,15 @@ export function ImportScreen() {
       <section className="panel dropzone" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} aria-labelledby="import-heading">
         <h2 id="import-heading">Council traces and labels</h2>
         <p className="muted">
-          A trace file (<code>arbiter.trace/1</code> JSONL), a label-aggregation CSV/TSV, or a label file (<code>arbiter.labels/1</code>). Drop it here or
-          choose it. The whole file is validated before anything is written; an invalid file imports nothing.
+          A trace file (<code>arbiter.trace/1</code> JSONL), debate rounds (CSV, TSV or JSONL, one row per seat per round: found by its{' '}
+          <code>round</code>, <code>seat</code> and <code>answer</code> columns), a label-aggregation CSV/TSV, or a label file (
+          <code>arbiter.labels/1</code>). Drop it here or choose it. The whole file is validated before anything is written; an invalid file imports nothing.
         </p>
         <input ref={input} type="file" data-testid="import-file" accept=".jsonl,.json,.csv,.tsv,.txt" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         {csv && (
           <fieldset className="dialect">
             <legend>CSV dialect</legend>
+            <p className="muted">Label-aggregation files only; debate rounds (a header naming round, seat and answer) use only the delimiter.</p>
             <label>
               columns{' '}
               <select value={columns} onChange={(e) => setColumns(e.target.value as Columns)}>
