@@ -53,7 +53,7 @@ export const engineSettingsSchema = z.object({
 })
 export type EngineSettings = z.infer<typeof engineSettingsSchema>
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
-  method: 'per-agent',
+  method: 'standing-vote',
   budget: { kind: 'absolute', beta: 0.2 },
   bound: 'binomial',
   delta: 0.03,

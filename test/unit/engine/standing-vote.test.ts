@@ -91,19 +91,32 @@ describe('standing vote (ENGINE.md §11)', () => {
     expect(held[0] - held[1]).toBeLessThan(1e-9)
   })
 
-  it('selects (b, κ) on the Brier of the cross-fitted recalibrated posterior; the deployed fit carries the map', () => {
+  it('selects (b, κ) on the Brier of the cross-fitted recalibrated posterior by the one-standard-error rule', () => {
     const L = tallies(council({ n: 300, seed: 5, reliabilities: [0.85, 0.7, 0.6, 0.35], rounds: 2, K: 3 }))
     const sel = selectStandingVote(L, 0, 5, null)
     expect(sel.points).toHaveLength(45)
     const best = Math.min(...sel.scores)
-    expect(sel.scores[sel.points.indexOf(sel.hyper)]).toBe(best)
+    const chosen = sel.points.indexOf(sel.hyper)
+    // Within one standard error of the best, and no point as good has a smaller κ.
+    expect(sel.scores[chosen]).toBeLessThan(best + 0.05)
+    const within = sel.points.filter((_, j) => sel.scores[j] <= sel.scores[chosen])
+    for (const h of within) expect(h.kappa!).toBeGreaterThanOrEqual(sel.hyper.kappa!)
+    // A clearly adversarial seat is worth telling apart: κ > 0 survives the rule.
+    expect(sel.hyper.kappa).toBeGreaterThan(0)
     expect(selectHyper('standing-vote', L, 0)).toEqual(sel.hyper)
     const agg = fitAggregator('standing-vote', L, null, 0) as StandingVoteAggregator
     expect(agg.hyper).toEqual(sel.hyper)
     expect(agg.recalibration).not.toBeNull()
-    // The unreliable seat (r < ½) weighs least.
     const weights = agg.weights(L[0])
+    expect(weights.S4).toBeLessThan(0) // reliably wrong: a negative weight
     expect(weights.S4).toBeLessThan(weights.S1)
+  })
+
+  it('weighs copies of one model alike: on seats of equal reliability the rule keeps κ = 0 (a plain vote of standing answers)', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const L = tallies(council({ n: 50, seed, reliabilities: [0.8, 0.8, 0.8], rounds: 2, K: 3 }))
+      expect(selectStandingVote(L, 0, 5, null).hyper.kappa).toBe(0)
+    }
   })
 
   it('is calibrated in nested CV on a simulated council: mean confidence within 0.03 of accuracy', () => {
