@@ -45,6 +45,15 @@ export function fitReliabilities(labeled: readonly TaskTallies[]): Reliabilities
       total[gi] += t.counts[base + s * W + N_AT]
     }
   }
+  return laplaceReliabilities(consistent, total, seen)
+}
+
+/**
+ * r_i = (consistent_i + 1) / (total_i + 2) for seen seats, r̄ = their mean (½ when none is seen),
+ * unseen seats r̄: the smoothing shared by §4's endorsement reliabilities and §11's standing answers.
+ */
+export function laplaceReliabilities(consistent: Float64Array, total: Float64Array, seen: Uint8Array): Reliabilities {
+  const size = seen.length
   const r = new Float64Array(size)
   let sum = 0
   let nSeen = 0

@@ -1,4 +1,4 @@
-import type { Reliabilities } from '../reliability'
+import { laplaceReliabilities, type Reliabilities } from '../reliability'
 import { CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
 
 /**
@@ -32,16 +32,5 @@ export function fitStandingReliabilities(labeled: readonly TaskTallies[]): Relia
       if (a === t.gold) right[gi]++
     }
   }
-  const r = new Float64Array(size)
-  let sum = 0
-  let nSeen = 0
-  for (let i = 0; i < size; i++) {
-    if (!seen[i]) continue
-    r[i] = (right[i] + 1) / (answered[i] + 2)
-    sum += r[i]
-    nSeen++
-  }
-  const rBar = nSeen === 0 ? 0.5 : sum / nSeen
-  for (let i = 0; i < size; i++) if (!seen[i]) r[i] = rBar
-  return { r, seen, rBar, evidence: answered }
+  return laplaceReliabilities(right, answered, seen)
 }
