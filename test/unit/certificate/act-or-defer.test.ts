@@ -59,7 +59,7 @@ describe('out-of-fold calibration states (ENGINE.md §8.2, §7)', () => {
   const C = cleanTallies(seats, 600, 2, 'c')
 
   it('each C task is scored by the fit of the other folds, with hyperparameters re-selected inside (seed + 1 + j)', () => {
-    const fits = fitCouncil({ calibration: C, seed: 3 })
+    const fits = fitCouncil({ method: 'per-agent', calibration: C, seed: 3 })
     const ref = outOfFoldFits('per-agent', C, 5, 3, null)
     expect(Array.from(fits.fold)).toEqual(Array.from(foldsOf(C, 5, 3)))
     expect(fits.outOfFold.map((a) => a?.hyper)).toEqual(ref.aggregators.map((a) => a?.hyper))
@@ -78,7 +78,7 @@ describe('out-of-fold calibration states (ENGINE.md §8.2, §7)', () => {
 
   it('extra labels (escalations) train every fold and the deployed fit but never join C', () => {
     const extra = cleanTallies(seats, 200, 4, 'e')
-    const fits = fitCouncil({ calibration: C, extraLabeled: extra, seed: 0, hyper: FIXED })
+    const fits = fitCouncil({ method: 'per-agent', calibration: C, extraLabeled: extra, seed: 0, hyper: FIXED })
     expect(fits.calibration).toHaveLength(C.length)
     const j = fits.fold[0]
     const train = [...C.filter((_, i) => fits.fold[i] !== j), ...extra]

@@ -56,10 +56,10 @@ describe('evaluate: a good run', () => {
     }
   })
 
-  it('defaults to per-agent, 5 folds, seed 0, and honours --folds and --seed', async () => {
+  it('defaults to the standing vote (ENGINE.md §11), 5 folds, seed 0, and honours --folds and --seed', async () => {
     const r = await run('--traces', CAL)
-    expect(r.out.map((l) => (JSON.parse(l) as { method: string }).method)).toEqual(['per-agent'])
-    expect((await run('--traces', CAL, '--method', 'per-agent', '--folds', '5', '--seed', '0')).out).toEqual(r.out)
+    expect(r.out.map((l) => (JSON.parse(l) as { method: string }).method)).toEqual(['standing-vote'])
+    expect((await run('--traces', CAL, '--method', 'standing-vote', '--folds', '5', '--seed', '0')).out).toEqual(r.out)
     const three = await run('--traces', CAL, '--method', 'majority', '--folds', '3', '--seed', '2')
     expect((JSON.parse(three.out[0]) as { selected: unknown[] }).selected).toEqual([{}, {}, {}])
   })

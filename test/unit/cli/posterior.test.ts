@@ -60,12 +60,12 @@ describe('posterior: bad input files are exit 2 with line and rule', () => {
 describe('posterior: arguments', () => {
   const base = ['--traces', TRACES, '--calibration', CAL]
   const cases: [string, string[], RegExp][] = [
-    ['a partial hyperparameter set', ['--b', '0.6', '--s', '16'], /partial hyperparameter set for per-agent: missing --kappa/],
+    ['a partial hyperparameter set', ['--method', 'per-agent', '--b', '0.6', '--s', '16'], /partial hyperparameter set for per-agent: missing --kappa/],
     ['a flag the method does not use', ['--method', 'shared', '--b', '0.6', '--s', '16', '--kappa', '1'], /shared does not use --kappa/],
     ['hyperparameters for a method without any', ['--method', 'majority', '--tau', '1'], /majority does not use --tau; it takes no hyperparameters/],
     ['confusion without tau', ['--method', 'confusion', '--lambda', '8'], /missing --tau/],
-    ['b outside (0, 1)', ['--b', '1.5', '--kappa', '1', '--s', '16'], /--b must be in \(0, 1\)/],
-    ['a hyperparameter that is not a number', ['--b', '0.6', '--kappa', 'x', '--s', '16'], /--kappa must be a number/],
+    ['b outside (0, 1)', ['--method', 'per-agent', '--b', '1.5', '--kappa', '1', '--s', '16'], /--b must be in \(0, 1\)/],
+    ['a hyperparameter that is not a number', ['--method', 'per-agent', '--b', '0.6', '--kappa', 'x', '--s', '16'], /--kappa must be a number/],
     ['an unknown flag', ['--bogus', '1'], /bogus/],
     ['a positional argument', ['extra'], /extra/],
     ['an unknown method', ['--method', 'wisdom'], /--method must be one of majority, majority-final, best-seat, gated/],
