@@ -148,7 +148,7 @@ describe('audit.summary on the demo database', () => {
 
     const random = labeled.filter((t) => corpus.labels.get(t.task)?.source === 'random')
     const { report } = certifySplits({
-      method: 'per-agent', labeled: random, splits: 10, seed: 0, budget: DEMO_BUDGET, state: 'posterior',
+      method: DEFAULT_ENGINE_SETTINGS.method, labeled: random, splits: 10, seed: 0, budget: DEMO_BUDGET, state: DEFAULT_ENGINE_SETTINGS.state,
       options: { delta: 0.03, epsAct: 0.02 }, bound: DEFAULT_ENGINE_SETTINGS.bound, spotRate: 0.05, fitOptions: { pool: corpus.tasks, labels: random[0].candidates }
     })
     expect(summary.actOrDefer.current?.act).toBeCloseTo(report.mean.act as number, 12)

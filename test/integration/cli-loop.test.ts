@@ -65,8 +65,8 @@ function defineCliLoop(backend: Backend): void {
       const r = arbiter('fit', '--db', db, '--json')
       expect(r.status, r.stderr).toBe(0)
       const fit = JSON.parse(r.stdout) as { method: string; hyperparameters: Record<string, number>; seats: { seat: string; reliability: number; weight: number; drift: { seat: string; flagged: boolean } }[]; metrics: { decided: number } }
-      expect(fit.method).toBe('per-agent')
-      expect(Object.keys(fit.hyperparameters).sort()).toEqual(['b', 'kappa', 's'])
+      expect(fit.method).toBe('standing-vote') // the default (ENGINE.md §11)
+      expect(Object.keys(fit.hyperparameters).sort()).toEqual(['b', 'kappa'])
       expect(fit.seats.map((s) => s.seat)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5'])
       expect(fit.seats[3].weight).toBeLessThan(0)
       expect(fit.seats[4].drift).toMatchObject({ seat: 'A5', flagged: true })
