@@ -95,7 +95,7 @@ describe('the console in Chromium over the web host', () => {
     await page.getByTestId('settings-budget').fill('0.3')
     expect(await page.getByTestId('settings-budget-meaning').textContent()).toContain('= 1 − (0.30 − 0.03 − 0.02) = 0.75.')
     const notice = page.getByTestId('defaults-notice')
-    expect(await notice.textContent()).toMatch(/New databases now use β = 0\.20 \(absolute\), the binomial .*bound and the per-agent method/)
+    expect(await notice.textContent()).toMatch(/New databases now use β = 0\.20 \(absolute\), the binomial .*bound and the standing-vote method/)
     expect(await notice.textContent()).toContain('bound: Hoeffding bound')
     await page.getByTestId('defaults-notice-dismiss').click()
     await notice.waitFor({ state: 'detached' })
