@@ -15,9 +15,16 @@ export interface IsotonicModel {
   readonly y: Float64Array
 }
 
-export function isotonicFit(x: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLike<number>): IsotonicModel {
-  const n = x.length
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || a - b)
+/** Indices of x in ascending x, ties in index order: the order isotonicFit visits. O(n log n). */
+export function isotonicOrder(x: ArrayLike<number>): number[] {
+  return Array.from({ length: x.length }, (_, i) => i).sort((a, b) => x[a] - x[b] || a - b)
+}
+
+/**
+ * `order` (default: isotonicOrder(x)) may be any subsequence of it: the fit then covers those
+ * points only — cross-fitting filters one sorted order per fold instead of sorting each fold.
+ */
+export function isotonicFit(x: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLike<number>, order: readonly number[] = isotonicOrder(x)): IsotonicModel {
   // Blocks as a stack: Σw·y, Σw, and the first distinct-x slot covered.
   const xs: number[] = []
   const sum: number[] = []

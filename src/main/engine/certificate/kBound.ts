@@ -36,18 +36,22 @@ class HoeffdingRule implements KBoundRule {
   }
 }
 
+const CACHE_N = 2 ** 26
+
 class BinomialRule implements KBoundRule {
   readonly kind = 'binomial' as const
   private readonly level: number
-  // L^CP depends on (x, n) only; discrete states repeat them across queries and k.
-  private readonly cache = new Map<string, number>()
+  // L^CP depends on (x, n) only; discrete states repeat them across queries and k. A numeric key
+  // (x·2^26 + n, exact for n < 2^26) keeps the lookup free of a string per query.
+  private readonly cache = new Map<number, number>()
 
   constructor(kUsed: readonly number[], T: number, delta: number) {
     this.level = binomialLevel(delta, T, kUsed.length)
   }
 
   private cp(x: number, n: number): number {
-    const key = `${x}/${n}`
+    if (n >= CACHE_N) return clopperPearsonLower(x, n, this.level)
+    const key = x * CACHE_N + n
     let v = this.cache.get(key)
     if (v === undefined) this.cache.set(key, (v = clopperPearsonLower(x, n, this.level)))
     return v

@@ -5,8 +5,11 @@ import type { Hyper } from '../methods'
 import { priorMean, seatWeight } from '../prior-means'
 import { evidenceOf, reliabilityOf, type Reliabilities } from '../reliability'
 import type { SeatIndex } from '../seat-index'
-import { cutAt, CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
+import { cutAt, CURRENT_AT, type TaskTallies } from '../tallies'
 import { recalibrateTop } from './recalibrate'
+
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access.
+const CURRENT = CURRENT_AT
 
 /**
  * The standing vote (ENGINE.md §11), the engine's default method for councils. At round t each seat
@@ -59,11 +62,10 @@ export class StandingVoteAggregator implements Aggregator {
   rawPosteriorAt(t: TaskTallies, round: number | undefined, dropSeat: number, out: Float64Array): Float64Array {
     const K = t.K
     out.fill(0, 0, K)
-    const cut = cutAt(t, round)
+    const cut = round === undefined ? t.R - 1 : cutAt(t, round)
     if (cut >= 0) {
-      const W = recordWidth(K)
-      const currentAt = CURRENT_AT
-      let off = cut * t.S * W + currentAt
+      const W = 2 * K + 2 // recordWidth(K), without a getter call per task under tsx
+      let off = cut * t.S * W + CURRENT
       for (let s = 0; s < t.S; s++, off += W) {
         const a = t.counts[off]
         if (a < 0 || s === dropSeat) continue

@@ -1,6 +1,9 @@
 import { isotonicPredict, type IsotonicModel } from '../isotonic'
 import { TIE_EPS } from '../tie-break'
 
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access.
+const EPS = TIE_EPS
+
 /**
  * §11's recalibration of a posterior by a PAVA map of its top-label probability: the m candidates
  * tied at the top (within TIE_EPS, §6) each get p1' = iso(p1), the others are rescaled in proportion
@@ -20,7 +23,7 @@ export function recalibrateTop(p: Float64Array, K: number, iso: IsotonicModel | 
   let p2 = 0
   let rest = 0
   for (let g = 0; g < K; g++) {
-    if (p[g] >= p1 - TIE_EPS) m++
+    if (p[g] >= p1 - EPS) m++
     else {
       rest += p[g]
       if (p[g] > p2) p2 = p[g]
@@ -28,11 +31,11 @@ export function recalibrateTop(p: Float64Array, K: number, iso: IsotonicModel | 
   }
   if (m === K || rest <= 0) return p
   let q = isotonicPredict(iso, p1)
-  // 2·TIE_EPS of headroom: the rescaled runner-up must not join the top set under §6's tie rule.
-  const floor = (p2 + 2 * TIE_EPS * rest) / (rest + m * p2)
+  // 2·EPS of headroom: the rescaled runner-up must not join the top set under §6's tie rule.
+  const floor = (p2 + 2 * EPS * rest) / (rest + m * p2)
   if (q < floor) q = floor
   if (q > 1 / m) q = 1 / m
   const scale = (1 - m * q) / rest
-  for (let g = 0; g < K; g++) p[g] = p[g] >= p1 - TIE_EPS ? q : p[g] * scale
+  for (let g = 0; g < K; g++) p[g] = p[g] >= p1 - EPS ? q : p[g] * scale
   return p
 }

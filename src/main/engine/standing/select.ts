@@ -1,5 +1,5 @@
 import { CV_TIE, foldsOf, selectIndex } from '../cv-select'
-import { isotonicFit, type IsotonicModel } from '../isotonic'
+import { isotonicFit, isotonicOrder, type IsotonicModel } from '../isotonic'
 import { gridPoints, type Hyper } from '../methods'
 import { brierOne } from '../scores'
 import type { TaskTallies } from '../tallies'
@@ -109,12 +109,13 @@ function recalibratedBriers(
 ): Float64Array {
   const out = new Float64Array(L.length)
   const p = new Float64Array(64)
+  const sorted = isotonicOrder(conf) // one sort; each fold's training order is a subsequence of it
   for (let f = 0; f < F; f++) {
-    const trainIdx: number[] = []
     const testIdx: number[] = []
-    for (let i = 0; i < L.length; i++) (fold[i] === f ? testIdx : trainIdx).push(i)
+    for (let i = 0; i < L.length; i++) if (fold[i] === f) testIdx.push(i)
     if (testIdx.length === 0) continue
-    const iso = trainIdx.length === 0 ? null : isotonicFit(Float64Array.from(trainIdx, (i) => conf[i]), Float64Array.from(trainIdx, (i) => correct[i]))
+    const train = sorted.filter((i) => fold[i] !== f)
+    const iso = train.length === 0 ? null : isotonicFit(conf, correct, undefined, train)
     for (const i of testIdx) {
       const t = L[i]
       const q = t.K <= p.length ? p.subarray(0, t.K) : new Float64Array(t.K)
