@@ -5,7 +5,7 @@ import {
 import { StandingVoteAggregator } from '../../../src/main/engine/standing/aggregator'
 import { recalibrateTop } from '../../../src/main/engine/standing/recalibrate'
 import { fitStandingReliabilities } from '../../../src/main/engine/standing/reliability'
-import { selectStandingVote } from '../../../src/main/engine/standing/select'
+import { FEW_SEATS, selectStandingVote } from '../../../src/main/engine/standing/select'
 import { council, m, rng, trace } from './helpers'
 
 const NO_RECAL = null
@@ -117,6 +117,13 @@ describe('standing vote (ENGINE.md §11)', () => {
       const L = tallies(council({ n: 50, seed, reliabilities: [0.8, 0.8, 0.8], rounds: 2, K: 3 }))
       expect(selectStandingVote(L, 0, 5, null).hyper.kappa).toBe(0)
     }
+  })
+
+  it('gives a panel of more than FEW_SEATS seats (a crowd) the plain CV minimum, not the one-standard-error rule', () => {
+    const rel = Array.from({ length: FEW_SEATS + 4 }, (_, i) => (i % 3 === 0 ? 0.55 : 0.85))
+    const L = tallies(council({ n: 60, seed: 9, reliabilities: rel, rounds: 1, K: 2 }))
+    const sel = selectStandingVote(L, 0, 5, null)
+    expect(sel.scores[sel.points.indexOf(sel.hyper)]).toBe(Math.min(...sel.scores))
   })
 
   it('is calibrated in nested CV on a simulated council: mean confidence within 0.03 of accuracy', () => {

@@ -51,7 +51,7 @@ export function selectStandingVote(labeled: readonly TaskTallies[], seed: number
     scores[j] = n === 0 ? 0 : b.reduce((a, x) => a + x, 0) / n
     return b
   })
-  const best = oneStandardError(points, scores, perTask, fold, F)
+  const best = seatsSeen(L) <= FEW_SEATS ? oneStandardError(points, scores, perTask, fold, F) : selectIndex(scores)
   const { conf, correct } = topLabels(L, raw[best], offset, seed)
   const recalibration = n === 0 ? null : isotonicFit(conf, correct)
   return { hyper: points[best], points, scores, recalibration }
@@ -69,6 +69,22 @@ function topLabels(L: readonly TaskTallies[], raw: Float64Array, offset: Int32Ar
     correct[i] = tieBreak(p, t.K, t.task, seed) === t.gold ? 1 : 0
   })
   return { conf, correct }
+}
+
+/**
+ * A council of at most this many seats gets the one-standard-error rule; a larger panel (a crowd of
+ * workers) §7's plain minimum. With a few seats one weight can outvote the others, so a κ picked by
+ * noise changes answers; with dozens a mis-weighted seat is one voice among many, and κ is what finds
+ * the careless workers (bluebird, 39 workers on 8–15 labels a split: the guard cost 2.6 points there).
+ * Real councils have 3–5 seats; the crowdsourcing sets 39–825.
+ */
+export const FEW_SEATS = 8
+
+/** Seats with a standing answer on some labeled task. O(Σ S). */
+function seatsSeen(L: readonly TaskTallies[]): number {
+  const seen = new Set<number>()
+  for (const t of L) for (let s = 0; s < t.S; s++) seen.add(t.seats[s])
+  return seen.size
 }
 
 /**
