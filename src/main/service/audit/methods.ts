@@ -10,8 +10,8 @@ import {
   type Method, type Prediction, type TaskTallies
 } from '../../engine'
 
-/** Engine methods the audit scores, in METHODS order; ds-em is left out (unsupervised, no labels to audit it with). */
-export const AUDIT_METHODS: readonly Method[] = ['majority', 'majority-final', 'best-seat', 'gated', 'shared', 'per-agent', 'tempered', 'confusion']
+/** Engine methods the audit scores, in METHODS order (the default, the standing vote, last); ds-em is left out (unsupervised, no labels to audit it with). */
+export const AUDIT_METHODS: readonly Method[] = ['majority', 'majority-final', 'best-seat', 'gated', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote']
 /** The reference rows: baselines, not candidate methods. */
 export const AUDIT_REFERENCES: readonly Method[] = ['majority', 'majority-final', 'best-seat']
 export const AUDIT_FOLDS = 5
