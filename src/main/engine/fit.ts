@@ -61,7 +61,7 @@ export function fitAggregator(
     }
     case 'standing-vote': {
       if (hyper !== null) validateHyper(method, hyper)
-      if (L.length === 0) throw new MethodRefused('standing-vote: no labeled task to select hyperparameters from; give them explicitly')
+      if (L.length === 0 && hyper === null) throw new MethodRefused('standing-vote: no labeled task to select hyperparameters from; give them explicitly')
       const sel = selectStandingVote(L, seed, opts.folds ?? 5, hyper)
       return new StandingVoteAggregator(sel.hyper, fitStandingReliabilities(L), sel.recalibration)
     }

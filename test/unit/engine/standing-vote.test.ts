@@ -126,6 +126,15 @@ describe('standing vote (ENGINE.md §11)', () => {
     expect(sel.scores[sel.points.indexOf(sel.hyper)]).toBe(Math.min(...sel.scores))
   })
 
+  it('runs with given (b, κ) and no label (no recalibration), and refuses to select them without one', () => {
+    const seats = new SeatIndex()
+    const t = buildTallies(trace('a', ['x', 'y'], [m('1', 0, 'A', 'propose', { answer: 'x' })]), seats)
+    const agg = fitAggregator('standing-vote', [t], { b: 0.7, kappa: 1 }, 0) as StandingVoteAggregator
+    expect(agg.recalibration).toBeNull()
+    expect(agg.posteriorAt(t)[0]).toBeCloseTo(0.7, 15)
+    expect(() => fitAggregator('standing-vote', [t], null, 0)).toThrow(/no labeled task/)
+  })
+
   it('is calibrated in nested CV on a simulated council: mean confidence within 0.03 of accuracy', () => {
     const L = tallies(council({ n: 600, seed: 11, reliabilities: [0.8, 0.7, 0.65], rounds: 3, K: 2 }))
     const { predictions } = nestedCv('standing-vote', L, 5, 0)
