@@ -23,8 +23,9 @@ export interface StandingSelection {
  * posteriors of each held-out fold come from reliabilities fitted on the other folds. The score of a
  * point is the pooled Brier of its RECALIBRATED out-of-fold posteriors, the recalibration itself
  * cross-fitted (fold f's PAVA map is fitted on the other folds' out-of-fold top-label probabilities),
- * so no task's score sees its own label. The choice: the one-standard-error rule below, ties by §7's
- * first point within 1e-12. `fixed` skips the search and only fits the recalibration for that point.
+ * so no task's score sees its own label. The choice: for a council of at most FEW_SEATS seats the
+ * one-standard-error rule below, for a larger panel §7's plain minimum; ties by §7's first point within
+ * 1e-12. `fixed` skips the search and only fits the recalibration for that point.
  * Cost: O(F·|grid|·Σ(S + K)) posteriors + O(|grid|·F·n log n) PAVA.
  */
 export function selectStandingVote(labeled: readonly TaskTallies[], seed: number, F: number, fixed: Hyper | null): StandingSelection {
