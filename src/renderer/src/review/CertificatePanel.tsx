@@ -38,7 +38,8 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
     k: cert.k[t] ?? null
   }))
   const finite = cert.bound.flatMap((b) => (b === null ? [] : [b]))
-  const low = Math.min(0, ...finite, cert.threshold ?? 1) - 0.05
+  // From just below the lowest bound (on a 0.05 grid) to 1: rounds a few hundredths apart read apart.
+  const low = Math.floor(20 * (Math.min(...finite, cert.threshold ?? 1) - 0.05)) / 20
   const best = cert.bestRound !== null ? (cert.bound[cert.bestRound] ?? null) : null
   return (
     <section className="panel cert" data-testid="cert-gap" data-gap={cert.gap === null ? '' : String(cert.gap)} data-decision={cert.decision} aria-labelledby="cert-heading">
@@ -83,7 +84,8 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
                   y={cert.threshold}
                   stroke="var(--accent)"
                   strokeDasharray="4 2"
-                  label={{ value: `1 − α = ${cert.threshold.toFixed(3)}`, fill: 'var(--accent)', fontSize: 11, position: 'insideBottomLeft' }}
+                  // Above the line when deferred (every L_t is below it there; recharts' insideBottom of a line is above it).
+                  label={{ value: `1 − α = ${cert.threshold.toFixed(3)}`, fill: 'var(--accent)', fontSize: 11, position: cert.decision === 'defer' ? 'insideBottomLeft' : 'insideTopLeft' }}
                 />
               )}
               <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v))} labelFormatter={(r) => `round ${String(r)}`} />
@@ -99,7 +101,8 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
                   fill="none"
                   stroke="var(--accent)"
                   strokeWidth={2}
-                  label={{ value: 'best', position: 'top', fill: 'var(--accent)', fontSize: 11 }}
+                  // On the side away from the 1 − α line.
+                  label={{ value: 'best', position: cert.threshold !== null && best < cert.threshold ? 'bottom' : 'top', fill: 'var(--accent)', fontSize: 11 }}
                 />
               )}
             </LineChart>
