@@ -36,9 +36,10 @@ function GapBar({ gap }: { gap: number | null }) {
   if (gap === null) return <span className="muted">—</span>
   const w = Math.max(2, Math.min(1, Math.abs(gap)) * 60)
   return (
-    <span className="gap" title={`certification gap ${gap.toFixed(3)}`}>
+    <span className="gap" title={`certification gap ${gap.toFixed(4)}`} data-testid="queue-gap" data-gap={String(gap)}>
       <span className={`gap-bar ${gap > 0 ? 'gap-defer' : 'gap-act'}`} style={{ width: `${w}px` }} />
-      <span className="gap-num">{gap.toFixed(2)}</span>
+      {/* Three decimals: neighbouring gaps in a sorted queue differ in the third (two read as ties). */}
+      <span className="gap-num">{gap.toFixed(3)}</span>
     </span>
   )
 }

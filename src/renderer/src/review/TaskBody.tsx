@@ -61,6 +61,8 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   stopRound: v.decision.stopRound,
                   gap: v.decision.gap,
                   why: v.decision.why,
+                  bestRound: v.decision.why?.round ?? null,
+                  lastRealRound: detail.moves.reduce<number | null>((last, m) => (last === null || m.round > last ? m.round : last), null),
                   reason: v.decision.reason
                 }}
               />

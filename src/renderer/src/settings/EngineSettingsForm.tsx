@@ -1,29 +1,74 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings } from '@shared/api'
 import { budgetMeaning } from '@shared/budget-text'
+import { budgetSchema, engineSettingsSchema } from '@shared/loop-schemas'
 import { useApi } from '../api/context'
 import { useUpdateEngineSettings } from '../api/loop-queries'
+import { NumberField } from './NumberField'
+import { readNumberText, type NumberText } from './number-text'
 
 type BudgetKind = BudgetSetting['kind']
+type NumberKey = 'beta' | 'lambda' | 'delta' | 'epsAct' | 'spotRate'
+type Texts = Record<NumberKey, string>
 
-/** Method, budget (and what it means), bound, δ, ε_act, state source, spot-check rate and label policy; saving refits. */
+/** Each numeric field's name (as its label and messages say it) and the schema that decides it. */
+const NUMBER_FIELDS = {
+  beta: { name: 'β', schema: budgetSchema.options[2].shape.beta },
+  lambda: { name: 'λ', schema: budgetSchema.options[1].shape.lambda },
+  delta: { name: 'δ', schema: engineSettingsSchema.shape.delta },
+  epsAct: { name: 'ε_act', schema: engineSettingsSchema.shape.epsAct },
+  spotRate: { name: 'Spot-check rate ρ', schema: engineSettingsSchema.shape.spotRate }
+} as const
+
+/** The fields' texts as the stored settings read (the budget field not in use keeps its default). */
+function textsOf(s: EngineSettings): Texts {
+  return {
+    beta: String(s.budget.kind === 'absolute' ? s.budget.beta : 0.2),
+    lambda: String(s.budget.kind === 'relative' ? s.budget.lambda : 1),
+    delta: String(s.delta),
+    epsAct: String(s.epsAct),
+    spotRate: String(s.spotRate)
+  }
+}
+
+/**
+ * Method, budget (and what it means), bound, δ, ε_act, state source, spot-check rate and label policy; saving refits.
+ * Numbers are held as the text typed (a controlled number would rewrite "0." or "" under the caret)
+ * and read against the settings schema, so a field takes exactly what the schema takes.
+ */
 export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const api = useApi()
   const update = useUpdateEngineSettings()
   const [draft, setDraft] = useState(settings)
+  const [texts, setTexts] = useState(() => textsOf(settings))
   const [refit, setRefit] = useState<'idle' | 'running' | 'done' | string>('idle')
-  useEffect(() => setDraft(settings), [settings])
+  useEffect(() => {
+    setDraft(settings)
+    setTexts(textsOf(settings))
+  }, [settings])
   const set = <K extends keyof EngineSettings>(k: K, v: EngineSettings[K]) => setDraft((d) => ({ ...d, [k]: v }))
+  const setText = (k: NumberKey, text: string) => setTexts((t) => ({ ...t, [k]: text }))
 
+  const read = Object.fromEntries(
+    (Object.keys(NUMBER_FIELDS) as NumberKey[]).map((k) => [k, readNumberText(NUMBER_FIELDS[k].name, texts[k], NUMBER_FIELDS[k].schema)])
+  ) as Record<NumberKey, NumberText>
   const budgetKind = draft.budget.kind
-  const budgetValue = draft.budget.kind === 'absolute' ? draft.budget.beta : draft.budget.kind === 'relative' ? draft.budget.lambda : null
-  const setBudget = (kind: BudgetKind, value: number | null) =>
-    set('budget', kind === 'auto' ? { kind } : kind === 'absolute' ? { kind, beta: value ?? 0.2 } : { kind, lambda: value ?? 1 })
+  const budgetKey: NumberKey | null = budgetKind === 'absolute' ? 'beta' : budgetKind === 'relative' ? 'lambda' : null
+  const inUse: NumberKey[] = [...(budgetKey ? [budgetKey] : []), 'delta', 'epsAct', 'spotRate']
+  const problems = inUse.flatMap((k) => (read[k].ok ? [] : [read[k].message]))
+  const value = (k: NumberKey): number | null => (read[k].ok ? read[k].value : null)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
+    if (problems.length > 0) {
+      setRefit(`Not saved: ${problems.join(' ')}`)
+      return
+    }
+    const budget: BudgetSetting =
+      budgetKind === 'absolute' ? { kind: 'absolute', beta: value('beta')! } : budgetKind === 'relative' ? { kind: 'relative', lambda: value('lambda')! } : { kind: 'auto' }
+    const next: EngineSettings = { ...draft, budget, delta: value('delta')!, epsAct: value('epsAct')!, spotRate: value('spotRate')! }
     try {
-      await update.mutateAsync(diff(settings, draft))
+      await update.mutateAsync(diff(settings, next))
       setRefit('running')
       await api['fits.run']({})
       setRefit('done')
@@ -32,8 +77,9 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
     }
   }
 
+  const meaningReady = (budgetKey !== 'beta' || read.beta.ok) && read.delta.ok && read.epsAct.ok
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="engine-heading">
+    <form className="panel" onSubmit={submit} aria-labelledby="engine-heading" noValidate>
       <h2 id="engine-heading">Engine</h2>
       <div className="form-grid">
         <label className="field">
@@ -47,22 +93,19 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
         <div className="field">
           <span>Wrong-action budget</span>
           <span className="row">
-            <select value={budgetKind} onChange={(e) => setBudget(e.target.value as BudgetKind, budgetValue)} aria-label="Budget kind" data-testid="settings-budget-kind">
+            <select value={budgetKind} onChange={(e) => set('budget', budgetOfKind(e.target.value as BudgetKind, draft.budget))} aria-label="Budget kind" data-testid="settings-budget-kind">
               <option value="auto">λ = auto (chosen on the calibration set)</option>
               <option value="relative">relative: β = λ · error</option>
               <option value="absolute">absolute β</option>
             </select>
-            <input
-              data-testid="settings-budget"
-              type="number"
-              step={budgetKind === 'absolute' ? 0.01 : 0.25}
-              min={0}
-              max={budgetKind === 'absolute' ? 1 : 100}
-              disabled={budgetKind === 'auto'}
-              value={budgetValue ?? ''}
+            <NumberField
+              testId="settings-budget"
+              label={budgetKey === 'lambda' ? 'λ' : 'β'}
+              text={budgetKey === null ? '' : texts[budgetKey]}
+              read={budgetKey === null ? null : read[budgetKey]}
+              disabled={budgetKey === null}
               placeholder="auto"
-              onChange={(e) => setBudget(budgetKind, Number(e.target.value))}
-              aria-label={budgetKind === 'absolute' ? 'β' : 'λ'}
+              onText={(t) => budgetKey && setText(budgetKey, t)}
             />
           </span>
         </div>
@@ -78,11 +121,11 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
         </label>
         <label className="field">
           <span>δ (calibration-failure budget)</span>
-          <input type="number" step={0.005} min={0.001} max={0.49} value={draft.delta} onChange={(e) => set('delta', Number(e.target.value))} />
+          <NumberField testId="settings-delta" text={texts.delta} read={read.delta} onText={(t) => setText('delta', t)} />
         </label>
         <label className="field">
           <span>ε_act (representation gap)</span>
-          <input type="number" step={0.005} min={0} max={0.49} value={draft.epsAct} onChange={(e) => set('epsAct', Number(e.target.value))} />
+          <NumberField testId="settings-eps-act" text={texts.epsAct} read={read.epsAct} onText={(t) => setText('epsAct', t)} />
         </label>
         <label className="field">
           <span>State the certificate conditions on</span>
@@ -96,7 +139,7 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
         </label>
         <label className="field">
           <span>Spot-check rate ρ (blind audits of acted tasks)</span>
-          <input data-testid="settings-spot-rate" type="number" step={0.01} min={0} max={1} value={draft.spotRate} onChange={(e) => set('spotRate', Number(e.target.value))} />
+          <NumberField testId="settings-spot-rate" text={texts.spotRate} read={read.spotRate} onText={(t) => setText('spotRate', t)} />
         </label>
         <label className="field">
           <span>Labels that fit reliabilities</span>
@@ -110,12 +153,13 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
         </label>
       </div>
       <p className="small" data-testid="settings-budget-meaning">
-        What β means: {budgetMeaning(draft.budget.kind === 'absolute' ? draft.budget.beta : null, draft.delta, draft.epsAct)}
-        {draft.budget.kind !== 'absolute' && ' (β itself is worked out at each fit from the calibration set; the fit reports it.)'}
+        What β means:{' '}
+        {meaningReady ? budgetMeaning(budgetKey === 'beta' ? value('beta') : null, value('delta')!, value('epsAct')!) : 'correct the fields marked above to see it.'}
+        {meaningReady && budgetKind !== 'absolute' && ' (β itself is worked out at each fit from the calibration set; the fit reports it.)'}
       </p>
       <p className="muted small">The certificate always uses blind (random) labels only: its guarantee needs exchangeable calibration data.</p>
       <div className="actions">
-        <button type="submit" disabled={update.isPending || refit === 'running'}>
+        <button type="submit" data-testid="settings-save" disabled={update.isPending || refit === 'running'}>
           Save and refit
         </button>
         {refit === 'running' && (
@@ -132,6 +176,12 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
       </div>
     </form>
   )
+}
+
+/** The budget of another kind; the numbers come from the fields at submit. */
+function budgetOfKind(kind: BudgetKind, current: BudgetSetting): BudgetSetting {
+  if (kind === current.kind) return current
+  return kind === 'absolute' ? { kind, beta: 0.2 } : kind === 'relative' ? { kind, lambda: 1 } : { kind }
 }
 
 function diff(a: EngineSettings, b: EngineSettings): Partial<EngineSettings> {
