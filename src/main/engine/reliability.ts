@@ -27,10 +27,16 @@ export function reliabilityOf(rel: Reliabilities, gi: number): number {
   return gi < rel.r.length ? rel.r[gi] : rel.rBar
 }
 
-/** Fits §4's r_i on the labeled tallies (gold ≥ 0; others are ignored). O(Σ S·K). */
-export function fitReliabilities(labeled: readonly TaskTallies[]): Reliabilities {
+/** 1 + the largest global seat index that moved in a labeled task: the length of per-seat arrays. */
+export function labeledSeatRange(labeled: readonly TaskTallies[]): number {
   let size = 0
   for (const t of labeled) if (t.gold >= 0) for (let s = 0; s < t.S; s++) size = Math.max(size, t.seats[s] + 1)
+  return size
+}
+
+/** Fits §4's r_i on the labeled tallies (gold ≥ 0; others are ignored). O(Σ S·K). */
+export function fitReliabilities(labeled: readonly TaskTallies[]): Reliabilities {
+  const size = labeledSeatRange(labeled)
   const consistent = new Float64Array(size)
   const total = new Float64Array(size)
   const seen = new Uint8Array(size)

@@ -1,4 +1,4 @@
-import { laplaceReliabilities, type Reliabilities } from '../reliability'
+import { labeledSeatRange, laplaceReliabilities, type Reliabilities } from '../reliability'
 import { CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
 
 /**
@@ -14,8 +14,7 @@ import { CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
  * seats get r̄. `evidence` = the answers behind r_i. O(Σ S).
  */
 export function fitStandingReliabilities(labeled: readonly TaskTallies[]): Reliabilities {
-  let size = 0
-  for (const t of labeled) if (t.gold >= 0) for (let s = 0; s < t.S; s++) size = Math.max(size, t.seats[s] + 1)
+  const size = labeledSeatRange(labeled)
   const right = new Float64Array(size)
   const answered = new Float64Array(size)
   const seen = new Uint8Array(size)
