@@ -25,7 +25,7 @@ const CURRENT = CURRENT_AT
  * unanimous votes on such tasks the most confident (nested-CV Brier on the real debates: 0.155–0.756
  * without it, 0.241–0.828 with it). This is BDA Prop. 1's argmax for every K.
  *
- * then recalibrated: the top-label probability goes through a PAVA map fitted on out-of-fold
+ * The raw posterior is then recalibrated: the top-label probability goes through a PAVA map fitted on out-of-fold
  * top-label probabilities, the other candidates rescaled in proportion (recalibrate.ts). A vote
  * counts once however often it was repeated, and an abandoned answer not at all.
  */
