@@ -18,31 +18,36 @@ export interface OutOfFoldFits {
 /**
  * Out-of-fold fits (ENGINE.md §7, §8.2): outer F folds seeded by `seed`; for fold j the model is
  * fitted on the other folds, its hyperparameters re-selected there by an inner F-fold CV seeded
- * `seed + 1 + j` — unless `hyper` fixes them. ds-em runs once on `opts.pool` (no label is used,
+ * `seed + 1 + j` — unless `hyper` fixes them, or `perFold` gives the ones a previous run selected
+ * on these same labels (one per non-empty fold, in fold order: selection is deterministic, so the
+ * fits are the same, without the search). ds-em runs once on `opts.pool` (no label is used,
  * so nothing leaks) and majority / majority-final need no fit: one aggregator serves every fold.
  * best-seat picks its seat on each training part, like any supervised method.
  * Cost ≈ F × cvSelect on (F−1)/F of the data.
  * @throws MethodRefused for a tuned method whose outer training part is empty (< 2 labels).
  */
 export function outOfFoldFits(
-  method: Method, labeled: readonly TaskTallies[], F: number, seed: number, hyper: Hyper | null = null, opts: FitOptions = {}
+  method: Method, labeled: readonly TaskTallies[], F: number, seed: number, hyper: Hyper | null = null, opts: FitOptions = {},
+  perFold: readonly Hyper[] | null = null
 ): OutOfFoldFits {
   const L = labeled.filter((t) => t.gold >= 0)
   const fold = foldsOf(L, F, seed)
   const shared = isLabelFree(method) ? fitAggregator(method, L, hyper, seed, opts) : null
   const aggregators: (Aggregator | null)[] = []
+  let nonEmptyFolds = 0
   for (let j = 0; j < F; j++) {
     const train = L.filter((_, i) => fold[i] !== j)
     if (train.length === L.length) {
       aggregators.push(null) // empty fold: skipped
       continue
     }
+    const nonEmpty = nonEmptyFolds++
     if (shared !== null) {
       aggregators.push(shared)
       continue
     }
     if (isTuned(method) && hyper === null && train.length === 0) throw new MethodRefused(`${method}: too few labeled tasks for nested CV`)
-    const h = !isTuned(method) ? {} : (hyper ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
+    const h = !isTuned(method) ? {} : (hyper ?? perFold?.[nonEmpty] ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
     aggregators.push(fitAggregator(method, train, h, seed, opts))
   }
   return { labeled: L, fold, aggregators }

@@ -88,6 +88,30 @@ describe('out-of-fold calibration states (ENGINE.md §8.2, §7)', () => {
     expect(Array.from(fits.deployed.posteriorAt(probe))).toEqual(Array.from(fitAggregator('per-agent', [...C, ...extra], FIXED, 0).posteriorAt(probe)))
   })
 
+  it('a re-decide that passes the selection a fit made gets the very same fits, without searching', () => {
+    const extra = cleanTallies(seats, 150, 7, 'e')
+    for (const method of ['standing-vote', 'per-agent'] as const) {
+      for (const extraLabeled of [[], extra]) {
+        const searched = fitCouncil({ method, calibration: C, extraLabeled, seed: 2 })
+        const info = buildActOrDefer(searched).info()
+        const reused = fitCouncil({ method, calibration: C, extraLabeled, seed: 2, selected: { deployed: searched.deployed.hyper, outOfFold: info.outOfFoldHyper } })
+        expect(reused.outOfFold.map((a) => a?.hyper)).toEqual(searched.outOfFold.map((a) => a?.hyper))
+        for (const t of [...C.slice(0, 40), ...extra.slice(0, 10)]) {
+          expect(Array.from(reused.deployed.posteriorAt(t))).toEqual(Array.from(searched.deployed.posteriorAt(t)))
+          reused.outOfFold.forEach((a, j) => expect(Array.from(a?.posteriorAt(t) ?? [])).toEqual(Array.from(searched.outOfFold[j]?.posteriorAt(t) ?? [])))
+        }
+      }
+    }
+  })
+
+  it('a given selection is used as given: no search overrides it', () => {
+    const pick = { b: 0.6, kappa: 0 }
+    const fits = fitCouncil({ method: 'standing-vote', calibration: C, seed: 2, selected: { deployed: pick, outOfFold: [pick, pick, pick, pick, pick] } })
+    expect(fits.deployed.hyper).toEqual(pick)
+    expect(fits.outOfFold.map((a) => a?.hyper)).toEqual([pick, pick, pick, pick, pick])
+    expect(fitCouncil({ method: 'standing-vote', calibration: C, seed: 2 }).deployed.hyper).not.toEqual(pick)
+  })
+
   it('refuses an unlabeled calibration set', () => {
     expect(() => fitCouncil({ calibration: C.map((t) => ({ ...t, gold: -1 })) })).toThrow(MethodRefused)
   })

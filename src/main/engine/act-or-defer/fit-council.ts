@@ -31,30 +31,33 @@ export function fitCouncil(config: CouncilFitConfig): CouncilFits {
   // One label order for every fold's confusion fit (it keys cells by label; order only names them).
   const opts = { ...config.fitOptions, labels: config.fitOptions?.labels ?? C[0].candidates }
 
-  const deployed = fitAggregator(method, [...C, ...extra], hyper, seed, { ...opts, folds: F })
+  const selected = hyper === null ? (config.selected ?? null) : null
+  const deployed = fitAggregator(method, [...C, ...extra], hyper ?? selected?.deployed ?? null, seed, { ...opts, folds: F })
   // Methods that read no label (majority, majority-final, ds-em) need no refit per fold, as in outOfFoldFits.
   const labelFree = isLabelFree(method)
   let fold: Int32Array
   let outOfFold: (Aggregator | null)[]
   if (extra.length === 0) {
-    const oof = outOfFoldFits(method, C, F, seed, hyper, opts)
+    const oof = outOfFoldFits(method, C, F, seed, hyper, opts, selected?.outOfFold ?? null)
     fold = oof.fold
     outOfFold = oof.aggregators
   } else {
     fold = foldsOf(C, F, seed)
     outOfFold = []
+    let nonEmptyFolds = 0
     for (let j = 0; j < F; j++) {
       const inFold = C.filter((_, i) => fold[i] === j)
       if (inFold.length === 0) {
         outOfFold.push(null) // empty fold: skipped, as in outOfFoldFits
         continue
       }
+      const nonEmpty = nonEmptyFolds++
       if (labelFree) {
         outOfFold.push(deployed)
         continue
       }
       const train = [...C.filter((_, i) => fold[i] !== j), ...extra]
-      const h: Hyper = !isTuned(method) ? (hyper ?? {}) : (hyper ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
+      const h: Hyper = !isTuned(method) ? (hyper ?? {}) : (hyper ?? selected?.outOfFold[nonEmpty] ?? selectHyper(method, train, seed + 1 + j, F, opts.labels))
       outOfFold.push(fitAggregator(method, train, h, seed, opts))
     }
   }

@@ -35,6 +35,13 @@ export interface CouncilFitConfig {
   readonly seed?: number
   /** Outer (and inner) folds F (default 5, §7). */
   readonly folds?: number
+  /**
+   * What a previous fit on these same labels, method, seed and folds selected (a re-decide under
+   * another budget): used instead of searching again. Selection is deterministic, so the fits are
+   * the ones the search would give; `outOfFold` has one entry per non-empty fold, in fold order.
+   * Ignored when `hyper` is given.
+   */
+  readonly selected?: { readonly deployed: Hyper; readonly outOfFold: readonly Hyper[] } | null
   /** ds-em pool / confusion label order (see `FitOptions`). */
   readonly fitOptions?: FitOptions
 }

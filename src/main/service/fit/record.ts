@@ -5,8 +5,8 @@
  * and metrics. Plain JSON only: non-finite numbers become null.
  */
 import {
-  accuracy, brier, driftOfTallies, eceEw, nll, scoredAnswer,
-  type Aggregator, type CouncilFits, type Prediction, type SeatIndex, type TaskTallies
+  accuracy, brier, driftOfTallies, eceEw, nll, scoredAnswer, validateHyper,
+  type Aggregator, type CouncilFits, type Hyper, type Method, type Prediction, type SeatIndex, type TaskTallies
 } from '../../engine'
 import type { FitRecord, JsonObject, JsonValue } from '../../store'
 import type { Corpus } from './corpus'
@@ -78,6 +78,29 @@ export function labelPairs(tasks: readonly TaskTallies[]): [string, string][] {
 export function readLabelPairs(v: JsonValue | undefined): [string, string][] {
   if (!Array.isArray(v)) return []
   return v.filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')
+}
+
+/**
+ * The hyperparameters a fit selected (deployed, and each non-empty out-of-fold part in fold order),
+ * for a re-decide on the same labels to reuse rather than search again; null when what is stored is
+ * not a valid set for the method (then the re-decide searches, with the same result).
+ */
+export function storedSelection(fit: FitRecord): { deployed: Hyper; outOfFold: Hyper[] } | null {
+  const method = fit.method as Method
+  const folds = fit.certificate?.outOfFoldHyper
+  if (!Array.isArray(folds)) return null
+  const candidates = [fit.hyperparameters, ...folds]
+  try {
+    for (const h of candidates) {
+      if (h === null || typeof h !== 'object' || Array.isArray(h)) return null
+      validateHyper(method, h as Hyper)
+    }
+  } catch (e) {
+    if (e instanceof RangeError) return null
+    throw e
+  }
+  const [deployed, ...outOfFold] = candidates as Hyper[]
+  return { deployed, outOfFold }
 }
 
 /**

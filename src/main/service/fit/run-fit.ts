@@ -12,13 +12,13 @@
 import type { BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
   buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
-  type ActOrDefer, type Aggregator, type BoundWhy, type Method, type TaskTallies, type TaskVerdict
+  type ActOrDefer, type Aggregator, type BoundWhy, type CouncilFitConfig, type Method, type TaskTallies, type TaskVerdict
 } from '../../engine'
 import { useWasmSha256 } from '../../engine/hash'
 import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
-import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures } from './record'
+import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures, storedSelection } from './record'
 
 export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
@@ -121,7 +121,10 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   let fitId: string
   try {
     progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
-    const { deployed, aod, certificate, oof } = fitModel(corpus, method, C, extra, fitOptions, s)
+    // A re-decide fits the same labels with the same settings: the fit's selected hyperparameters
+    // are what the search would pick again, so it is skipped (most of a fit's cost at a million tasks).
+    const selected = req.redo === null ? null : storedSelection(req.redo.fit)
+    const { deployed, aod, certificate, oof } = fitModel(corpus, method, C, extra, fitOptions, s, selected)
     certificate.settings = jsonSafe(s)
     certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
 
@@ -159,7 +162,8 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
 
 /** The council fitted on C (and the extra labels) with its certificate; without enough random labels, the fallback model. */
 function fitModel(
-  corpus: Corpus, method: Method, C: TaskTallies[], extra: TaskTallies[], fitOptions: { pool: TaskTallies[] | undefined; labels: readonly string[] | undefined }, s: EngineSettings
+  corpus: Corpus, method: Method, C: TaskTallies[], extra: TaskTallies[], fitOptions: { pool: TaskTallies[] | undefined; labels: readonly string[] | undefined }, s: EngineSettings,
+  selected: CouncilFitConfig['selected']
 ): { deployed: Aggregator; aod: ActOrDefer | null; certificate: JsonObject; oof: JsonObject | null } {
   let deployed: Aggregator
   let aod: ActOrDefer | null = null
@@ -167,7 +171,7 @@ function fitModel(
   let oof: JsonObject | null = null
   try {
     if (C.length >= MIN_CALIBRATION) {
-      const fits = fitCouncil({ method, hyper: null, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
+      const fits = fitCouncil({ method, hyper: null, selected, calibration: C, extraLabeled: extra, seed: s.seed, fitOptions })
       aod = buildActOrDefer(fits, { state: s.state, options: { delta: s.delta, epsAct: s.epsAct }, bound: s.bound, spotRate: s.spotRate })
       deployed = fits.deployed
       oof = outOfFoldScores(fits)
