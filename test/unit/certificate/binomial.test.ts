@@ -4,6 +4,7 @@ import { buildActOrDefer, fitCouncil, SeatIndex } from '../../../src/main/engine
 import {
   BINOMIAL_KS,
   binomialLevel,
+  boundMemo,
   buildCertificate,
   certify,
   clopperPearsonLower,
@@ -206,6 +207,27 @@ describe('the binomial bound in the certificate', () => {
     for (let o = 0; o < table.L.length; o++) {
       expect(table.conc[o]).toBe(concentration(table.k[o], cert.T, cert.kUsed.length, 0.03))
       expect(table.L[o]).toBe(table.qhat[o] - table.bias[o] - table.conc[o])
+    }
+  })
+})
+
+describe('bounds in pages', () => {
+  it('a memo shared by several calls gives every page the table one call over all tasks gives, self-excluded tasks too', () => {
+    const cal = simulateCouncil(3000, 'memo-cal', { state: 'posterior' })
+    const test = [...simulateCouncil(900, 'memo-test', { state: 'posterior', idPrefix: 's' }), ...cal.slice(0, 300)]
+    for (const bound of ['binomial', 'hoeffding'] as const) {
+      const cert = buildCertificate(cal, { bound })
+      const whole = computeBounds(cert, test)
+      const memo = boundMemo(cert)
+      const T = cert.T
+      for (let at = 0; at < test.length; at += 250) {
+        const page = computeBounds(cert, test.slice(at, at + 250), memo)
+        for (const key of ['L', 'k', 'neighbours', 'qhat', 'bias', 'conc'] as const) {
+          expect(Array.from(page[key])).toEqual(Array.from(whole[key].subarray(at * T, (at + page.n) * T)))
+        }
+      }
+      expect(memo.byState.some((m) => m.size > 0) && memo.bySelf.some((m) => m.size > 0)).toBe(true)
+      expect(() => computeBounds(buildCertificate(cal, { bound }), test.slice(0, 5), memo)).toThrow(/another certificate/)
     }
   })
 })

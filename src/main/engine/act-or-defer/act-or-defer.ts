@@ -1,4 +1,5 @@
 import {
+  boundMemo,
   buildCertificate,
   computeBounds,
   decideTasks,
@@ -6,6 +7,7 @@ import {
   isSpotChecked,
   resolveBudget,
   type BoundKind,
+  type BoundMemo,
   type BoundTable,
   type Budget,
   type CalibrationTask,
@@ -88,6 +90,8 @@ export class ActOrDefer {
   readonly certificate: Certificate
   private readonly spotRate: number
   private readonly budgets = new Map<string, ResolvedBudget>()
+  /** The certificate's query results, shared by every batch it prepares (a decide's pages). */
+  private readonly memo: BoundMemo
 
   constructor(
     readonly fits: CouncilFits,
@@ -98,6 +102,7 @@ export class ActOrDefer {
     this.T = fits.T
     this.calibration = calibrationTasks(fits, this.state)
     this.certificate = buildCertificate(this.calibration, { ...config.options, bound: config.bound, seed: fits.seed }, fits.T)
+    this.memo = boundMemo(this.certificate)
   }
 
   /**
@@ -114,7 +119,7 @@ export class ActOrDefer {
       return { id: t.task, states: r.states, answers: Array.from(r.answers, (a) => t.candidates[a]) }
     })
     const spotCheck = Uint8Array.from(tallies, (t) => (isSpotChecked(t.task, this.spotRate, this.fits.seed) ? 1 : 0))
-    return { tallies, tasks, answerIndex, table: computeBounds(this.certificate, tasks), spotCheck }
+    return { tallies, tasks, answerIndex, table: computeBounds(this.certificate, tasks, this.memo), spotCheck }
   }
 
   /** The budget in force (λ = auto is searched once per certificate and cached). */

@@ -17,7 +17,8 @@ import type { StateTask } from './types'
  * A scored task that is also in D_loc is left out of D_loc for its own query: its 𝒦_used is
  * {k ≤ |D_loc| − 1} (and c_k or δ' uses that count). Queries without a self-exclusion depend only on
  * the normalised state, so they are cached per round — with the discrete states of §8.2 there
- * are only a few hundred distinct queries however many tasks are scored.
+ * are only a few hundred distinct queries however many tasks are scored (in one call, or in all the
+ * calls that share a `BoundMemo`).
  */
 export interface BoundTable {
   readonly T: number
@@ -46,6 +47,20 @@ interface QueryResult {
   conc: number
 }
 
+/**
+ * The per-round query caches of one certificate, kept across `computeBounds` calls: a decide scores
+ * its tasks a page at a time, and every page asks the same few hundred queries.
+ */
+export interface BoundMemo {
+  readonly certificate: Certificate
+  readonly byState: Map<number, QueryResult>[]
+  readonly bySelf: Map<string, QueryResult>[]
+}
+
+export function boundMemo(cert: Certificate): BoundMemo {
+  return { certificate: cert, byState: cert.rounds.map(() => new Map()), bySelf: cert.rounds.map(() => new Map()) }
+}
+
 /** Validate a scored task's shape against T. */
 function checkStates(task: StateTask, T: number): void {
   if (task.states.length !== T) {
@@ -59,7 +74,8 @@ function checkStates(task: StateTask, T: number): void {
   }
 }
 
-export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): BoundTable {
+export function computeBounds(cert: Certificate, tasks: readonly StateTask[], memo: BoundMemo = boundMemo(cert)): BoundTable {
+  if (memo.certificate !== cert) throw new Error('computeBounds: the memo belongs to another certificate')
   const { T, size } = cert
   const n = tasks.length
   const L = new Float64Array(n * T).fill(Number.NaN)
@@ -88,8 +104,8 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[]): B
 
   for (let t = 0; t < T; t++) {
     const round = cert.rounds[t]
-    const cache = new Map<number, QueryResult>()
-    const selfCache = new Map<string, QueryResult>()
+    const cache = memo.byState[t]
+    const selfCache = memo.bySelf[t]
     const evaluate = (cx: number, cy: number, row: number): QueryResult => {
       const ks = row >= 0 ? kSelf : kFull
       const rule = row >= 0 ? ruleSelf : ruleFull

@@ -46,7 +46,7 @@ export {
   type Certificate,
   type RoundModel
 } from './build'
-export { computeBounds, type BoundTable } from './bounds'
+export { boundMemo, computeBounds, type BoundMemo, type BoundTable } from './bounds'
 export { bestRound, decideTasks, firstCrossing } from './decide'
 export { MAX_BUDGET_USAGE, selectLambda, type LambdaCandidate, type LambdaSelection } from './lambda'
 export { certify, certifyWith, type CertifyResult } from './certify'
