@@ -1,5 +1,9 @@
 import { cutAt, CURRENT_AT, recordWidth, type TaskTallies } from './tallies'
 
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
+// and `socialAt` reads it for every seat of every round a decide scores.
+const CURRENT = CURRENT_AT
+
 /**
  * The `social` distribution (ENGINE.md §8.2 state, AoD B.1): P(y) = share of seats whose current
  * answer (latest +1 candidate up to round t, cleared by a retract) is y; seats without one are
@@ -30,7 +34,7 @@ export function socialAt(t: TaskTallies, round?: number, out: Float64Array = new
   if (cut >= 0) {
     const W = recordWidth(K)
     for (let s = 0; s < t.S; s++) {
-      const a = t.counts[(cut * t.S + s) * W + CURRENT_AT]
+      const a = t.counts[(cut * t.S + s) * W + CURRENT]
       if (a >= 0 && s !== dropSeat) {
         out[a]++
         n++

@@ -15,6 +15,12 @@ import { checkDecisionRows } from './decision-check'
 import { WHY_KEYS, WHY_N, WHY_STRIDE } from './decision-numbers'
 import { StoreError, type DecisionInput, type DecisionWhy } from './types'
 
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
+// and `add` runs for every decided task.
+const KEYS = WHY_KEYS
+const N_AT = WHY_N
+const STRIDE = WHY_STRIDE
+
 export interface DecisionPage {
   readonly taskIds: string[]
   /** Per row: bit 0 set = act (else defer), bit 1 set = spot-checked. */
@@ -136,9 +142,9 @@ export class DecisionPageBuilder {
       this.ks = room(this.ks, this.nk + row.k.length)
       for (let j = 0; j < row.k.length; j++) this.ks[this.nk++] = row.k[j] ?? NaN
     }
-    const w = i * WHY_STRIDE
-    for (let j = 0; j < WHY_KEYS.length; j++) this.whys[w + j] = row.why === null ? NaN : row.why[WHY_KEYS[j]]
-    this.whys[w + WHY_N] = row.why?.n ?? NaN
+    const w = i * STRIDE
+    for (let j = 0; j < KEYS.length; j++) this.whys[w + j] = row.why === null ? NaN : row.why[KEYS[j]]
+    this.whys[w + N_AT] = row.why?.n ?? NaN
   }
 
   finish(): DecisionPage {

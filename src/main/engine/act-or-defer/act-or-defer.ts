@@ -22,6 +22,11 @@ import { calibrationTasks } from './fit-council'
 import { taskRounds } from './round-states'
 import type { CouncilFits, StateSource, TaskVerdict } from './types'
 
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
+// and `prepare` calls these for every task of a decide.
+const rounds = taskRounds
+const spotChecked = isSpotChecked
+
 /**
  * A built act-or-defer certificate over a fitted council (ENGINE.md §8): fit once, then decide
  * any number of scored batches, under any budget, without refitting.
@@ -114,11 +119,11 @@ export class ActOrDefer {
     const T = this.T
     const answerIndex = new Int32Array(tallies.length * T)
     const tasks = tallies.map((t, i): ScoredTask<string> => {
-      const r = taskRounds(this.fits.deployed, t, T, this.state, this.fits.seed)
+      const r = rounds(this.fits.deployed, t, T, this.state, this.fits.seed)
       answerIndex.set(r.answers, i * T)
       return { id: t.task, states: r.states, answers: Array.from(r.answers, (a) => t.candidates[a]) }
     })
-    const spotCheck = Uint8Array.from(tallies, (t) => (isSpotChecked(t.task, this.spotRate, this.fits.seed) ? 1 : 0))
+    const spotCheck = Uint8Array.from(tallies, (t) => (spotChecked(t.task, this.spotRate, this.fits.seed) ? 1 : 0))
     return { tallies, tasks, answerIndex, table: computeBounds(this.certificate, tasks, this.memo), spotCheck }
   }
 

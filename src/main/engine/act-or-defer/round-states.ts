@@ -5,6 +5,14 @@ import { cutAt, type TaskTallies } from '../tallies'
 import { tieBreak } from '../tie-break'
 import type { StateSource } from './types'
 
+// Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
+// and `taskRounds` calls these for every round of every task a decide scores.
+const cut = cutAt
+const social = socialAt
+const shareState = stateOf
+const gridState = posteriorState
+const tieRule = tieBreak
+
 /**
  * Per-round states and answers of one task (ENGINE.md §8.1–8.2), straight from its tallies.
  * Round t covers the moves of rounds ≤ t (`cutAt`), so a trace shorter than T repeats its last
@@ -46,16 +54,16 @@ export function taskRounds(agg: Aggregator, t: TaskTallies, T: number, state: St
   const answers = new Int32Array(T)
   let prevCut = -2
   for (let r = 0; r < T; r++) {
-    const cut = cutAt(t, r)
-    if (cut === prevCut) {
+    const at = cut(t, r)
+    if (at === prevCut) {
       states[r] = states[r - 1]
       answers[r] = answers[r - 1]
       continue
     }
-    prevCut = cut
+    prevCut = at
     agg.posteriorAt(t, r, -1, p)
-    answers[r] = tieBreak(p, t.K, t.task, seed)
-    states[r] = state === 'social' ? stateOf(socialAt(t, r, shares)) : posteriorState(p)
+    answers[r] = tieRule(p, t.K, t.task, seed)
+    states[r] = state === 'social' ? shareState(social(t, r, shares)) : gridState(p)
   }
   return { states, answers }
 }
