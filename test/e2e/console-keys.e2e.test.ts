@@ -189,7 +189,7 @@ describe('item 1: no label the reviewer did not choose (Chromium, demo database)
     await page.keyboard.press('/')
     const filter = page.getByTestId('candidate-filter')
     await filter.waitFor(SOON)
-    expect(await filter.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(await filter.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
     await page.keyboard.type('li')
     // charlie, juliett, lima contain "li": numbered 1, 2, 3 in the task's order.
     await expect
@@ -225,14 +225,14 @@ describe('item 2: ↑/↓ scroll, ←/→ move a visible focus (Chromium, demo d
     await page.keyboard.press('ArrowRight')
     const first = page.getByTestId('review-candidate').first()
     await expect.poll(() => first.getAttribute('data-focused'), SOON).toBe('true')
-    expect(await first.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(await first.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('ArrowLeft')
     expect(await first.getAttribute('data-focused')).toBe('true')
     for (const scheme of SCHEMES) {
       await page.emulateMedia({ colorScheme: scheme })
       const ring = await first.evaluate((el) => {
-        const s = getComputedStyle(el)
+        const s = el.ownerDocument.defaultView!.getComputedStyle(el)
         return { width: parseFloat(s.outlineWidth), style: s.outlineStyle, color: s.outlineColor }
       })
       expect(ring.style, scheme).toBe('solid')
