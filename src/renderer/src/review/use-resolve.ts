@@ -36,7 +36,7 @@ export function useResolve(source: LabelSource) {
       try {
         const res = await api['labels.resolve']({ taskId: detail.task.id, label, expectedVersion: detail.task.version, source, note })
         saved.current.add(detail.task.id)
-        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label })
+        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label, source })
         void qc.invalidateQueries({ queryKey: ['labels.recent'] })
         return true
       } catch (e) {

@@ -6,6 +6,7 @@ import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { CandidateButtons } from '../review/CandidateButtons'
 import { RecentDecisions } from '../review/RecentDecisions'
+import { ReviewProgress, useProgressTitle, useReviewProgress, type Progress } from '../review/ReviewProgress'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
 import { useReviewSession } from '../review/session'
@@ -29,12 +30,15 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
       .finally(() => (claiming.current = false))
   }, [taskId, next, claimNext])
   const detail = useTaskDetail(taskId)
+  const progress = useReviewProgress()
+  useProgressTitle(progress)
 
   if (taskId === null) {
     return (
       <div className="screen">
         <header className="screen-header">
           <h1>Review</h1>
+          <ReviewProgress progress={progress} />
         </header>
         <EmptyState title="No task open">
           <p>
@@ -46,10 +50,10 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   }
   if (detail.isPending) return <Loading />
   if (detail.isError) return <ErrorState error={detail.error} />
-  return <Review key={taskId} detail={detail.data} claimNext={claimNext} />
+  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} />
 }
 
-function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Promise<string | null> }) {
+function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress }) {
   const { resolve, undo, busy } = useResolve('escalation')
   const session = useReviewSession()
   const [note, setNote] = useState('')
@@ -114,16 +118,19 @@ function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Pr
           <h1 className="question">{detail.task.question ?? '(no question text)'}</h1>
           {heldBy && <ReservedBy holder={heldBy} />}
         </div>
-        <div className="review-actions">
-          <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
-            Undo <kbd>⌫</kbd>
-          </button>
-          <button type="button" className="secondary" onClick={skip}>
-            Skip <kbd>s</kbd>
-          </button>
-          <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
-            <kbd>?</kbd>
-          </button>
+        <div className="review-head-side">
+          <ReviewProgress progress={progress} />
+          <div className="review-actions">
+            <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
+              Undo <kbd>⌫</kbd>
+            </button>
+            <button type="button" className="secondary" onClick={skip}>
+              Skip <kbd>s</kbd>
+            </button>
+            <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
+              <kbd>?</kbd>
+            </button>
+          </div>
         </div>
       </header>
       <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={(c) => void pick(c)} />
