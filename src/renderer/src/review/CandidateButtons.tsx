@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
-import { DIGIT_KEYS, keyForIndex, type CandidateKeys } from './use-candidate-keys'
+import { keyForIndex } from './candidate-keys'
+import { DIGIT_KEYS, type CandidateKeys } from './use-candidate-keys'
 
 interface Props {
   candidates: readonly string[]

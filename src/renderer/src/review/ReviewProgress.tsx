@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
 import { useQueuePage } from '../api/loop-queries'
 import { useQueueState } from '../queue/queue-state'
-import { useReviewSession, type ReviewedLabel } from './session'
+import { pace } from './pace'
+import { useReviewSession } from './session'
 
 export interface Progress {
   /** Labels given in Review this session (undone ones excluded). */
@@ -10,13 +11,6 @@ export interface Progress {
   left: number | null
   /** The pace between this session's first and last label, in labels per hour; null before two. */
   perHour: number | null
-}
-
-/** The session's pace: labels after the first over the time since it (a first label has no pace yet). */
-export function pace(reviewed: readonly ReviewedLabel[]): number | null {
-  if (reviewed.length < 2) return null
-  const ms = reviewed[reviewed.length - 1].at - reviewed[0].at
-  return ms > 0 ? ((reviewed.length - 1) * 3_600_000) / ms : null
 }
 
 export function useReviewProgress(): Progress {

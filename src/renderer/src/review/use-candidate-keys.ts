@@ -1,17 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { HotkeyMap } from '../hooks/useHotkeys'
-
-/** Keys 1–9 then 0 resolve the first ten candidates shown; more are reached with `/` or the arrows. */
-export function keyForIndex(i: number): string | null {
-  if (i < 9) return String(i + 1)
-  if (i === 9) return '0'
-  return null
-}
-
-export function indexForKey(key: string): number | null {
-  if (key === '0') return 9
-  return /^[1-9]$/.test(key) ? Number(key) - 1 : null
-}
+import { indexForKey, matching } from './candidate-keys'
 
 /** Digits reach the first ten candidates shown; a task with more offers `/` to filter them by typing. */
 export const DIGIT_KEYS = 10
@@ -82,11 +71,4 @@ export function useCandidateKeys(candidates: readonly string[], pick: (candidate
     }
   }
   return { shown, focused, onFocusCandidate: setFocused, filter, setFilter, filterRef, keys }
-}
-
-/** The candidates whose text contains `filter` (case-insensitive), in their order; all without one. */
-export function matching(candidates: readonly string[], filter: string | null): number[] {
-  const all = candidates.map((_, i) => i)
-  const needle = filter?.trim().toLocaleLowerCase() ?? ''
-  return needle === '' ? all : all.filter((i) => candidates[i].toLocaleLowerCase().includes(needle))
 }
