@@ -1,7 +1,7 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query'
 import { useTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { QueueRow } from '@shared/api'
 import { useApi } from '../api/context'
 import { QUEUE_PAGE, type QueueQuery } from '../api/loop-queries'
@@ -53,17 +53,26 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
     if (total > 0) virtualizer.scrollToIndex(Math.min(cursor, total - 1), { align: 'auto' })
   }, [cursor, total, virtualizer])
 
-  // The task under the cursor, or under the pointer, is fetched ahead, so Enter or a click opens it at once.
+  // The task under the cursor, or under the pointer after a short pause on its row, is fetched
+  // ahead, so Enter or a click opens it at once. The pointer is followed without re-rendering: rows
+  // pass under a still pointer on every scroll frame.
   const qc = useQueryClient()
-  const [hovered, onHover] = useState<string | null>(null)
-  const cursorTask = hovered ?? windowRows[cursor - windowStart]?.taskId
+  const prefetch = useCallback(
+    (taskId: string) => void qc.prefetchQuery({ queryKey: ['task.detail', taskId, false], queryFn: () => api['task.detail']({ taskId, blind: false }) }),
+    [qc, api]
+  )
+  const cursorTask = windowRows[cursor - windowStart]?.taskId
   useEffect(() => {
     if (!cursorTask || cursorTask.startsWith('\u0000')) return
-    const t = window.setTimeout(() => {
-      void qc.prefetchQuery({ queryKey: ['task.detail', cursorTask, false], queryFn: () => api['task.detail']({ taskId: cursorTask, blind: false }) })
-    }, 80)
+    const t = window.setTimeout(() => prefetch(cursorTask), 80)
     return () => window.clearTimeout(t)
-  }, [cursorTask, qc, api])
+  }, [cursorTask, prefetch])
+  const hoverTimer = useRef<number | null>(null)
+  const onHover = (taskId: string | null) => {
+    if (hoverTimer.current !== null) window.clearTimeout(hoverTimer.current)
+    hoverTimer.current = taskId === null ? null : window.setTimeout(() => prefetch(taskId), 80)
+  }
+  useEffect(() => () => void (hoverTimer.current !== null && window.clearTimeout(hoverTimer.current)), [])
 
   return (
     <div className="queue-table" role="grid" aria-rowcount={total} aria-label="Deferred tasks">
