@@ -113,7 +113,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
 function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
   const session = useReviewSession()
-  const armed = useArmedAfterPaint(detail.task.id)
+  const guard = useArmedAfterPaint(detail.task.id)
   // From the first key on, this task takes no other label (a quick second key is a duplicate).
   const labeling = useRef(false)
   // This window's label of the task; with several reviewers per task the others' show once it is committed.
@@ -135,10 +135,11 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
       Enter: (e) => (revealed ? onNext() : keys.keys.Enter(e)),
       ' ': () => revealed && onNext()
     },
-    armed
+    true,
+    guard.isArmed
   )
   return (
-    <div className="review" data-testid="review-task" data-task-id={detail.task.id} data-keys-armed={armed}>
+    <div className="review" data-testid="review-task" data-task-id={detail.task.id} ref={guard.rootRef}>
       <p className="muted small">
         <span className="mono">{detail.task.id}</span>
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random

@@ -61,7 +61,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   const noteRef = useRef<HTMLTextAreaElement>(null)
   const candidates = detail.task.candidates
   const current = detail.labels.find((l) => l.label !== null)?.label ?? null
-  const armed = useArmedAfterPaint(detail.task.id)
+  const guard = useArmedAfterPaint(detail.task.id)
   // Once a label or a skip has set off for the next task, this one takes no further key: a quick
   // second key would otherwise resolve it again (issue #16 item 3) or skip the next one unseen.
   const leaving = useRef(false)
@@ -100,11 +100,12 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
       n: () => noteRef.current?.focus(),
       '?': () => setSheet(true)
     },
-    armed && !sheet
+    !sheet,
+    guard.isArmed
   )
 
   return (
-    <div className="screen review" data-testid="review-task" data-task-id={detail.task.id} data-keys-armed={armed}>
+    <div className="screen review" data-testid="review-task" data-task-id={detail.task.id} ref={guard.rootRef}>
       <header className="review-header">
         <div>
           <p className="muted small">
