@@ -54,7 +54,8 @@ describe('review console on the demo database (Chromium, web host)', () => {
     await page.keyboard.press('Enter')
     const given: { task: string; label: string }[] = []
     for (let i = 0; i < 10; i++) {
-      await page.getByTestId('review-task').waitFor()
+      // Armed: the task was painted, so its keys apply (a key typed before that is dropped by design).
+      await page.locator('[data-testid="review-task"][data-keys-armed="true"]').waitFor()
       const task = (await reviewTaskId())!
       const label = (await page.locator('[data-testid="review-candidate"][data-key="1"]').getAttribute('data-candidate'))!
       await page.keyboard.press('1')
@@ -65,6 +66,7 @@ describe('review console on the demo database (Chromium, web host)', () => {
     if (given.length === 10) await page.screenshot({ path: join(SHOTS, 'review-after-10.png') })
 
     // Undo the tenth: Backspace returns to that task and supersedes its label.
+    await page.locator('[data-testid="review-task"][data-keys-armed="true"]').waitFor()
     await page.keyboard.press('Backspace')
     await expect.poll(reviewTaskId).toBe(given[9].task)
     await page.reload()
@@ -83,6 +85,7 @@ describe('review console on the demo database (Chromium, web host)', () => {
     await page.goto(`${server.host.url}#/calibrate`)
     await page.getByTestId('verdict-hidden').waitFor()
     await page.getByTestId('calibrate-progress').waitFor()
+    await page.locator('[data-testid="review-task"][data-keys-armed="true"]').waitFor()
     const task = (await reviewTaskId())!
     expect(await page.getByTestId('posterior-bar').count()).toBe(0)
     expect(await page.getByTestId('seat-weight').count()).toBe(0)

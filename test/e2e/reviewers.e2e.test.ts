@@ -58,7 +58,8 @@ const holder = async (taskId: string) =>
   (await store().handlers['task.detail']({ taskId, blind: false }, store().context())).reservation?.reviewer ?? null
 const open = async (page: Page, taskId: string) => {
   await page.goto(`${server.host.url}#/review/${encodeURIComponent(taskId)}`)
-  await page.locator(`[data-testid="review-task"][data-task-id="${taskId}"]`).waitFor()
+  // Armed: the task was painted, so its keys apply (a key typed before that is dropped by design).
+  await page.locator(`[data-testid="review-task"][data-task-id="${taskId}"][data-keys-armed="true"]`).waitFor()
 }
 const shownTask = (page: Page) => () => page.getByTestId('review-task').getAttribute('data-task-id')
 

@@ -106,6 +106,8 @@ async function nextDraw(page: Page, previous: string | null): Promise<string | n
  * screen must stay the one just labeled, its revealed view intact, until the reviewer moves on.
  */
 async function labelDrawn(page: Page, label: string): Promise<void> {
+  // Armed: the task was painted, so its keys apply (a key typed before that is dropped by design).
+  await page.locator('[data-testid="review-task"][data-keys-armed="true"]').waitFor()
   const task = await page.getByTestId('review-task').getAttribute('data-task-id')
   const left = Number(await page.getByTestId('calibrate-progress').getAttribute('data-unlabeled'))
   const key = await page.locator(`[data-testid="review-candidate"][data-candidate="${label}"]`).getAttribute('data-key')

@@ -1,5 +1,5 @@
 /**
- * User-timing marks around the review loop's hot paths (a key press → the next screen painted),
+ * User-timing marks around the review loop's hot paths (a key press or click → the next screen painted),
  * so the UI benchmark measures what a reviewer waits for, not its driver's polling. They cost
  * nothing measurable and show up in the browser's performance panel.
  */

@@ -20,16 +20,19 @@ export function keyName(e: KeyboardEvent): string {
 }
 
 /**
- * Window-level shortcuts while `enabled`. Handlers are read through a ref so callers can pass a
- * fresh map each render without re-binding the listener.
+ * Window-level shortcuts while `enabled`, and only while `armed()` says so (a task screen's key
+ * guard: keys before it are dropped). Handlers are read through a ref so callers can pass a fresh
+ * map each render without re-binding the listener.
  */
-export function useHotkeys(map: HotkeyMap, enabled = true): void {
+export function useHotkeys(map: HotkeyMap, enabled = true, armed: () => boolean = always): void {
   const ref = useRef(map)
   ref.current = map
+  const armedRef = useRef(armed)
+  armedRef.current = armed
   useEffect(() => {
     if (!enabled) return
     const on = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target) || e.isComposing) return
+      if (isTypingTarget(e.target) || e.isComposing || !armedRef.current()) return
       const handler = ref.current[keyName(e)] ?? (e.key === '?' ? ref.current['?'] : undefined)
       if (!handler) return
       e.preventDefault()
@@ -39,3 +42,5 @@ export function useHotkeys(map: HotkeyMap, enabled = true): void {
     return () => window.removeEventListener('keydown', on)
   }, [enabled])
 }
+
+const always = () => true

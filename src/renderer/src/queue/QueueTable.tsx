@@ -1,19 +1,20 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query'
 import { useTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { QueueRow } from '@shared/api'
 import { useApi } from '../api/context'
 import { QUEUE_PAGE, type QueueQuery } from '../api/loop-queries'
-import { columns, features, GRID_COLUMNS } from './columns'
+import { columns, features, GRID_COLUMNS, GRID_MIN_WIDTH } from './columns'
 
 const ROW_HEIGHT = 34
+/** The sticky header's height: the rows start below it, and a row scrolled to is never under it. */
+const HEAD_HEIGHT = 30
 
 interface Props {
   query: QueueQuery
   total: number
   cursor: number
-  onCursor: (i: number) => void
   onOpen: (row: QueueRow, index: number) => void
 }
 
@@ -21,10 +22,17 @@ interface Props {
  * The queue as a virtual list over server pages: only the rows on screen exist in the DOM, and
  * only the pages they fall in are fetched (and cached), so 100,000 deferred tasks scroll like 100.
  */
-export function QueueTable({ query, total, cursor, onCursor, onOpen }: Props) {
+export function QueueTable({ query, total, cursor, onOpen }: Props) {
   const api = useApi()
   const scrollRef = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 })
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    scrollMargin: HEAD_HEIGHT,
+    scrollPaddingStart: HEAD_HEIGHT
+  })
   const items = virtualizer.getVirtualItems()
   const firstPage = items.length ? Math.floor(items[0].index / QUEUE_PAGE) : 0
   const lastPage = items.length ? Math.floor(items[items.length - 1].index / QUEUE_PAGE) : 0
@@ -45,55 +53,70 @@ export function QueueTable({ query, total, cursor, onCursor, onOpen }: Props) {
     if (total > 0) virtualizer.scrollToIndex(Math.min(cursor, total - 1), { align: 'auto' })
   }, [cursor, total, virtualizer])
 
-  // The task under the cursor is fetched ahead, so Enter opens it at once.
+  // The task under the cursor, or under the pointer after a short pause on its row, is fetched
+  // ahead, so Enter or a click opens it at once. The pointer is followed without re-rendering: rows
+  // pass under a still pointer on every scroll frame.
   const qc = useQueryClient()
+  const prefetch = useCallback(
+    (taskId: string) => void qc.prefetchQuery({ queryKey: ['task.detail', taskId, false], queryFn: () => api['task.detail']({ taskId, blind: false }) }),
+    [qc, api]
+  )
   const cursorTask = windowRows[cursor - windowStart]?.taskId
   useEffect(() => {
     if (!cursorTask || cursorTask.startsWith('\u0000')) return
-    const t = window.setTimeout(() => {
-      void qc.prefetchQuery({ queryKey: ['task.detail', cursorTask, false], queryFn: () => api['task.detail']({ taskId: cursorTask, blind: false }) })
-    }, 80)
+    const t = window.setTimeout(() => prefetch(cursorTask), 80)
     return () => window.clearTimeout(t)
-  }, [cursorTask, qc, api])
+  }, [cursorTask, prefetch])
+  const hoverTimer = useRef<number | null>(null)
+  const onHover = (taskId: string | null) => {
+    if (hoverTimer.current !== null) window.clearTimeout(hoverTimer.current)
+    hoverTimer.current = taskId === null ? null : window.setTimeout(() => prefetch(taskId), 80)
+  }
+  useEffect(() => () => void (hoverTimer.current !== null && window.clearTimeout(hoverTimer.current)), [])
 
   return (
     <div className="queue-table" role="grid" aria-rowcount={total} aria-label="Deferred tasks">
-      <div className="queue-head" role="row" style={{ gridTemplateColumns: GRID_COLUMNS }}>
-        {table.getHeaderGroups()[0].headers.map((h) => (
-          <div key={h.id} role="columnheader" className="cell">
-            <table.FlexRender header={h} />
-          </div>
-        ))}
-      </div>
       <div ref={scrollRef} className="queue-scroll" tabIndex={-1}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rows[item.index - windowStart]
-            if (!row || row.original.taskId.startsWith('\u0000')) {
-              return <div key={item.key} className="queue-row loading-row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }} aria-busy="true" />
-            }
-            const selected = item.index === cursor
-            return (
-              <div
-                key={row.id}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-selected={selected}
-                className={`queue-row${selected ? ' selected' : ''}`}
-                data-testid="queue-row"
-                data-task-id={row.original.taskId}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: GRID_COLUMNS }}
-                onClick={() => onCursor(item.index)}
-                onDoubleClick={() => onOpen(row.original, item.index)}
-              >
-                {row.getAllCells().map((cell) => (
-                  <div key={cell.id} role="gridcell" className="cell">
-                    <table.FlexRender cell={cell} />
-                  </div>
-                ))}
+        <div style={{ minWidth: GRID_MIN_WIDTH }}>
+          <div className="queue-head" role="row" style={{ gridTemplateColumns: GRID_COLUMNS, height: HEAD_HEIGHT }}>
+            {table.getHeaderGroups()[0].headers.map((h) => (
+              <div key={h.id} role="columnheader" className="cell">
+                <table.FlexRender header={h} />
               </div>
-            )
-          })}
+            ))}
+          </div>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = rows[item.index - windowStart]
+              const top = item.start - HEAD_HEIGHT
+              if (!row || row.original.taskId.startsWith('\u0000')) {
+                return <div key={item.key} className="queue-row loading-row" style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }} aria-busy="true" />
+              }
+              const selected = item.index === cursor
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={item.index + 1}
+                  aria-selected={selected}
+                  className={`queue-row${selected ? ' selected' : ''}`}
+                  data-testid="queue-row"
+                  data-task-id={row.original.taskId}
+                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, gridTemplateColumns: GRID_COLUMNS }}
+                  // One click opens the task (the cursor follows it, so the queue resumes there).
+                  onClick={() => onOpen(row.original, item.index)}
+                  onPointerEnter={() => onHover(row.original.taskId)}
+                  onPointerLeave={() => onHover(null)}
+                >
+                  {row.getAllCells().map((cell) => (
+                    <div key={cell.id} role="gridcell" className="cell">
+                      <table.FlexRender cell={cell} />
+                    </div>
+                  ))}
+                </div>
+              )
+            })}
+          </div>
         </div>
       </div>
     </div>

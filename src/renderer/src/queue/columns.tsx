@@ -31,6 +31,8 @@ export const columns = helper.columns([
 
 /** Grid template shared by the header and the virtual rows (a div grid virtualizes cleanly). */
 export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 72px 110px 70px 110px'
+/** The grid's narrowest width (its columns' minimums): below it, the header and rows scroll sideways together. */
+export const GRID_MIN_WIDTH = 140 + 110 + 160 + 150 + 120 + 72 + 110 + 70 + 110
 
 function GapBar({ gap }: { gap: number | null }) {
   if (gap === null) return <span className="muted">—</span>

@@ -2,11 +2,13 @@ import { useHotkeys } from '../hooks/useHotkeys'
 
 const ROWS: [string, string][] = [
   ['1 – 9, 0', 'resolve with that candidate'],
-  ['← → ↑ ↓, Enter', 'pick a candidate beyond the tenth'],
+  ['← →, Enter', 'move the focus to a candidate, then label it (Enter labels nothing until you do)'],
+  ['/', 'filter more than ten candidates by typing; Enter, then a digit picks'],
+  ['↑ ↓', 'scroll the page'],
   ['Backspace, Ctrl+Z', 'undo your last label'],
   ['s', 'skip to the next task'],
   ['n', 'write a note (saved with the label)'],
-  ['j / k, Enter', 'move in the queue and open a task'],
+  ['j / k, Enter, click', 'move in the queue and open a task'],
   ['?', 'show or hide this sheet'],
   ['Esc', 'leave a field or close this sheet']
 ]

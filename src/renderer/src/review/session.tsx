@@ -1,4 +1,5 @@
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { LabelSource } from '@shared/api'
 
 export interface GivenLabel {
   labelId: string
@@ -6,6 +7,13 @@ export interface GivenLabel {
   /** The task version after the label: what an undo must match. */
   version: number
   label: string
+  source: LabelSource
+}
+
+/** A Review label of this session, for its progress: when it was acknowledged (ms since the epoch). */
+export interface ReviewedLabel {
+  labelId: string
+  at: number
 }
 
 interface ReviewSession {
@@ -14,6 +22,8 @@ interface ReviewSession {
   pop: () => GivenLabel | null
   skipped: ReadonlySet<string>
   skip: (taskId: string) => void
+  /** Every Review (escalation) label this session gave and did not undo, oldest first (uncapped, unlike the undo stack). */
+  reviewed: ReviewedLabel[]
 }
 
 const Ctx = createContext<ReviewSession | null>(null)
@@ -22,21 +32,29 @@ const Ctx = createContext<ReviewSession | null>(null)
 export function ReviewSessionProvider({ children }: { children: ReactNode }) {
   const [history, setHistory] = useState<GivenLabel[]>([])
   const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set())
+  const [reviewed, setReviewed] = useState<ReviewedLabel[]>([])
   const ref = useRef(history)
   ref.current = history
   const value = useMemo<ReviewSession>(
     () => ({
       history,
-      push: (l) => setHistory((h) => [...h.slice(-49), l]),
+      push: (l) => {
+        setHistory((h) => [...h.slice(-49), l])
+        if (l.source === 'escalation') setReviewed((r) => [...r, { labelId: l.labelId, at: Date.now() }])
+      },
       pop: () => {
         const last = ref.current.at(-1) ?? null
-        if (last) setHistory((h) => h.slice(0, -1))
+        if (last) {
+          setHistory((h) => h.slice(0, -1))
+          setReviewed((r) => r.filter((x) => x.labelId !== last.labelId))
+        }
         return last
       },
       skipped,
-      skip: (taskId) => setSkipped((s) => new Set(s).add(taskId))
+      skip: (taskId) => setSkipped((s) => new Set(s).add(taskId)),
+      reviewed
     }),
-    [history, skipped]
+    [history, skipped, reviewed]
   )
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>
 }

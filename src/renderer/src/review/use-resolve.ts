@@ -19,6 +19,9 @@ export function useResolve(source: LabelSource) {
   // A ref guards against double submits without re-rendering the page before the request goes
   // out; the state only greys the buttons if the call is slow.
   const inFlight = useRef(false)
+  // Tasks this hook has labeled: a second key on one (the screen has not moved on yet) is a
+  // duplicate, ignored — sent, it would meet the task's new version and read as "not saved".
+  const saved = useRef(new Set<string>())
   const [busy, setBusyState] = useState(false)
   const setBusy = (b: boolean) => {
     inFlight.current = b
@@ -28,11 +31,12 @@ export function useResolve(source: LabelSource) {
 
   const resolve = useCallback(
     async (detail: TaskDetail, label: string, note: string | null): Promise<boolean> => {
-      if (inFlight.current) return false
+      if (inFlight.current || saved.current.has(detail.task.id)) return false
       setBusy(true)
       try {
         const res = await api['labels.resolve']({ taskId: detail.task.id, label, expectedVersion: detail.task.version, source, note })
-        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label })
+        saved.current.add(detail.task.id)
+        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label, source })
         void qc.invalidateQueries({ queryKey: ['labels.recent'] })
         return true
       } catch (e) {
@@ -56,6 +60,7 @@ export function useResolve(source: LabelSource) {
     setBusy(true)
     try {
       await api['labels.undo']({ labelId: last.labelId, expectedVersion: last.version })
+      saved.current.delete(last.taskId)
       toast({ kind: 'info', text: `Undid “${last.label}” on ${last.taskId}.` })
       void qc.invalidateQueries({ queryKey: ['labels.recent'] })
       return last.taskId

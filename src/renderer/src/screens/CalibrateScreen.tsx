@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
+import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { useHotkeys } from '../hooks/useHotkeys'
-import { CandidateButtons, indexForKey } from '../review/CandidateButtons'
+import { CandidateButtons } from '../review/CandidateButtons'
+import { useCandidateKeys } from '../review/use-candidate-keys'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
 import { useReviewSession } from '../review/session'
@@ -111,38 +113,39 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
 function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
   const session = useReviewSession()
-  const [focused, setFocused] = useState(0)
+  const guard = useArmedAfterPaint(detail.task.id)
+  // From the first key on, this task takes no other label (a quick second key is a duplicate).
+  const labeling = useRef(false)
   // This window's label of the task; with several reviewers per task the others' show once it is committed.
   const mine = [...session.history].reverse().find((h) => h.taskId === detail.task.id) ?? null
   const others = revealed ? detail.labels.filter((l) => l.id !== mine?.labelId && l.label !== null) : []
   const candidates = detail.task.candidates
   const pick = async (label: string) => {
-    if (busy || revealed) return
+    if (busy || revealed || labeling.current) return
+    labeling.current = true
     if (await resolve(detail, label, null)) onLabeled()
+    else labeling.current = false
   }
-  useHotkeys({
-    ...Object.fromEntries(
-      ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((k) => [
-        k,
-        () => {
-          const i = indexForKey(k)
-          if (i !== null && i < candidates.length) void pick(candidates[i])
-        }
-      ])
-    ),
-    ArrowRight: () => setFocused((f) => Math.min(candidates.length - 1, f + 1)),
-    ArrowLeft: () => setFocused((f) => Math.max(0, f - 1)),
-    Enter: () => (revealed ? onNext() : void pick(candidates[focused])),
-    ' ': () => revealed && onNext()
-  })
+  const keys = useCandidateKeys(candidates, (c) => void pick(c))
+  useHotkeys(
+    {
+      ...keys.keys,
+      // Once the label is committed, Enter (or Space) moves on; before, Enter labels only the
+      // candidate the reviewer moved the focus to — never a blind label they did not choose.
+      Enter: (e) => (revealed ? onNext() : keys.keys.Enter(e)),
+      ' ': () => revealed && onNext()
+    },
+    true,
+    guard.isArmed
+  )
   return (
-    <div className="review" data-testid="review-task" data-task-id={detail.task.id}>
+    <div className="review" data-testid="review-task" data-task-id={detail.task.id} ref={guard.rootRef}>
       <p className="muted small">
         <span className="mono">{detail.task.id}</span>
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
       </p>
       <h2 className="question">{detail.task.question ?? '(no question text)'}</h2>
-      <CandidateButtons candidates={candidates} focused={focused} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
+      <CandidateButtons candidates={candidates} keys={keys} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
       {others.length > 0 && (
         <p className="small" data-testid="calibrate-others">
           Other reviewers:{' '}

@@ -18,6 +18,7 @@ export function QueueScreen() {
   const total = first.data?.total ?? 0
 
   const open = useCallback((row: QueueRow, index: number) => {
+    markKey('open')
     setCursor(index)
     window.location.hash = hrefFor('review', row.taskId)
   }, [setCursor])
@@ -77,9 +78,9 @@ export function QueueScreen() {
       ) : (
         <>
           <p className="hint muted">
-            {total} {total === 1 ? 'task' : 'tasks'} · <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens
+            {total} {total === 1 ? 'task' : 'tasks'} · click a row or <kbd>j</kbd>/<kbd>k</kbd> then <kbd>Enter</kbd> to open it
           </p>
-          <QueueTable query={query} total={total} cursor={cursor} onCursor={setCursor} onOpen={open} />
+          <QueueTable query={query} total={total} cursor={cursor} onOpen={open} />
         </>
       )}
     </div>

@@ -3,11 +3,14 @@ import type { Reservation, TaskDetail } from '@shared/api'
 import { useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
-import { CandidateButtons, indexForKey } from '../review/CandidateButtons'
+import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
+import { CandidateButtons } from '../review/CandidateButtons'
 import { RecentDecisions } from '../review/RecentDecisions'
+import { ReviewProgress, useProgressTitle, useReviewProgress, type Progress } from '../review/ReviewProgress'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
 import { useReviewSession } from '../review/session'
+import { useCandidateKeys } from '../review/use-candidate-keys'
 import { useClaimNext, useNextTask } from '../review/use-next-task'
 import { useReservation } from '../review/use-reservation'
 import { useResolve } from '../review/use-resolve'
@@ -27,12 +30,15 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
       .finally(() => (claiming.current = false))
   }, [taskId, next, claimNext])
   const detail = useTaskDetail(taskId)
+  const progress = useReviewProgress()
+  useProgressTitle(progress)
 
   if (taskId === null) {
     return (
       <div className="screen">
         <header className="screen-header">
           <h1>Review</h1>
+          <ReviewProgress progress={progress} />
         </header>
         <EmptyState title="No task open">
           <p>
@@ -44,18 +50,21 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   }
   if (detail.isPending) return <Loading />
   if (detail.isError) return <ErrorState error={detail.error} />
-  return <Review key={taskId} detail={detail.data} claimNext={claimNext} />
+  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} />
 }
 
-function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Promise<string | null> }) {
+function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress }) {
   const { resolve, undo, busy } = useResolve('escalation')
   const session = useReviewSession()
-  const [focused, setFocused] = useState(0)
   const [note, setNote] = useState('')
   const [sheet, setSheet] = useState(false)
   const noteRef = useRef<HTMLTextAreaElement>(null)
   const candidates = detail.task.candidates
   const current = detail.labels.find((l) => l.label !== null)?.label ?? null
+  const guard = useArmedAfterPaint(detail.task.id)
+  // Once a label or a skip has set off for the next task, this one takes no further key: a quick
+  // second key would otherwise resolve it again (issue #16 item 3) or skip the next one unseen.
+  const leaving = useRef(false)
 
   useEffect(() => markShown(detail.task.id), [detail.task.id])
 
@@ -66,43 +75,37 @@ function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Pr
     window.location.hash = taskId ? hrefFor('review', taskId) : hrefFor('queue')
   }
   const pick = async (label: string) => {
-    if (busy) return
+    if (busy || leaving.current) return
+    leaving.current = true
     if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claimNext())
+    else leaving.current = false
   }
   const skip = () => {
+    if (leaving.current) return
+    leaving.current = true
     session.skip(detail.task.id)
     void claimNext().then(go)
   }
+  const keys = useCandidateKeys(candidates, (c) => {
+    markKey('resolve')
+    void pick(c)
+  })
 
   useHotkeys(
     {
-      ...Object.fromEntries(
-        ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((k) => [
-          k,
-          () => {
-            const i = indexForKey(k)
-            if (i === null || i >= candidates.length) return
-            markKey('resolve')
-            void pick(candidates[i])
-          }
-        ])
-      ),
-      ArrowRight: () => setFocused((f) => Math.min(candidates.length - 1, f + 1)),
-      ArrowDown: () => setFocused((f) => Math.min(candidates.length - 1, f + 1)),
-      ArrowLeft: () => setFocused((f) => Math.max(0, f - 1)),
-      ArrowUp: () => setFocused((f) => Math.max(0, f - 1)),
-      Enter: () => void pick(candidates[focused]),
+      ...keys.keys,
       Backspace: () => void undo().then((t) => t && go(t)),
       'ctrl+z': () => void undo().then((t) => t && go(t)),
       s: skip,
       n: () => noteRef.current?.focus(),
       '?': () => setSheet(true)
     },
-    !sheet
+    !sheet,
+    guard.isArmed
   )
 
   return (
-    <div className="screen review" data-testid="review-task" data-task-id={detail.task.id}>
+    <div className="screen review" data-testid="review-task" data-task-id={detail.task.id} ref={guard.rootRef}>
       <header className="review-header">
         <div>
           <p className="muted small">
@@ -116,19 +119,22 @@ function Review({ detail, claimNext }: { detail: TaskDetail; claimNext: () => Pr
           <h1 className="question">{detail.task.question ?? '(no question text)'}</h1>
           {heldBy && <ReservedBy holder={heldBy} />}
         </div>
-        <div className="review-actions">
-          <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
-            Undo <kbd>⌫</kbd>
-          </button>
-          <button type="button" className="secondary" onClick={skip}>
-            Skip <kbd>s</kbd>
-          </button>
-          <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
-            <kbd>?</kbd>
-          </button>
+        <div className="review-head-side">
+          <ReviewProgress progress={progress} />
+          <div className="review-actions">
+            <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
+              Undo <kbd>⌫</kbd>
+            </button>
+            <button type="button" className="secondary" onClick={skip}>
+              Skip <kbd>s</kbd>
+            </button>
+            <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
+              <kbd>?</kbd>
+            </button>
+          </div>
         </div>
       </header>
-      <CandidateButtons candidates={candidates} focused={focused} current={current} disabled={busy} onPick={(c) => void pick(c)} />
+      <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={(c) => void pick(c)} />
       <label className="note">
         <span className="muted small">
           Note <kbd>n</kbd> (saved with your label)

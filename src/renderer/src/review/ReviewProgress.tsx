@@ -1,0 +1,56 @@
+import { useEffect } from 'react'
+import { useQueuePage } from '../api/loop-queries'
+import { useQueueState } from '../queue/queue-state'
+import { pace } from './pace'
+import { useReviewSession } from './session'
+
+export interface Progress {
+  /** Labels given in Review this session (undone ones excluded). */
+  done: number
+  /** Tasks in the queue as its filter shows it; null until the queue has answered. */
+  left: number | null
+  /** The pace between this session's first and last label, in labels per hour; null before two. */
+  perHour: number | null
+}
+
+export function useReviewProgress(): Progress {
+  const { reviewed } = useReviewSession()
+  const { query } = useQueueState()
+  const page = useQueuePage(query, 0)
+  return { done: reviewed.length, left: page.data?.total ?? null, perHour: pace(reviewed) }
+}
+
+const APP_TITLE = 'Arbiter'
+
+/** The browser tab says the progress while Review is open ("12 done · 340 left — Arbiter"). */
+export function useProgressTitle({ done, left }: Progress): void {
+  useEffect(() => {
+    document.title = left === null ? APP_TITLE : `${done} done · ${left} left — ${APP_TITLE}`
+  }, [done, left])
+  useEffect(() => () => void (document.title = APP_TITLE), [])
+}
+
+function rate(perHour: number): string {
+  return perHour >= 60 ? `${(perHour / 60).toFixed(1)} per minute` : `${perHour.toFixed(perHour < 10 ? 1 : 0)} per hour`
+}
+
+function duration(hours: number): string {
+  const min = Math.round(hours * 60)
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`
+}
+
+export function ReviewProgress({ progress }: { progress: Progress }) {
+  const { done, left, perHour } = progress
+  return (
+    <p className="muted small review-progress" data-testid="review-progress" data-done={done} data-left={left ?? ''} data-per-hour={perHour === null ? '' : perHour.toFixed(2)} aria-live="polite">
+      <strong>{done}</strong> done this session · <strong>{left ?? '…'}</strong> left in the queue
+      {perHour !== null && (
+        <>
+          {' '}
+          · {rate(perHour)}
+          {left !== null && left > 0 && <> (about {duration(left / perHour)} at this pace)</>}
+        </>
+      )}
+    </p>
+  )
+}
