@@ -4,7 +4,7 @@
  * command gets that far (a rejected import must not even create the file).
  */
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { defaultDbPath } from '../paths'
 import { isServerLocation, openStore, type Actor, type Store } from '../store'
@@ -19,12 +19,17 @@ export function dbPathOf(flag: string | undefined): string {
 /** Opens on first use, at most once; `close()` is a no-op when it never opened. */
 export class LazyStore {
   private store: Store | null = null
+  /** The first open made the database file (none was there before). */
+  private created = false
 
   constructor(readonly path: string) {}
 
   get = async (): Promise<Store> => {
     if (this.store === null) {
-      if (!isServerLocation(this.path)) mkdirSync(dirname(this.path), { recursive: true })
+      if (!isServerLocation(this.path)) {
+        mkdirSync(dirname(this.path), { recursive: true })
+        this.created = !existsSync(this.path)
+      }
       this.store = await openStore(this.path)
     }
     return this.store
@@ -33,6 +38,20 @@ export class LazyStore {
   async close(): Promise<void> {
     await this.store?.close()
     this.store = null
+  }
+
+  /**
+   * Closes, and removes the database file if this run made it and it holds no task, label or fit:
+   * a refused import leaves no database behind. A file that was there before, or that gained data
+   * (another process writing to the new file), stays.
+   */
+  async closeRemovingIfUnused(): Promise<void> {
+    const store = this.store
+    if (store === null) return
+    const c = this.created ? await store.counts().catch(() => null) : null
+    await this.close()
+    if (c === null || c.tasks > 0 || c.labels > 0 || c.fits > 0) return
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.path}${suffix}`, { force: true })
   }
 }
 

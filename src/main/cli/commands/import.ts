@@ -71,6 +71,7 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
     Object.assign(actor, await cliActor(store))
     return store
   }
+  let refused = true
   try {
     const out = await runImport(
       open,
@@ -84,12 +85,14 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
       if (values.json !== true) io.err(`${path}: ${out.errorCount} error(s); nothing was imported`)
       return 2
     }
+    refused = false
     if (values.json !== true) {
       if (out.status === 'already-imported') io.out(`${path} was already imported (import ${out.importId}); nothing to do`)
       else io.out(`imported ${path}: ${out.tasks} tasks (${out.skipped} already present), ${out.moves} moves, ${out.seats} new seats, ${out.labels} labels; ${out.errorCount} lines rejected`)
     }
     return 0
   } finally {
-    await db.close()
+    if (refused) await db.closeRemovingIfUnused()
+    else await db.close()
   }
 }

@@ -28,7 +28,9 @@ function moveRaw(raw: unknown): JsonObject | null {
   for (const k in obj) {
     if (MOVE_FIELDS.has(k)) continue
     extra ??= {}
-    extra[k] = obj[k] as JsonObject[string]
+    // Defined, not assigned: `extra.__proto__ = v` would set the object's prototype instead of
+    // keeping the file's "__proto__" key as the plain data it is.
+    Object.defineProperty(extra, k, { value: obj[k], enumerable: true, writable: true, configurable: true })
   }
   return extra
 }
