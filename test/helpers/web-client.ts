@@ -1,6 +1,5 @@
 import { Agent, request } from 'node:http'
 import type { ApiErrorBody } from '../../src/shared/errors'
-import { cookieName } from '../../src/main/host/web-auth'
 import { startWebHost, type WebHost } from '../../src/main/host/web'
 import type { Service } from '../../src/main/service'
 
@@ -12,20 +11,36 @@ export interface CallOutcome<T = unknown> {
   ms: number
 }
 
+/** The session cookie a browser gets for a login URL (`/?token=…`), as a `Cookie` header value. */
+export function signIn(port: number, token: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'GET', path: `/?token=${encodeURIComponent(token)}`, headers: { host: `127.0.0.1:${port}` } }, (res) => {
+      res.resume()
+      const set = res.headers['set-cookie']?.[0]
+      if (res.statusCode !== 302 || set === undefined) reject(new Error(`sign-in answered ${res.statusCode} without a cookie`))
+      else resolve(set.split(';')[0])
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 /**
- * A browser tab's view of the contract: `POST /api/<method>` with the session cookie, a JSON body
- * and the page's own Origin — the requests the renderer's HTTP bridge makes — over one keep-alive
- * connection pool per client.
+ * A browser tab's view of the contract: `POST /api/<method>` with the session cookie its login URL
+ * gave, a JSON body and the page's own Origin — the requests the renderer's HTTP bridge makes — over
+ * one keep-alive connection pool per client.
  */
 export function webClient(host: Pick<WebHost, 'port' | 'token'>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 })
-  const headers = {
-    host: `127.0.0.1:${host.port}`,
-    origin: `http://127.0.0.1:${host.port}`,
-    cookie: `${cookieName(host.port)}=${encodeURIComponent(host.token)}`,
-    'content-type': 'application/json'
-  }
+  let cookie: Promise<string> | null = null
   async function call<T = unknown>(method: string, args: unknown = {}): Promise<CallOutcome<T>> {
+    cookie ??= signIn(host.port, host.token)
+    const headers = {
+      host: `127.0.0.1:${host.port}`,
+      origin: `http://127.0.0.1:${host.port}`,
+      cookie: await cookie,
+      'content-type': 'application/json'
+    }
     const body = JSON.stringify(args)
     const started = performance.now()
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {

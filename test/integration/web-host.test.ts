@@ -44,19 +44,22 @@ describe('web host: token and cookie', () => {
     expect((await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=wrong` } })).status).toBe(401)
   })
 
-  it('turns /?token=T into an HttpOnly SameSite=Strict cookie named for the port, then redirects to /', async () => {
+  it('exchanges /?token=T for an HttpOnly SameSite=Strict session cookie named for the port, then redirects to /', async () => {
     const res = await rawRequest(port, { path: `/?token=${encodeURIComponent(token)}` })
     expect(res.status).toBe(302)
     expect(res.headers.location).toBe('/')
     const cookie = String(res.headers['set-cookie'])
-    expect(cookie).toContain(`arbiter_${port}=${encodeURIComponent(token)}`)
+    expect(cookie).toMatch(new RegExp(`^arbiter_${port}=[A-Za-z0-9_-]{43};`))
+    expect(cookie).not.toContain(encodeURIComponent(token)) // the cookie is a session id, never the token
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Strict/)
     expect((await rawRequest(port, { path: '/?token=nope' })).status).toBe(401)
 
-    const page = await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=${encodeURIComponent(token)}` } })
+    const page = await rawRequest(port, { path: '/', headers: { cookie: cookie.split(';')[0] } })
     expect(page.status).toBe(200)
     expect(page.body).toContain('<div id="root">')
+    // The token itself is no cookie: a service on another port that received it learns no session.
+    expect((await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=${encodeURIComponent(token)}` } })).status).toBe(401)
   })
 
   it('accepts a Bearer token on the API', async () => {

@@ -8,6 +8,7 @@ import { SECURITY_HEADERS } from './hardening'
 import { readStatic } from './static-files'
 import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
+import { BrowserSessions, crossSitePage, exchangeAllowed, formToken, SESSION_PAGE_CSP, switchPage } from './web-sessions'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -47,10 +48,12 @@ export interface WebHost {
  * The browser shell (DESIGN.md): the built renderer and the contract over HTTP, on 127.0.0.1
  * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
  * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
- * (400). The token names the login, and the login the caller (web-identity.ts).
+ * (400). The token names the login, and the login the caller (web-identity.ts); a browser holds a
+ * session id for it, never the token (web-sessions.ts).
  */
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logins = createLogins(opts.reviewers, opts.token)
+  const sessions = new BrowserSessions()
   const streams = new Set<ServerResponse>()
   let port = 0
 
@@ -72,10 +75,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
       const opened = findLogin(queryToken, logins)
       if (opened === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
-      res.writeHead(302, { 'Set-Cookie': sessionCookie(port, opened.token), Location: '/', 'Cache-Control': 'no-store' })
-      return void res.end()
+      if (!exchangeAllowed(req)) return sendPage(res, 403, crossSitePage())
+      const current = sessions.find(readCookie(req, cookieName(port)))
+      if (current !== null && current !== opened) return sendPage(res, 200, switchPage(current, opened, queryToken))
+      return signIn(res, current === null ? opened : null)
     }
-    const login = findLogin(readCookie(req, cookieName(port)) ?? bearer(req), logins)
+    // The switch form of `switchPage`: a POST from our own page only.
+    if (req.method === 'POST' && url.pathname === '/session') {
+      if (req.headers.origin === undefined || !originOk(req, port) || !exchangeAllowed(req)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
+      const body = await readBody(req)
+      const switched = body === 'too-large' ? null : findLogin(formToken(body.toString('utf8')), logins)
+      if (switched === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      return signIn(res, switched, 303)
+    }
+    const login = sessions.find(readCookie(req, cookieName(port))) ?? findLogin(bearer(req), logins)
     if (login === null) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
 
@@ -92,6 +105,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-store'
     })
     res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  /** To the console, with a new session of `login` in the cookie (null: the browser keeps its own). */
+  function signIn(res: ServerResponse, login: Login | null, status = 302): void {
+    const cookie: Record<string, string> = login === null ? {} : { 'Set-Cookie': sessionCookie(port, sessions.open(login)) }
+    res.writeHead(status, { ...cookie, Location: '/', 'Cache-Control': 'no-store' })
+    res.end()
   }
 
   async function callApi(req: IncomingMessage, res: ServerResponse, method: string, login: Login): Promise<void> {
@@ -173,6 +193,16 @@ function requestUrl(target: string | undefined, port: number): URL | null {
 
 function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: string) {
   return { ok: false, error: { code, message, details: null } }
+}
+
+/**
+ * A page of the sign-in exchange (web-sessions.ts): plain HTML under its own stricter policy. Its
+ * referrer policy lets its form's POST carry our Origin (under `no-referrer` a browser sends
+ * `Origin: null`, which the switch refuses); the referrer goes to this origin only.
+ */
+function sendPage(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': SESSION_PAGE_CSP, 'Referrer-Policy': 'same-origin' })
+  res.end(html)
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

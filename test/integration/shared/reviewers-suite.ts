@@ -97,6 +97,50 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
       expect((await call('alice', 'app.counts', {}, 'bad tab!')).status).toBe(400)
     })
 
+    it('a login link gives a session id, never the token; another site cannot sign a browser in; switching logins asks first', async () => {
+      const link = (reviewer: string) => `/?token=${encodeURIComponent(token(reviewer))}`
+      const signIn = await rawRequest(host.port, { path: link('alice'), headers: { 'sec-fetch-site': 'none' } })
+      expect(signIn.status).toBe(302)
+      const alice = String(signIn.headers['set-cookie']).split(';')[0]
+      expect(alice).not.toContain(encodeURIComponent(token('alice')))
+      const whoAmI = async (cookie: string) => JSON.parse((await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie }, body: '{}' })).body).value?.reviewer
+      expect(await whoAmI(alice)).toBe('alice')
+      // The token as a cookie is no session.
+      expect((await rawRequest(host.port, { method: 'POST', path: '/api/app.info', headers: { cookie: `arbiter_${host.port}=${token('alice')}` }, body: '{}' })).status).toBe(401)
+
+      // A page of another site (another port of 127.0.0.1 too) navigating to bob's link: refused, nothing set.
+      for (const site of ['cross-site', 'same-site']) {
+        const forced = await rawRequest(host.port, { path: link('bob'), headers: { cookie: alice, 'sec-fetch-site': site } })
+        expect(forced.status).toBe(403)
+        expect(forced.headers['set-cookie']).toBeUndefined()
+        expect(forced.body).toContain('opened by another site')
+      }
+      expect(await whoAmI(alice)).toBe('alice')
+
+      // Alice's browser opening bob's link herself: a page asks, and sets nothing until she confirms.
+      const ask = await rawRequest(host.port, { path: link('bob'), headers: { cookie: alice, 'sec-fetch-site': 'none' } })
+      expect(ask.status).toBe(200)
+      expect(ask.headers['set-cookie']).toBeUndefined()
+      expect(ask.headers['content-security-policy']).toContain("form-action 'self'")
+      expect(ask.body).toContain('signed in as <strong>alice</strong>')
+      expect(ask.body).toContain('Switch to bob')
+      // The confirmation is a POST from our own page only.
+      const form = `token=${encodeURIComponent(token('bob'))}`
+      const formHeaders = { cookie: alice, 'content-type': 'application/x-www-form-urlencoded' }
+      expect((await rawRequest(host.port, { method: 'POST', path: '/session', headers: formHeaders, body: form })).status).toBe(403)
+      expect((await rawRequest(host.port, { method: 'POST', path: '/session', headers: { ...formHeaders, origin: 'http://127.0.0.1:1' }, body: form })).status).toBe(403)
+      const ours = { ...formHeaders, origin: `http://127.0.0.1:${host.port}`, 'sec-fetch-site': 'same-origin' }
+      expect((await rawRequest(host.port, { method: 'POST', path: '/session', headers: ours, body: 'token=nope' })).status).toBe(401)
+      const switched = await rawRequest(host.port, { method: 'POST', path: '/session', headers: ours, body: form })
+      expect(switched.status).toBe(303)
+      const bob = String(switched.headers['set-cookie']).split(';')[0]
+      expect(await whoAmI(bob)).toBe('bob')
+      // The same login's link again changes nothing.
+      const again = await rawRequest(host.port, { path: link('bob'), headers: { cookie: bob, 'sec-fetch-site': 'none' } })
+      expect(again.status).toBe(302)
+      expect(again.headers['set-cookie']).toBeUndefined()
+    })
+
     it('records every label and audit entry under the login’s reviewer and session', async () => {
       const before = await lastSeq()
       const reserved = await call<ReserveResult>('alice', 'task.reserve', { taskId: 'medclaim-0001' }, 'alice-tab-1')
