@@ -2,7 +2,8 @@
  * Export writers (FORMATS.md): decisions (`arbiter.decisions/1`, JSONL or CSV) and labels
  * (`arbiter.labels/1`, JSONL or CSV). Rows are formatted one at a time so an export of any size
  * streams. CSV follows RFC 4180 (a cell with a comma, quote or line break is quoted, quotes
- * doubled); object and array cells are JSON-encoded.
+ * doubled); object and array cells are JSON-encoded. Text a spreadsheet would run as a formula gets
+ * a leading `'` (task ids, candidates and notes come from outside); JSONL keeps every value verbatim.
  */
 
 /** One decisions row, fields in FORMATS.md's order. */
@@ -39,9 +40,23 @@ export interface LabelExportRow {
 
 export const LABEL_FIELDS: readonly (keyof LabelExportRow)[] = ['task', 'label', 'source', 'reviewer', 'at', 'note']
 
+/** A plain decimal number, which a spreadsheet reads as that number, not a formula. */
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+/**
+ * Whether a spreadsheet would read text as a formula (CSV injection, OWASP): it starts with `=`,
+ * `@`, a tab or a carriage return, or with `+` / `-` and is not a plain number.
+ */
+export function looksLikeFormula(s: string): boolean {
+  const c = s.charAt(0)
+  if (c === '=' || c === '@' || c === '\t' || c === '\r') return true
+  return (c === '+' || c === '-') && !NUMBER_TEXT.test(s)
+}
+
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return ''
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v)
+  let s = typeof v === 'object' ? JSON.stringify(v) : String(v)
+  if (typeof v === 'string' && looksLikeFormula(s)) s = `'${s}`
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 

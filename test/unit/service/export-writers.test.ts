@@ -39,4 +39,17 @@ describe('export writers (FORMATS.md)', () => {
   it('quotes CSV cells only when needed (RFC 4180)', () => {
     expect([csvCell('plain'), csvCell('a,b'), csvCell('say "hi"'), csvCell('two\nlines'), csvCell(null), csvCell(3)]).toEqual(['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', '', '3'])
   })
+
+  it('neutralises text a spreadsheet would run as a formula, and only that (CSV injection)', () => {
+    const hostile = ['=HYPERLINK("http://x","y")', '+cmd|/c calc', '-2+3', '@SUM(A1)', '\tTAB', '\rCR', '-', '+']
+    expect(hostile.map(csvCell)).toEqual([`"'=HYPERLINK(""http://x"",""y"")"`, "'+cmd|/c calc", "'-2+3", "'@SUM(A1)", "'\tTAB", `"'\rCR"`, "'-", "'+"])
+    // Numbers, as numbers or as text, stay numbers; a formula sign later in the text is harmless.
+    expect([csvCell(-0.25), csvCell('-5'), csvCell('+1.5e3'), csvCell('a=b'), csvCell("'=x")]).toEqual(['-0.25', '-5', '+1.5e3', 'a=b', "'=x"])
+    // A decisions row with a hostile task id and answer: both cells neutralised, the numbers kept.
+    const line = decisionsWriter('csv').row({
+      task: '=cmd()', decision: 'defer', spotCheck: false, answer: '@x', method: null, posterior: null, stopRound: null, gap: -0.1, bound: null, label: null, labelSource: null, reviewer: null, decidedAt: null, fit: null
+    })
+    expect(line.startsWith("'=cmd(),defer,false,'@x,")).toBe(true)
+    expect(line).toContain(',-0.1,')
+  })
 })
