@@ -2,64 +2,29 @@
  * Imports from the console: a file on this machine (desktop) or one uploaded in chunks (browser;
  * the HTTP body is size-capped), run in a worker thread with progress events.
  */
-import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
-import { appendFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
-import type { FileSource, ImportRecordView, ServerHandlers } from '../../../shared/api'
+import { existsSync, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { CallContext, FileSource, ImportRecordView, ServerHandlers } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 import type { ImportRecord } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import type { Uploads } from '../uploads'
 import { refuseHostPathOverWeb } from './local-paths'
 
-const MAX_UPLOAD_BYTES = 4 * 1024 ** 3
+/**
+ * Uploads belong to a login: the web host names each call's session `<login's session>/<tab>`
+ * (host/web-identity.ts), so every tab of one login shares its uploads and its caps.
+ */
+function uploadOwner(ctx: CallContext): string {
+  return ctx.sessionId.split('/')[0]
+}
 
-export class Uploads {
-  private readonly dir = join(tmpdir(), `arbiter-uploads-${process.pid}-${randomUUID().slice(0, 8)}`)
-  private readonly files = new Map<string, { fileName: string; path: string; bytes: number }>()
-
-  async append(uploadId: string | null, fileName: string, chunk: string): Promise<{ uploadId: string; bytes: number }> {
-    let entry = uploadId === null ? undefined : this.files.get(uploadId)
-    if (uploadId !== null && entry === undefined) throw new ApiError('not_found', `no upload ${uploadId}`)
-    if (entry === undefined) {
-      mkdirSync(this.dir, { recursive: true })
-      const id = randomUUID()
-      entry = { fileName: basename(fileName), path: join(this.dir, id), bytes: 0 }
-      this.files.set(id, entry)
-      uploadId = id
-    }
-    const bytes = Buffer.byteLength(chunk, 'utf8')
-    if (entry.bytes + bytes > MAX_UPLOAD_BYTES) throw new ApiError('bad_input', 'upload too large')
-    await appendFile(entry.path, chunk, 'utf8')
-    entry.bytes += bytes
-    return { uploadId: uploadId as string, bytes: entry.bytes }
-  }
-
-  /** A source → the file to read and the name its errors use. */
-  resolve(src: FileSource): { path: string; fileName: string } {
-    if (src.kind === 'upload') {
-      const e = this.files.get(src.uploadId)
-      if (e === undefined) throw new ApiError('not_found', `no upload ${src.uploadId}`)
-      if (!existsSync(e.path)) mkdirSync(this.dir, { recursive: true })
-      return { path: e.path, fileName: e.fileName }
-    }
-    if (!existsSync(src.path) || !statSync(src.path).isFile()) throw new ApiError('bad_input', `cannot read ${src.path}: no such file`)
-    return { path: src.path, fileName: src.path }
-  }
-
-  drop(src: FileSource | null): void {
-    if (src?.kind !== 'upload') return
-    const e = this.files.get(src.uploadId)
-    if (e !== undefined) rmSync(e.path, { force: true })
-    this.files.delete(src.uploadId)
-  }
-
-  close(): void {
-    rmSync(this.dir, { recursive: true, force: true })
-    this.files.clear()
-  }
+/** A source → the file to read and the name its errors use. */
+function resolve(uploads: Uploads, owner: string, src: FileSource): { path: string; fileName: string } {
+  if (src.kind === 'upload') return uploads.file(owner, src.uploadId)
+  if (!existsSync(src.path) || !statSync(src.path).isFile()) throw new ApiError('bad_input', `cannot read ${src.path}: no such file`)
+  return { path: src.path, fileName: src.path }
 }
 
 export function importView(r: ImportRecord): ImportRecordView {
@@ -70,11 +35,12 @@ type H = Pick<ServerHandlers, 'imports.upload' | 'imports.run' | 'imports.list'>
 
 export function importHandlers(core: Core, uploads: Uploads): H {
   return {
-    'imports.upload': ({ uploadId, fileName, chunk }) => uploads.append(uploadId, fileName, chunk),
+    'imports.upload': ({ uploadId, fileName, chunk }, ctx) => uploads.append(uploadOwner(ctx), uploadId, fileName, chunk),
     'imports.run': async ({ source, kind, skipInvalid, goldAs, dialect, gold }, ctx) => {
       if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathOverWeb(ctx, 'import')
-      const file = uploads.resolve(source)
-      const goldFile = gold === null ? null : uploads.resolve(gold)
+      const owner = uploadOwner(ctx)
+      const file = resolve(uploads, owner, source)
+      const goldFile = gold === null ? null : resolve(uploads, owner, gold)
       try {
         const { jobId, value } = await core.job({
           kind: 'import',
@@ -104,8 +70,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
         }
         return { ...value, jobId }
       } finally {
-        uploads.drop(source)
-        uploads.drop(gold)
+        for (const src of [source, gold]) if (src?.kind === 'upload') uploads.drop(owner, src.uploadId)
       }
     },
     'imports.list': async ({ limit }) => (await core.store().listImports(limit)).map(importView)
