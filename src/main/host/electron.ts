@@ -3,14 +3,14 @@
  * places allowed to import `electron`; everything it decides lives in electron-free modules
  * (hardening.ts, dispatch.ts) that tests exercise under Node.
  */
-import { BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { BrowserWindow, dialog, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { pathToFileURL } from 'node:url'
 import type { CallContext, ServerHandlers } from '../../shared/api'
 import { API_METHODS, IPC_EVENT_CHANNEL, ipcChannel } from '../../shared/api-methods'
 import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
 import {
-  isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
+  externalLinkPrompt, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
   webviewAttachDecision, windowOpenDecision, withContentSecurityPolicy
 } from './hardening'
 
@@ -29,9 +29,10 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
   const win = new BrowserWindow(mainWindowOptions(opts.preloadPath))
   const contents = win.webContents
   contents.setWindowOpenHandler(({ url }) => {
-    // Links in transcripts never open inside the app; a plain http(s) URL goes to the system browser.
+    // Links in transcripts never open inside the app; a plain http(s) URL goes to the system
+    // browser once the user has seen it and said so.
     const decision = windowOpenDecision(url)
-    if (decision.openExternal !== null) void shell.openExternal(decision.openExternal)
+    if (decision.openExternal !== null) void openExternalAfterAsking(win, decision.openExternal)
     return { action: decision.action }
   })
   // Every way a frame can leave our index.html: a link, a redirect, a subframe navigation.
@@ -59,6 +60,11 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
   win.once('ready-to-show', () => win.show())
   void win.loadURL(indexUrl)
   return win
+}
+
+async function openExternalAfterAsking(win: BrowserWindow, href: string): Promise<void> {
+  const { response } = await dialog.showMessageBox(win, { type: 'question', ...externalLinkPrompt(href) })
+  if (response === 0) await shell.openExternal(href)
 }
 
 /** Only our own window's main frame, showing our own index.html, may call the contract. */

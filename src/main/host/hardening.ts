@@ -108,6 +108,16 @@ export function windowOpenDecision(url: string): { action: 'deny'; openExternal:
   return { action: 'deny', openExternal: ok ? parsed.href : null }
 }
 
+/**
+ * The question asked before a link from a transcript leaves for the system browser: transcripts are
+ * hostile text, so a click never opens a site unseen. The whole address is shown (its host first, so
+ * a long path cannot push it out of sight); Cancel is the default and what Escape answers.
+ */
+export function externalLinkPrompt(href: string): { message: string; detail: string; buttons: [string, string]; defaultId: 1; cancelId: 1 } {
+  const host = new URL(href).host
+  return { message: `Open ${host} in your browser?`, detail: href, buttons: ['Open', 'Cancel'], defaultId: 1, cancelId: 1 }
+}
+
 /** `will-navigate` / `will-redirect` / `will-frame-navigate`: true when the navigation must be stopped. */
 export function shouldBlockNavigation(target: string, rendererIndexUrl: string): boolean {
   return !isAllowedNavigation(target, rendererIndexUrl)

@@ -56,7 +56,9 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       expect(r).toMatchObject({ status: 'imported', file: 'council.trace.jsonl', tasks: 3 })
       const gone = await dispatch(service.handlers, 'imports.run', { source: { kind: 'upload', uploadId: first.uploadId } }, ana)
       expect(gone).toMatchObject({ ok: false, error: { code: 'not_found' } })
-      const labels = await call<{ status: string; labels: number }>('imports.run', { source: { kind: 'path', path: join(EXAMPLES, 'council.labels.jsonl') } })
+      // A path comes from the process's own code (the CLI), never from a console window.
+      const cli: CallContext = { ...ana, shell: 'cli' }
+      const labels = await call<{ status: string; labels: number }>('imports.run', { source: { kind: 'path', path: join(EXAMPLES, 'council.labels.jsonl') } }, cli)
       expect(labels).toMatchObject({ status: 'imported', labels: 2 })
       expect((await call<{ fileName: string }[]>('imports.list')).map((i) => i.fileName)).toEqual([join(EXAMPLES, 'council.labels.jsonl'), 'council.trace.jsonl'])
     })
@@ -71,7 +73,7 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       expect(r.errors).toEqual([expect.objectContaining({ line: 3, rule: 'changed-task', task: 'trivia-0001' })])
       expect(await call('app.counts')).toEqual(before)
       expect(await call<unknown[]>('audit.tail', { limit: 1000 })).toHaveLength(audit)
-      const missing = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: join(dir, 'nope.jsonl') } }, ana)
+      const missing = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: join(dir, 'nope.jsonl') } }, { ...ana, shell: 'cli' })
       expect(missing).toMatchObject({ ok: false, error: { code: 'bad_input' } })
     })
 
@@ -88,13 +90,18 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       expect(detail.labels.find((l) => l.reviewer === 'ana')?.supersedes).toBe(first.labelId)
     })
 
-    it('never reads or writes a host file path for the browser console (uploads and downloads only)', async () => {
+    it('never reads or writes a host file path for a console, browser or app window (uploads and downloads only)', async () => {
       const web: CallContext = { ...ana, shell: 'web' }
       const read = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: EXAMPLE_TRACES } }, web)
       expect(read).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('no file path in the browser console') } })
       const out = join(dir, 'should-not-exist.jsonl')
       const write = await dispatch(service.handlers, 'export.run', { what: 'labels', path: out }, web)
       expect(write).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+      expect(existsSync(out)).toBe(false)
+      // The desktop window (ana's context is the app's) is a renderer showing hostile text: no paths either.
+      const appRead = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: EXAMPLE_TRACES }, gold: null }, ana)
+      expect(appRead).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining("no file path from the app's window") } })
+      expect(await dispatch(service.handlers, 'export.run', { what: 'labels', path: out }, ana)).toMatchObject({ ok: false, error: { code: 'bad_input' } })
       expect(existsSync(out)).toBe(false)
       // Without a path the browser gets the content to download.
       expect(await dispatch(service.handlers, 'export.run', { what: 'labels' }, web)).toMatchObject({ ok: true, value: { path: null } })

@@ -28,11 +28,14 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
     let traces: Trace[]
     const events: ApiEvent[] = []
 
-    async function call<T = unknown>(method: string, args: unknown = {}): Promise<T> {
-      const env = await dispatch(service.handlers, method, args, service.context())
+    async function call<T = unknown>(method: string, args: unknown = {}, ctx = service.context()): Promise<T> {
+      const env = await dispatch(service.handlers, method, args, ctx)
       if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
       return env.value as T
     }
+
+    /** Host paths are the CLI's (a console window names none: handlers/local-paths.ts). */
+    const cli = () => ({ ...service.context(), shell: 'cli' as const })
 
     /** The engine's own decisions for the same traces and labels (tasks in id order, as the store pages them). */
     function reference(labels: Map<string, { label: string; source: string }>) {
@@ -76,15 +79,15 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       const labels = new Map<string, { label: string; source: string }>()
 
       it('imports traces in a worker with progress, then the calibration labels; a re-import is a no-op', async () => {
-        const imp = await call<{ status: string; tasks: number; moves: number; jobId: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'council.jsonl') } })
+        const imp = await call<{ status: string; tasks: number; moves: number; jobId: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'council.jsonl') } }, cli())
         expect(imp).toMatchObject({ status: 'imported', tasks: 1200, moves: traces.reduce((n, t) => n + t.moves.length, 0) })
         expect(await call('app.info')).toMatchObject({ backend: location?.backend })
         const jobs = events.filter((e) => e.type === 'job' && e.jobId === imp.jobId)
         expect(jobs.map((e) => (e.type === 'job' ? e.phase : '')).at(-1)).toBe('done')
         expect(jobs.some((e) => e.type === 'job' && e.phase === 'running')).toBe(true)
-        const again = await call<{ status: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'council.jsonl') } })
+        const again = await call<{ status: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'council.jsonl') } }, cli())
         expect(again.status).toBe('already-imported')
-        const lab = await call<{ status: string; labels: number; kind: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'calibration.labels.jsonl') } })
+        const lab = await call<{ status: string; labels: number; kind: string }>('imports.run', { source: { kind: 'path', path: join(dir, 'calibration.labels.jsonl') } }, cli())
         expect(lab).toMatchObject({ status: 'imported', kind: 'labels', labels: 600 })
         for (const t of traces.filter((_, i) => i % 2 === 0)) labels.set(t.task, { label: t.gold as string, source: 'random' })
         expect(await call('app.counts')).toMatchObject({ tasks: 1200, labeledTasks: 600, deferred: 0, acted: 0 })
@@ -183,7 +186,7 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
         expect(ids.map((r) => r.task).sort()).toEqual(queue.rows.map((r) => r.taskId).sort())
         expect(jsonl.rows).toBe(queue.total)
         const out = join(dir, 'deferred.csv')
-        const csv = await call<{ rows: number; path: string; content: null }>('export.run', { what: 'decisions', filter, format: 'csv', path: out })
+        const csv = await call<{ rows: number; path: string; content: null }>('export.run', { what: 'decisions', filter, format: 'csv', path: out }, cli())
         expect(csv).toMatchObject({ rows: queue.total, path: out, content: null })
         const lines = readFileSync(out, 'utf8').trim().split('\n')
         expect(lines[0]).toBe('task,decision,spotCheck,answer,method,posterior,stopRound,gap,bound,label,labelSource,reviewer,decidedAt,fit')

@@ -76,8 +76,8 @@ export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation)
       try {
         const file = join(dir, 'large.trace.jsonl')
         writeFileSync(file, [...cleanCouncil({ tasks: LARGE_IMPORT_TASKS, seed: 5 })].map((t) => `${toJsonl(t)}\n`).join(''))
-        // A host path: as the desktop shell would hand it over (the browser console uploads instead).
-        const r = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: file } }, { ...service.context(), shell: 'electron' })
+        // A host path: as the CLI's own code hands it over (a console window uploads instead).
+        const r = await dispatch(service.handlers, 'imports.run', { source: { kind: 'path', path: file } }, { ...service.context(), shell: 'cli' })
         expect(r, JSON.stringify(r).slice(0, 600)).toMatchObject({ ok: true, value: { status: 'imported', tasks: LARGE_IMPORT_TASKS } })
         expect(await call('app.counts')).toMatchObject({ ok: true, value: { tasks: LARGE_IMPORT_TASKS + 3 } })
       } finally {

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import {
-  CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
+  CONTENT_SECURITY_POLICY, externalLinkPrompt, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
   webviewAttachDecision, windowOpenDecision, withContentSecurityPolicy
 } from '../../../src/main/host/hardening'
 import { IPC_EVENT_CHANNEL } from '../../../src/shared/api-methods'
@@ -77,6 +77,12 @@ describe('checklist 14–15: new windows and shell.openExternal', () => {
     expect(windowOpenDecision('HTTP://Example.org').openExternal).toBe('http://example.org/')
   })
 
+  it('asks before a link leaves for the system browser, naming its host and the whole address; Cancel is the default', () => {
+    const long = `https://evil.example/${'a'.repeat(300)}`
+    expect(externalLinkPrompt(long)).toEqual({ message: 'Open evil.example in your browser?', detail: long, buttons: ['Open', 'Cancel'], defaultId: 1, cancelId: 1 })
+    expect(externalLinkPrompt('https://xn--80ak6aa92e.com/').message).toBe('Open xn--80ak6aa92e.com in your browser?') // punycode, never a look-alike
+  })
+
   it('never hands a file, script, UNC, custom-scheme or credential-bearing URL to the OS', () => {
     const hostile = [
       'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'vbscript:msgbox(1)', 'smb://evil.example/share', '\\\\evil.example\\share',
@@ -135,7 +141,9 @@ describe('wiring: host/electron.ts installs every handler', () => {
 
   it.each([
     ['new windows', /setWindowOpenHandler\(\s*\(\{\s*url\s*\}\)\s*=>\s*\{[^}]*windowOpenDecision\(url\)/],
-    ['openExternal only with the decided URL', /shell\.openExternal\(decision\.openExternal\)/],
+    ['openExternal only with the decided URL, after asking', /openExternalAfterAsking\(win, decision\.openExternal\)/],
+    ['the question before openExternal', /showMessageBox\(win, \{ type: 'question', \.\.\.externalLinkPrompt\(href\) \}\)\s*\n\s*if \(response === 0\) await shell\.openExternal\(href\)/],
+    ['openExternal nowhere else', /^(?![\s\S]*shell\.openExternal\([\s\S]*shell\.openExternal\()/],
     ['will-navigate', /\.on\('will-navigate',[^}]*shouldBlockNavigation\(event\.url, indexUrl\)\) event\.preventDefault\(\)/],
     ['will-redirect', /\.on\('will-redirect',[^}]*shouldBlockNavigation\(event\.url, indexUrl\)\) event\.preventDefault\(\)/],
     ['will-frame-navigate', /\.on\('will-frame-navigate',[^}]*shouldBlockNavigation\(event\.url, indexUrl\)\) event\.preventDefault\(\)/],
@@ -191,5 +199,19 @@ describe('checklist 20: the preload passes nothing of Electron to the page', () 
     expect(got).toEqual([[{ type: 'changed', topics: ['labels'] }]])
     off()
     expect(listeners.get(IPC_EVENT_CHANNEL)).toEqual([])
+  })
+})
+
+describe('packaged builds: Electron fuses (npm run package)', () => {
+  const yml = readFileSync(join(root, 'electron-builder.yml'), 'utf8')
+  it.each([
+    ['ELECTRON_RUN_AS_NODE cannot turn the app into a Node interpreter', 'runAsNode: false'],
+    ['NODE_OPTIONS is ignored', 'enableNodeOptionsEnvironmentVariable: false'],
+    ['--inspect and friends are ignored', 'enableNodeCliInspectArguments: false'],
+    ['the app loads only from its asar archive', 'onlyLoadAppFromAsar: true'],
+    ['the asar archive is integrity-checked', 'enableEmbeddedAsarIntegrityValidation: true'],
+    ['cookies are encrypted at rest', 'enableCookieEncryption: true']
+  ])('%s', (_name, line) => {
+    expect(yml).toMatch(new RegExp(`^electronFuses:\\n(  .*\\n)*  ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'))
   })
 })

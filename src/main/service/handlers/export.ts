@@ -1,12 +1,12 @@
 import type { ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { runExport } from '../export'
-import { refuseHostPathOverWeb } from './local-paths'
+import { refuseHostPathFromConsole } from './local-paths'
 
 export function exportHandlers(core: Core): Pick<ServerHandlers, 'export.run'> {
   return {
     'export.run': async ({ what, filter, format, path }, ctx) => {
-      if (path !== null) refuseHostPathOverWeb(ctx, 'export')
+      if (path !== null) refuseHostPathFromConsole(ctx, 'export')
       return runExport(core.store(), what, filter, format, path)
     }
   }

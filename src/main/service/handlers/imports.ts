@@ -10,7 +10,7 @@ import type { ImportRecord } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import type { Uploads } from '../uploads'
-import { refuseHostPathOverWeb } from './local-paths'
+import { refuseHostPathFromConsole } from './local-paths'
 
 /**
  * Uploads belong to a login: the web host names each call's session `<login's session>/<tab>`
@@ -37,7 +37,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
   return {
     'imports.upload': ({ uploadId, fileName, chunk }, ctx) => uploads.append(uploadOwner(ctx), uploadId, fileName, chunk),
     'imports.run': async ({ source, kind, skipInvalid, goldAs, dialect, gold }, ctx) => {
-      if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathOverWeb(ctx, 'import')
+      if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathFromConsole(ctx, 'import')
       const owner = uploadOwner(ctx)
       const file = resolve(uploads, owner, source)
       const goldFile = gold === null ? null : resolve(uploads, owner, gold)

@@ -2,12 +2,16 @@ import type { CallContext } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 
 /**
- * File paths on the host are for the desktop app and the CLI, whose user owns the machine. Over
- * the web host a call names no path: the browser uploads what it imports and downloads what it
- * exports, so a holder of a console token can never read or write the server's files.
+ * A console names no file path: the browser console uploads what it imports and downloads what it
+ * exports, and so does the desktop app's window — a renderer shows hostile transcripts, so a
+ * compromised one must not read or write the machine's files through the contract. Only the
+ * process's own code (the CLI) calls with a path.
  */
-export function refuseHostPathOverWeb(ctx: CallContext, what: string): void {
+export function refuseHostPathFromConsole(ctx: CallContext, what: string): void {
   if (ctx.shell === 'web') {
     throw new ApiError('bad_input', `${what} takes no file path in the browser console: upload the file, or download the export, instead`)
+  }
+  if (ctx.shell === 'electron') {
+    throw new ApiError('bad_input', `${what} takes no file path from the app's window: choose the file to upload, or save the export, instead`)
   }
 }
