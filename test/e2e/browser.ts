@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 
 const WELL_KNOWN = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium']
 
@@ -22,4 +24,36 @@ export function launchChromium(): Promise<Browser> {
     timeout: 30_000,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
   })
+}
+
+/** Where the e2e tests leave their screenshots, and the widths and colour schemes each screen is shot at. */
+export const SHOTS = join(__dirname, '../../test-results/screenshots')
+export const WIDTHS = [1440, 1024] as const
+export const SCHEMES = ['light', 'dark'] as const
+
+export interface OpenConsole {
+  server: ConsoleServer
+  browser: Browser
+  page: Page
+  /** Uncaught errors of the page, for a test to assert there were none. */
+  pageErrors: string[]
+  close(): Promise<void>
+}
+
+/** A console server on `dbPath` and a 1440 × 900 Chromium page signed in to it through its login URL. */
+export async function openConsole(dbPath: string): Promise<OpenConsole> {
+  const server = await startConsoleServer({ dbPath })
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  const pageErrors: string[] = []
+  page.on('pageerror', (e) => pageErrors.push(String(e)))
+  await page.goto(server.host.loginUrl)
+  mkdirSync(SHOTS, { recursive: true })
+  return {
+    server, browser, page, pageErrors,
+    async close() {
+      await browser.close()
+      await server.close()
+    }
+  }
 }

@@ -7,42 +7,33 @@
  *   enough digits that neighbouring gaps read apart.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TaskDetail } from '../../src/shared/api'
 import { budgetSchema, engineSettingsSchema } from '../../src/shared/loop-schemas'
-import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { launchChromium } from './browser'
-
-const SHOTS = join(__dirname, '../../test-results/screenshots')
-const WIDTHS = [1440, 1024] as const
-const SCHEMES = ['light', 'dark'] as const
+import { openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
 
 let dir: string
+let open: OpenConsole | undefined
 let server: ConsoleServer
-let browser: Browser
 let page: Page
-const pageErrors: string[] = []
+let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-ii-'))
   const dbPath = join(dir, 'arbiter.db')
   await createDemoDatabase(dbPath)
-  server = await startConsoleServer({ dbPath })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', (e) => pageErrors.push(String(e)))
-  await page.goto(server.host.loginUrl)
-  mkdirSync(SHOTS, { recursive: true })
+  open = await openConsole(dbPath)
+  ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  await open?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 

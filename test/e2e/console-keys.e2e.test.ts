@@ -10,20 +10,16 @@
  * - item 8: Review shows the labels of this session, the tasks left and the pace; the tab title too.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { runImport } from '../../src/main/service/import'
 import { openStore } from '../../src/main/store'
-import { launchChromium } from './browser'
-
-const SHOTS = join(__dirname, '../../test-results/screenshots')
-const WIDTHS = [1440, 1024] as const
-const SCHEMES = ['light', 'dark'] as const
+import { openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
 /** Long enough for what the console does at once, short enough that an old build fails fast. */
 const SOON = { timeout: 5000 }
 /** A task with more candidates than digits (the demo's have two to four). */
@@ -31,10 +27,10 @@ const WIDE_TASK = 'keys-twelve-candidates'
 const WIDE_CANDIDATES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima']
 
 let dir: string
+let open: OpenConsole | undefined
 let server: ConsoleServer
-let browser: Browser
 let page: Page
-const pageErrors: string[] = []
+let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-keys-'))
@@ -54,17 +50,12 @@ beforeAll(async () => {
   } finally {
     await store.close()
   }
-  server = await startConsoleServer({ dbPath })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', (e) => pageErrors.push(String(e)))
-  await page.goto(server.host.loginUrl)
-  mkdirSync(SHOTS, { recursive: true })
+  open = await openConsole(dbPath)
+  ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  await open?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 

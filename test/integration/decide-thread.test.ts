@@ -1,7 +1,11 @@
 /**
- * A large decide on SQLite writes its pages from a second thread (fit/decisions-thread.ts): the
- * decisions it stores are exactly those the same decide writes on its own thread, and a page the
- * store refuses fails the decide with the store's error, the fit left undecided.
+ * A decide (another budget for a fit) on the demo database:
+ * - a large one on SQLite writes its pages from a second thread (fit/decisions-thread.ts): the
+ *   decisions it stores are exactly those the same decide writes on its own thread, and a page the
+ *   store refuses fails the decide with the store's error, the fit left undecided;
+ * - it reuses the hyperparameters the fit selected instead of searching again (fit/record.ts
+ *   `storedSelection`): under the fit's own budget it stores exactly the fit's decisions, and a
+ *   stored selection that is not valid for the method is searched again rather than trusted.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -9,11 +13,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDemoDatabase } from '../../src/main/service/demo'
+import type { BudgetSetting } from '../../src/shared/api'
 import { readEngineSettings } from '../../src/main/service/engine-settings'
 import { DecisionsThread } from '../../src/main/service/fit/decisions-thread'
+import { storedSelection } from '../../src/main/service/fit/record'
 import { fitAndDecide } from '../../src/main/service/fit/run-fit'
 import { decisionsTable } from '../../src/main/store/fit-decisions'
-import { DecisionPageBuilder, openStore, type Store } from '../../src/main/store'
+import { DecisionPageBuilder, openStore, type FitRecord, type Store } from '../../src/main/store'
 
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
 let dir: string
@@ -25,6 +31,9 @@ beforeAll(async () => {
   dbPath = join(dir, 'demo.db')
   await createDemoDatabase(dbPath)
   store = await openStore(dbPath)
+  const fit = await store.currentFit()
+  if (fit === null) throw new Error('the demo has a fit')
+  demoFit = fit
 })
 afterAll(async () => {
   await store.close()
@@ -40,6 +49,8 @@ function rowsOf(fitId: string): unknown[] {
   }
 }
 
+/** The demo's own fit, made by a full fit (its hyperparameters came from the search); later tests add decides of it. */
+let demoFit: FitRecord
 describe('a decide\'s writer thread', () => {
   it('stores exactly the decisions the decide writes on its own thread', async () => {
     const settings = await readEngineSettings(store)
@@ -74,5 +85,35 @@ describe('a decide\'s writer thread', () => {
     } finally {
       await thread.close()
     }
+  })
+})
+
+describe('a re-decide reuses the fit\'s selection', () => {
+  it('under the fit\'s own budget it stores exactly the fit\'s decisions and hyperparameters', async () => {
+    const fit = demoFit
+    expect(fit.parentFitId).toBeNull()
+    const selection = storedSelection(fit)
+    expect(selection?.outOfFold).toHaveLength(5)
+    const settings = await readEngineSettings(store)
+    const redo = await fitAndDecide(store, { settings, redo: { fit, budget: fit.certificate?.budget as BudgetSetting } }, ACTOR)
+    expect(redo.hyperparameters).toEqual(fit.hyperparameters)
+    expect(redo.certificate?.outOfFoldHyper).toEqual(fit.certificate?.outOfFoldHyper)
+    expect(redo.certificate?.resolved).toEqual(fit.certificate?.resolved)
+    expect(redo.decisionCount).toBeGreaterThan(500)
+    expect(rowsOf(redo.id)).toEqual(rowsOf(fit.id))
+  })
+
+  it('a stored selection that is not valid for the method is searched again, with the same result', async () => {
+    const fit = demoFit
+    const broken: FitRecord = { ...fit, certificate: { ...fit.certificate, outOfFoldHyper: [{ b: 7, kappa: 0 }] } }
+    expect(storedSelection(broken)).toBeNull()
+    expect(storedSelection({ ...fit, certificate: { ...fit.certificate, outOfFoldHyper: null } })).toBeNull()
+    expect(storedSelection({ ...fit, hyperparameters: { b: 'high' } as never })).toBeNull()
+    const settings = await readEngineSettings(store)
+    const budget = { kind: 'absolute' as const, beta: 0.1 }
+    const searched = await fitAndDecide(store, { settings, redo: { fit: broken, budget } }, ACTOR)
+    const reused = await fitAndDecide(store, { settings, redo: { fit, budget } }, ACTOR)
+    expect(searched.hyperparameters).toEqual(reused.hyperparameters)
+    expect(rowsOf(searched.id)).toEqual(rowsOf(reused.id))
   })
 })
