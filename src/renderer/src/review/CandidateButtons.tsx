@@ -1,6 +1,10 @@
 import { useEffect, useRef } from 'react'
+import { LONG_TEXT_LIMIT, shortLabel } from '../components/LongText'
 import { keyForIndex } from './candidate-keys'
 import { DIGIT_KEYS, type CandidateKeys } from './use-candidate-keys'
+
+/** A candidate's button shows this much of it (its start; the tooltip holds more). */
+const CANDIDATE_CHARS = 120
 
 interface Props {
   candidates: readonly string[]
@@ -44,7 +48,9 @@ export function CandidateButtons({ candidates, keys, current, disabled, onPick }
               onClick={() => onPick(c)}
             >
               {key !== null && <kbd>{key}</kbd>}
-              <span className="candidate-text">{c}</span>
+              <span className="candidate-text" title={c.length > CANDIDATE_CHARS ? c.slice(0, LONG_TEXT_LIMIT) : undefined}>
+                {shortLabel(c, CANDIDATE_CHARS)}
+              </span>
             </button>
           )
         })}

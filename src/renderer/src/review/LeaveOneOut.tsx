@@ -1,4 +1,5 @@
 import type { SeatView } from '@shared/api'
+import { shortLabel } from '../components/LongText'
 
 /** What the answer would be without each seat (same fit, that seat's endorsements dropped). */
 export function LeaveOneOut({ seats, answer }: { seats: readonly SeatView[]; answer: string }) {
@@ -20,7 +21,7 @@ export function LeaveOneOut({ seats, answer }: { seats: readonly SeatView[]; ans
             <tr key={s.seat} className={top !== answer ? 'flips' : undefined}>
               <th scope="row">{s.seat}</th>
               <td>
-                {top ?? '—'}
+                {top === null ? '—' : shortLabel(top)}
                 {top !== answer && <span className="tag tag-bad">flips</span>}
               </td>
               <td>{s.influence.shift.toFixed(3)}</td>

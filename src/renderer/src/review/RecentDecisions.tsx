@@ -1,4 +1,5 @@
 import { useRecentLabels } from '../api/loop-queries'
+import { shortLabel } from '../components/LongText'
 import { hrefFor } from '../router'
 
 /** The reviewer's last ten decisions, each one click from being reopened and changed. */
@@ -12,8 +13,8 @@ export function RecentDecisions({ currentTaskId }: { currentTaskId: string | nul
       <ol>
         {rows.map((l) => (
           <li key={l.id} className={`${l.live ? '' : 'superseded'}${l.taskId === currentTaskId ? ' current' : ''}`}>
-            <a href={hrefFor('review', l.taskId)} title={l.question ?? undefined}>
-              <span className="mono">{l.taskId}</span> → <strong>{l.label}</strong>
+            <a href={hrefFor('review', l.taskId)} title={l.question === null ? undefined : shortLabel(l.question, 400)}>
+              <span className="mono">{l.taskId}</span> → <strong>{shortLabel(l.label ?? "")}</strong>
             </a>
             <span className="muted">
               {' '}

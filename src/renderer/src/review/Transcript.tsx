@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import type { JsonValue } from '@shared/json'
+import { LongText, shortLabel } from '../components/LongText'
 
 export interface TranscriptMove {
   id: string
@@ -66,7 +67,7 @@ export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[
                       {m.seat}
                     </span>
                     <span className={`force force-${m.force}`}>{m.force}</span>
-                    {m.answer !== null && (m.force === 'propose' || m.force === 'vote') && <span className="answer">{m.answer}</span>}
+                    {m.answer !== null && (m.force === 'propose' || m.force === 'vote') && <span className="answer">{shortLabel(m.answer)}</span>}
                     {target && (
                       <button type="button" className="link" onClick={() => jump(target.id)} title="Show the targeted move">
                         → {target.seat}’s {target.force}
@@ -80,7 +81,7 @@ export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[
                       </span>
                     )}
                   </header>
-                  {m.text !== null && m.text !== '' && <p className="move-text">{m.text}</p>}
+                  {m.text !== null && m.text !== '' && <LongText as="p" className="move-text" text={m.text} />}
                 </article>
               )
             })}
