@@ -97,6 +97,11 @@ export interface SeatView {
   evidence: number | null
   /** w_i (one-coin) or §5's mean log-ratio (confusion); null for baselines. */
   weight: number | null
+  /**
+   * The evidence one +1 endorsement of this seat carries in this task: ln(μ_i(K − 1)/(1 − μ_i)) at
+   * the task's K (ENGINE.md §3's one-coin log-likelihood ratio); null without a one-coin μ_i.
+   */
+  endorsementEvidence: number | null
   /** Called adversarial only when r_i < 1/K (ENGINE.md §4). */
   adversarial: boolean
   seen: boolean

@@ -7,6 +7,8 @@ export interface SeatWeightView {
   reliability: number
   /** Endorsements on labeled tasks that the reliability rests on (null: unsupervised method). */
   evidence: number | null
+  /** ln(μ_i(K − 1)/(1 − μ_i)) at this task's K: what one +1 endorsement carries here (null: no one-coin μ_i). */
+  endorsementEvidence: number | null
   /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
   adversarial: boolean
 }
@@ -35,7 +37,10 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
         <thead>
           <tr>
             <th scope="col">seat</th>
-            <th scope="col">weight</th>
+            <th scope="col" title="w_i = ln(μ_i/(1 − μ_i)) (ENGINE.md §6)">weight</th>
+            <th scope="col" title="log-odds one endorsement of this seat adds in this task: ln(μ_i(K − 1)/(1 − μ_i)) at this task's K">
+              per endorsement
+            </th>
             <th scope="col">reliability</th>
             <th scope="col" title="endorsements on labeled tasks the reliability rests on">evidence</th>
           </tr>
@@ -55,6 +60,14 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
                 {s.adversarial && <span className="tag tag-bad">adversarial</span>}
               </th>
               <td>{s.weight.toFixed(2)}</td>
+              <td
+                data-testid="seat-endorsement-evidence"
+                data-seat={s.seat}
+                {...(s.endorsementEvidence === null ? {} : { 'data-evidence': String(s.endorsementEvidence) })}
+                className={s.endorsementEvidence !== null && s.endorsementEvidence < 0 ? 'negative-figure' : undefined}
+              >
+                {s.endorsementEvidence === null ? '—' : `${s.endorsementEvidence >= 0 ? '+' : ''}${s.endorsementEvidence.toFixed(2)}`}
+              </td>
               <td>{s.reliability.toFixed(3)}</td>
               <td>{s.evidence ?? '—'}</td>
             </tr>
