@@ -5,6 +5,7 @@ import { HTTP_STATUS } from '../../shared/errors'
 import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
 import { SECURITY_HEADERS } from './hardening'
+import { signedOutPage, wantsHtml } from './signed-out-page'
 import { readStatic } from './static-files'
 import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
@@ -71,12 +72,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const queryToken = url.searchParams.get('token')
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
       const opened = findLogin(queryToken, logins)
-      if (opened === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      if (opened === null) {
+        // An old printed link: its server has since restarted with new tokens.
+        if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(true))
+        return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      }
       res.writeHead(302, { 'Set-Cookie': sessionCookie(port, opened.token), Location: '/', 'Cache-Control': 'no-store' })
       return void res.end()
     }
-    const login = findLogin(readCookie(req, cookieName(port)) ?? bearer(req), logins)
-    if (login === null) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    const cookie = readCookie(req, cookieName(port))
+    const login = findLogin(cookie ?? bearer(req), logins)
+    if (login === null) {
+      if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(cookie !== null))
+      return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
 
     if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res)
@@ -173,6 +182,11 @@ function requestUrl(target: string | undefined, port: number): URL | null {
 
 function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: string) {
   return { ok: false, error: { code, message, details: null } }
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(html)
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
