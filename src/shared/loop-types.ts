@@ -246,7 +246,8 @@ export interface FitSeat {
   weight: number | null
   seen: boolean
   adversarial: boolean
-  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean } | null
+  /** `noTimeOrder` (ENGINE.md §9): absent in fits stored before it was reported. */
+  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean; noTimeOrder?: boolean } | null
 }
 
 export interface FitDetail extends FitSummary {

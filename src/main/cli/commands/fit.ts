@@ -70,7 +70,7 @@ export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boole
   for (const s of f.seats) {
     const r = s.reliability === null ? '—' : s.reliability.toFixed(3)
     const w = s.weight === null ? '—' : s.weight.toFixed(3)
-    io.out(`  ${s.seat.padEnd(16)} reliability ${r}  weight ${w}${s.adversarial ? '  adversarial' : ''}${s.drift?.flagged ? '  DRIFT' : ''}`)
+    io.out(`  ${s.seat.padEnd(16)} reliability ${r}  weight ${w}${s.adversarial ? '  adversarial' : ''}${s.drift?.flagged ? '  DRIFT' : s.drift?.noTimeOrder === true ? '  drift: no time order' : ''}`)
   }
   const settings = (f.certificate?.settings ?? {}) as { delta?: number; epsAct?: number }
   const beta = typeof resolved?.beta === 'number' ? resolved.beta : null
