@@ -2,7 +2,12 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContai
 import type { SeatAuditRow } from '@shared/api'
 
 const AXIS = { fill: 'var(--muted)', fontSize: 10 }
-const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+const DAY_MS = 86_400_000
+/** Ticks as dates when the labels span days, else as times of day (a morning's labels would all read "Dec 1"). */
+const tickFormat = (spanMs: number) => (ms: number) =>
+  spanMs >= 2 * DAY_MS
+    ? new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+    : new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
 const when = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 /**
@@ -14,6 +19,7 @@ export function DriftChart({ seat }: { seat: SeatAuditRow }) {
   const flagged = seat.drift?.flagged === true
   const data = c.points.map((p) => ({ t: Date.parse(p.at), reliability: p.reliability, tasks: p.tasks }))
   const recentFrom = c.recentFrom === null ? null : Date.parse(c.recentFrom)
+  const span = data.length === 0 ? 0 : data[data.length - 1].t - data[0].t
   return (
     <figure className="drift-chart" data-testid="audit-drift-chart" data-seat={seat.seat} data-no-time-order={String(c.noTimeOrder)} data-points={c.points.length}>
       <figcaption>
@@ -33,7 +39,7 @@ export function DriftChart({ seat }: { seat: SeatAuditRow }) {
               type="number"
               dataKey="t"
               domain={['dataMin', 'dataMax']}
-              tickFormatter={day}
+              tickFormatter={tickFormat(span)}
               tick={AXIS}
               tickCount={4}
               label={{ value: 'label time', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 10 }}

@@ -33,13 +33,14 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
           </BarChart>
         </ResponsiveContainer>
       </figure>
+      <div className="seat-table-wrap">
       <table className="seat-table">
         <thead>
           <tr>
             <th scope="col">seat</th>
             <th scope="col" title="w_i = ln(μ_i/(1 − μ_i)) (ENGINE.md §6)">weight</th>
             <th scope="col" title="log-odds one endorsement of this seat adds in this task: ln(μ_i(K − 1)/(1 − μ_i)) at this task's K">
-              per endorsement
+              per endorse&shy;ment
             </th>
             <th scope="col">reliability</th>
             <th scope="col" title="endorsements on labeled tasks the reliability rests on">evidence</th>
@@ -74,6 +75,7 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   )
 }
