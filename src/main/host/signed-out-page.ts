@@ -5,7 +5,8 @@ import type { IncomingMessage } from 'node:http'
  * plain page that says what happened and what to do. A cookie for this port that no login knows
  * means this server started since the page was opened (every start draws new tokens), so the page
  * says the server restarted. It never re-authenticates by itself: only the URL the server printed
- * carries a token. Static HTML, no script, no style attribute: the CSP applies as everywhere.
+ * carries a token. Static HTML, no script and no style (the CSP refuses inline styles, and a
+ * stylesheet request would itself be refused without a login): the browser's own light or dark colours.
  */
 export function wantsHtml(req: IncomingMessage, pathname: string): boolean {
   if (req.method !== 'GET' || pathname.startsWith('/api/')) return false
@@ -19,7 +20,7 @@ export function signedOutPage(restarted: boolean): string {
     : 'This browser is not signed in to this console server.'
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title></head>
 <body>
 <main data-testid="server-restarted" data-restarted="${restarted}">
 <h1>${title}</h1>

@@ -13,8 +13,8 @@ export function ReliabilityDiagram({ row }: { row: MethodRow }) {
       <figcaption>
         {row.method} <span className="muted">ECE {row.eceEw.toFixed(3)}</span>
       </figcaption>
-      <ResponsiveContainer width="100%" height={210}>
-        <LineChart data={data} margin={{ top: 14, right: 12, bottom: 14, left: 0 }}>
+      <ResponsiveContainer width="100%" height={222}>
+        <LineChart data={data} margin={{ top: 26, right: 12, bottom: 14, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
           <XAxis
             type="number"
