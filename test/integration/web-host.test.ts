@@ -65,6 +65,11 @@ describe('web host: token and cookie', () => {
     const api = await rawRequest(port, { method: 'POST', path: '/api/app.counts', body: '{}', headers: html })
     expect(api.status).toBe(401)
     expect(JSON.parse(api.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
+    // The login refusal is marked apart from a handler's own `unauthorized` (both are 401).
+    expect(api.headers['x-arbiter-login']).toBe('required')
+    const signedIn = await rawRequest(port, { method: 'POST', path: '/api/app.counts', body: '{}', headers: auth() })
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.headers['x-arbiter-login']).toBeUndefined()
     expect(JSON.parse((await rawRequest(port, { path: '/' })).body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
   })
 

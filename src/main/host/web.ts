@@ -11,6 +11,8 @@ import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from 
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
+export const LOGIN_REQUIRED_HEADER = 'X-Arbiter-Login'
 
 export interface WebHostOptions {
   handlers: ServerHandlers
@@ -84,6 +86,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const login = findLogin(cookie ?? bearer(req), logins)
     if (login === null) {
       if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(cookie !== null))
+      // Marked apart from a handler's own `unauthorized` (e.g. adjudicators only), which is a 401 too:
+      // only this one means "this browser's login is void" (the console then says the server restarted).
+      res.setHeader(LOGIN_REQUIRED_HEADER, 'required')
       return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
     }
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))

@@ -28,8 +28,9 @@ export function createHttpBridge(base = ''): BridgeApi {
         setConnectionState('offline')
         return { ok: false, error: { code: 'internal', message: `the console server did not answer (${String(error)})`, details: OFFLINE_DETAILS } }
       }
-      // A 401 from the server that served this page: it restarted, and every start draws new tokens.
-      setConnectionState(res.status === 401 ? 'signed-out' : 'online')
+      // The host refused this browser's login (web.ts marks that 401 apart from a handler's own
+      // `unauthorized`): the server restarted, and every start draws new tokens.
+      setConnectionState(res.status === 401 && res.headers.get('X-Arbiter-Login') === 'required' ? 'signed-out' : 'online')
       try {
         return (await res.json()) as Envelope<unknown>
       } catch {
