@@ -52,6 +52,16 @@ export interface ActOrDeferView {
   reason: string | null
 }
 
+/** A seat's Laplace reliability over label time, in bins of equally many labels (ENGINE.md §9). */
+export interface DriftChart {
+  /** More than half of the labels share one time: no order, no chart (points empty). */
+  noTimeOrder: boolean
+  /** One per bin: its last label's time, the seat's r on the bin, and the bin's tasks the seat moved in. */
+  points: { at: string; reliability: number; tasks: number }[]
+  /** Where §9's recent window begins (null: no recent window). */
+  recentFrom: string | null
+}
+
 export interface SeatAuditRow {
   seat: string
   model: string | null
@@ -60,7 +70,10 @@ export interface SeatAuditRow {
   /** Endorsements on labeled tasks the reliability was fitted on. */
   evidence: number
   adversarial: boolean
-  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean } | null
+  /** The current fit's drift line (§9); `noTimeOrder`: the label times give no order, so no verdict. */
+  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean; noTimeOrder: boolean } | null
+  /** The seat's reliability over label time (the fit's labels). */
+  driftChart: DriftChart
   /**
    * P(seat endorses column | truth row) over `confusionCandidates`, from the seat's +1 endorsements on the labeled
    * tasks with that candidate set; a row of zeros: no endorsement on tasks with that truth. Null: none on that set.

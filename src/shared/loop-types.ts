@@ -97,6 +97,11 @@ export interface SeatView {
   evidence: number | null
   /** w_i (one-coin) or §5's mean log-ratio (confusion); null for baselines. */
   weight: number | null
+  /**
+   * The evidence one +1 endorsement of this seat carries in this task: ln(μ_i(K − 1)/(1 − μ_i)) at
+   * the task's K (ENGINE.md §3's one-coin log-likelihood ratio); null without a one-coin μ_i.
+   */
+  endorsementEvidence: number | null
   /** Called adversarial only when r_i < 1/K (ENGINE.md §4). */
   adversarial: boolean
   seen: boolean
@@ -241,7 +246,8 @@ export interface FitSeat {
   weight: number | null
   seen: boolean
   adversarial: boolean
-  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean } | null
+  /** `noTimeOrder` (ENGINE.md §9): absent in fits stored before it was reported. */
+  drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean; noTimeOrder?: boolean } | null
 }
 
 export interface FitDetail extends FitSummary {

@@ -219,4 +219,21 @@ describe('drift (ENGINE.md §9) on a sleeper council', () => {
     expect(bad.code).toBe(2)
     expect(bad.err.join('\n')).toMatch(/unknown-task/)
   })
+
+  it('says "no time order" and flags no seat when more than half of the labels share one time (imported at once)', async () => {
+    // The sleeper's labels, all stamped at one time: the split falls back on file order, which is
+    // no time order — the turn is in the file's last 20 %, yet the verdict is withheld.
+    const traces = sleeper(2000)
+    const at = new Date(Date.UTC(2026, 0, 1)).toISOString()
+    writeFileSync(file('one-time.jsonl'), traces.map((t) => `${JSON.stringify({ task: t.task, label: t.gold, source: 'random', reviewer: 'import', at })}\n`).join(''))
+    const r = await run(driftCommand, ['--calibration', file('sleeper.jsonl'), '--labels', file('one-time.jsonl')])
+    expect(r.code).toBe(0)
+    const lines = r.out.map((l) => JSON.parse(l))
+    expect(lines.map((l) => [l.seat, l.noTimeOrder, l.flagged])).toEqual([['A1', true, false], ['A2', true, false], ['A3', true, false]])
+    // The figures are those of the file-order split: A3's fall is still measured, just not judged.
+    const timed = await run(driftCommand, ['--calibration', file('sleeper.jsonl')])
+    const byLine = timed.out.map((l) => JSON.parse(l))
+    expect(byLine[2].flagged).toBe(true)
+    expect(lines.map((l) => [l.recent, l.rest, l.diff, l.floor])).toEqual(byLine.map((l) => [l.recent, l.rest, l.diff, l.floor]))
+  })
 })

@@ -44,6 +44,35 @@ describe('web host: token and cookie', () => {
     expect((await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=wrong` } })).status).toBe(401)
   })
 
+  it('answers a browser navigating without a valid login with a page, not JSON: "restarted" for a stale cookie or link (issue #16 item 15)', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+    const stale = await rawRequest(port, { path: '/', headers: { ...html, cookie: `arbiter_${port}=from-a-previous-start` } })
+    expect(stale.status).toBe(401)
+    expect(String(stale.headers['content-type'])).toContain('text/html')
+    expect(stale.body).toContain('The Arbiter server restarted')
+    expect(stale.body).toContain('arbiter serve')
+    expect(stale.body).not.toContain('<script')
+    expect(stale.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+    const oldLink = await rawRequest(port, { path: '/?token=from-a-previous-start', headers: html })
+    expect(oldLink.status).toBe(401)
+    expect(oldLink.body).toContain('The Arbiter server restarted')
+    expect(oldLink.headers['set-cookie']).toBeUndefined()
+    const fresh = await rawRequest(port, { path: '/index.html', headers: html })
+    expect(fresh.status).toBe(401)
+    expect(fresh.body).toContain('not signed in')
+    // Same page for every path (no existence oracle); API calls and tools keep the JSON envelope.
+    expect((await rawRequest(port, { path: '/assets/nope.js', headers: html })).body).toBe(fresh.body)
+    const api = await rawRequest(port, { method: 'POST', path: '/api/app.counts', body: '{}', headers: html })
+    expect(api.status).toBe(401)
+    expect(JSON.parse(api.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
+    // The login refusal is marked apart from a handler's own `unauthorized` (both are 401).
+    expect(api.headers['x-arbiter-login']).toBe('required')
+    const signedIn = await rawRequest(port, { method: 'POST', path: '/api/app.counts', body: '{}', headers: auth() })
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.headers['x-arbiter-login']).toBeUndefined()
+    expect(JSON.parse((await rawRequest(port, { path: '/' })).body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
+  })
+
   it('exchanges /?token=T for an HttpOnly SameSite=Strict session cookie named for the port, then redirects to /', async () => {
     const res = await rawRequest(port, { path: `/?token=${encodeURIComponent(token)}` })
     expect(res.status).toBe(302)

@@ -68,5 +68,5 @@ export type {
   ActOrDeferConfig, CertificateInfo, CertifySplitsConfig, CertifySummary, CertifyTalliesConfig, CertifyTalliesResult, CouncilFitConfig,
   CouncilFits, Decisions, PreparedBatch, SplitsReport, SplitStats, StateSource, TaskRounds, TaskVerdict, TimedLabel
 } from './act-or-defer'
-export { BOUND_KINDS, DEFAULT_BOUND, DEFAULT_SPOT_RATE, isSpotChecked, LAMBDA_GRID } from './certificate'
+export { BOUND_KINDS, DEFAULT_BOUND, DEFAULT_SPOT_RATE, hasTimeOrder, isSpotChecked, LAMBDA_GRID } from './certificate'
 export type { BoundKind, BoundWhy, Budget, DeferReason, ResolvedBudget, RoundState, SeatDrift } from './certificate'

@@ -5,12 +5,15 @@ import { HTTP_STATUS } from '../../shared/errors'
 import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
 import { SECURITY_HEADERS } from './hardening'
+import { signedOutPage, wantsHtml } from './signed-out-page'
 import { readStatic } from './static-files'
 import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
 import { BrowserSessions, crossSitePage, exchangeAllowed, formToken, SESSION_PAGE_CSP, switchPage } from './web-sessions'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
+export const LOGIN_REQUIRED_HEADER = 'X-Arbiter-Login'
 
 export interface WebHostOptions {
   handlers: ServerHandlers
@@ -74,7 +77,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const queryToken = url.searchParams.get('token')
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
       const opened = findLogin(queryToken, logins)
-      if (opened === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      if (opened === null) {
+        // An old printed link: its server has since restarted with new tokens.
+        if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(true))
+        return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      }
       if (!exchangeAllowed(req)) return sendPage(res, 403, crossSitePage())
       const current = sessions.find(readCookie(req, cookieName(port)))
       if (current !== null && current !== opened) return sendPage(res, 200, switchPage(current, opened, queryToken))
@@ -88,8 +95,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       if (switched === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
       return signIn(res, switched, 303)
     }
-    const login = sessions.find(readCookie(req, cookieName(port))) ?? findLogin(bearer(req), logins)
-    if (login === null) return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    const cookie = readCookie(req, cookieName(port))
+    const login = sessions.find(cookie) ?? findLogin(bearer(req), logins)
+    if (login === null) {
+      if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(cookie !== null))
+      // Marked apart from a handler's own `unauthorized` (e.g. adjudicators only), which is a 401 too:
+      // only this one means "this browser's login is void" (the console then says the server restarted).
+      res.setHeader(LOGIN_REQUIRED_HEADER, 'required')
+      return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
 
     if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res)
@@ -202,6 +216,11 @@ function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: st
  */
 function sendPage(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': SESSION_PAGE_CSP, 'Referrer-Policy': 'same-origin' })
+  res.end(html)
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
   res.end(html)
 }
 

@@ -50,6 +50,17 @@ function decisionView(d: DecisionRecord, threshold: number | null): DecisionView
   }
 }
 
+/**
+ * ln(μ(K − 1)/(1 − μ)): what one +1 endorsement adds to its candidate's log-odds against each
+ * other candidate under the one-coin model at this task's K (ENGINE.md §3; w_i + ln(K − 1)).
+ * Null when the method has no μ_i (baselines, confusion) or the figure is not finite.
+ */
+export function endorsementEvidence(mu: number | undefined, K: number): number | null {
+  if (mu === undefined) return null
+  const e = Math.log((mu * (K - 1)) / (1 - mu))
+  return Number.isFinite(e) ? e : null
+}
+
 function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verdict | null {
   if (rec.tallies === null) return null
   const t: TaskTallies = toTaskTallies(rec.tallies, model.seats, null)
@@ -65,6 +76,7 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
     return {
       seat, model: rec.task.models[seat] ?? null, reliability, evidence: r?.evidence ?? null,
       weight: weights[seat] ?? r?.weight ?? null,
+      endorsementEvidence: endorsementEvidence(r?.mu, t.K),
       adversarial: reliability !== null && reliability < 1 / t.K,
       seen: r?.seen ?? false,
       influence: { posterior: byCandidate(t.candidates, inf?.posterior ?? p), shift: inf?.shift ?? 0 }

@@ -1,5 +1,7 @@
 import { useEffect } from 'react'
 import { useAppInfo, useSettings } from './api/queries'
+import { useConnectionState } from './api/connection'
+import { ConnectionBanner, ServerRestarted } from './components/ConnectionBanner'
 import { DemoBadge } from './components/DemoBadge'
 import { RefitNotice } from './components/RefitNotice'
 import { ToastProvider } from './components/Toasts'
@@ -25,6 +27,10 @@ const NAV: { screen: Screen; label: string }[] = [
 ]
 
 export function App() {
+  return useConnectionState() === 'signed-out' ? <ServerRestarted /> : <Console />
+}
+
+function Console() {
   const route = useRoute()
   const settings = useSettings()
   const info = useAppInfo()
@@ -66,6 +72,7 @@ function Shell({ screen, param, shell, reviewer }: { screen: Screen; param: stri
         </div>
       </nav>
       <main className="content" id="main">
+        <ConnectionBanner />
         <Current screen={screen} param={param} />
       </main>
     </div>

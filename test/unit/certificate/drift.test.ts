@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { hashMod } from '../../../src/main/engine/hash'
-import { bootstrapDraws, seatDrift, type DriftTask } from '../../../src/main/engine/certificate'
+import { bootstrapDraws, hasTimeOrder, seatDrift, type DriftTask } from '../../../src/main/engine/certificate'
 import { createRng } from '../../../src/main/sim/prng'
 
 /** n labeled tasks in time order; each seat makes 3 endorsements per task. */
@@ -106,5 +106,35 @@ describe('seat drift (ENGINE.md §9)', () => {
     // Out-of-order input is sorted by time.
     const shuffled = [...same.slice(8).map((t) => ({ ...t, time: 9 })), ...same.slice(0, 8)]
     expect(seatDrift(shuffled)[0].recent).toBe(1 / 6)
+  })
+
+  it('reports "no time order" instead of a verdict when more than half of the labels share one time, figures unchanged', () => {
+    // The sleeper council with every label stamped at one time (imported at once, sorted as the
+    // file was): the split still falls on the same rows, but no seat may be flagged.
+    const oneTime = tasks.map((t) => ({ ...t, time: 7 }))
+    const flat = seatDrift(oneTime)
+    for (const [i, r] of flat.entries()) {
+      const timed = report[i]
+      expect(r.noTimeOrder).toBe(true)
+      expect(r.flagged).toBe(false)
+      // Bit-for-bit the figures of the timed run (same rows in each part).
+      expect([r.recent, r.rest, r.diff, r.floor, r.recentTasks, r.restTasks]).toEqual([timed.recent, timed.rest, timed.diff, timed.floor, timed.recentTasks, timed.restTasks])
+    }
+    expect(report.every((r) => !r.noTimeOrder)).toBe(true)
+    expect(by.get('sleeper')!.flagged).toBe(true)
+  })
+
+  it('judges time order by the most common time: exactly half shared still has an order, one more has none', () => {
+    expect(hasTimeOrder([])).toBe(true)
+    expect(hasTimeOrder([1, 2, 3, 4])).toBe(true)
+    expect(hasTimeOrder([5, 5, 1, 2])).toBe(true) // 2 of 4: not more than half
+    expect(hasTimeOrder([5, 5, 5, 2])).toBe(false) // 3 of 4
+    expect(hasTimeOrder([1, 1, 2, 2, 3, 3])).toBe(true) // many ties, none over half
+    // Half plus one label at one time, the rest spread: the sleeper is no longer judged.
+    const n = tasks.length
+    const mostlyOne = tasks.map((t, i) => ({ ...t, time: i <= n / 2 ? 0 : t.time }))
+    expect(seatDrift(mostlyOne).every((r) => r.noTimeOrder && !r.flagged)).toBe(true)
+    const halfOne = tasks.map((t, i) => ({ ...t, time: i < n / 2 ? 0 : t.time }))
+    expect(seatDrift(halfOne).find((r) => r.seat === 'sleeper')!.noTimeOrder).toBe(false)
   })
 })

@@ -10,6 +10,8 @@ Seat drift (ENGINE.md §9): per seat, the Laplace reliability on the most recent
 tasks vs. on the rest, a bootstrap noise floor (200 resamples), flagged at |diff| > 2·floor when
 each part holds ≥ 20 labeled tasks in which the seat moved. One JSON line per seat, in seat order:
   {"seat","recent","rest","diff","floor","flagged"}
+plus "noTimeOrder": true when more than half of the labels share one time (\`at\`): there is no
+order to judge, and no seat is flagged.
 
   --calibration F     the labeled tasks (trace JSONL, debate rounds, or label CSV by extension)
   --labels F          arbiter.labels/1: the labels and their time order (\`at\`; equal times keep
@@ -62,7 +64,8 @@ async function drift(argv: string[], io: CliIo): Promise<number> {
       .map(({ label: l }) => ({ tallies: buildTallies(byTask.get(l.task)!, seats, l.label), time: Date.parse(l.at) }))
   }
   for (const d of driftOfTallies(labeled, { seed })) {
-    io.out(JSON.stringify({ seat: d.seat, recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged }))
+    // FORMATS.md's line, plus `noTimeOrder: true` only when §9 withholds the verdict.
+    io.out(JSON.stringify({ seat: d.seat, recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged, ...(d.noTimeOrder ? { noTimeOrder: true } : {}) }))
   }
   return 0
 }

@@ -7,7 +7,7 @@ import { defaultDbPath } from '../../paths'
 import { methodFrom, parseFlags } from '../args'
 import { boundFlag } from '../bound-flag'
 import type { CliIo, Command } from '../command'
-import { BOUND_KINDS, DEFAULT_ENGINE_SETTINGS, type BudgetSetting } from '../../../shared/api'
+import { BOUND_KINDS, DEFAULT_ENGINE_SETTINGS, type BudgetSetting, type FitSeat } from '../../../shared/api'
 import { boundLabel, budgetLabel, budgetMeaning } from '../../../shared/budget-text'
 
 const usage = `Usage: arbiter fit [--db PATH] [--method M] [--bound B] [--json]
@@ -62,7 +62,7 @@ export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boole
   const actedShare = typeof m.act === 'number' ? m.act : null
   const resolved = (f.certificate?.resolved ?? null) as { beta?: number | null } | null
   if (json) {
-    const seats = f.seats.map((s) => ({ seat: s.seat, model: s.model, reliability: s.reliability, weight: s.weight, adversarial: s.adversarial, drift: s.drift === null ? null : { seat: s.seat, ...s.drift } }))
+    const seats = f.seats.map((s) => ({ seat: s.seat, model: s.model, reliability: s.reliability, weight: s.weight, adversarial: s.adversarial, drift: s.drift === null ? null : driftLine(s.seat, s.drift) }))
     io.out(JSON.stringify({ fit: f.id, parent: f.parentFitId, method: f.method, bound: f.bound, hyperparameters: f.hyperparameters, seats, metrics: f.metrics, budget: f.budget, resolved, actedShare }))
     return
   }
@@ -70,7 +70,7 @@ export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boole
   for (const s of f.seats) {
     const r = s.reliability === null ? '—' : s.reliability.toFixed(3)
     const w = s.weight === null ? '—' : s.weight.toFixed(3)
-    io.out(`  ${s.seat.padEnd(16)} reliability ${r}  weight ${w}${s.adversarial ? '  adversarial' : ''}${s.drift?.flagged ? '  DRIFT' : ''}`)
+    io.out(`  ${s.seat.padEnd(16)} reliability ${r}  weight ${w}${s.adversarial ? '  adversarial' : ''}${s.drift?.flagged ? '  DRIFT' : s.drift?.noTimeOrder === true ? '  drift: no time order' : ''}`)
   }
   const settings = (f.certificate?.settings ?? {}) as { delta?: number; epsAct?: number }
   const beta = typeof resolved?.beta === 'number' ? resolved.beta : null
@@ -78,4 +78,10 @@ export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boole
   if (typeof settings.delta === 'number' && typeof settings.epsAct === 'number') io.out(`  ${budgetMeaning(beta, settings.delta, settings.epsAct)}`)
   const share = actedShare === null ? '' : ` (acted share ${(100 * actedShare).toFixed(1)}%)`
   io.out(`decided ${String(m.decided)} tasks: ${String(m.acted)} acted, ${String(m.deferred)} deferred, ${String(m.spotChecked)} spot-checked${share}` + (m.reason === null || m.reason === undefined ? '' : ` (all deferred: ${String(m.reason)})`))
+}
+
+/** `fit --json`'s drift line: `drift`'s (FORMATS.md), with `noTimeOrder: true` only when §9 withholds the verdict. */
+function driftLine(seat: string, d: NonNullable<FitSeat['drift']>) {
+  const { noTimeOrder, ...figures } = d
+  return { seat, ...figures, ...(noTimeOrder === true ? { noTimeOrder: true } : {}) }
 }

@@ -11,6 +11,10 @@ import { hashMod } from '../hash'
  * over B = 200 bootstrap resamples, each part resampled by task: draw j of resample b of a part of
  * size m is index H(`${seed}:boot:${b}:${j}`) mod m. Flag when |diff| > 2·floor and each part
  * holds ≥ 20 labeled tasks in which the seat moved.
+ *
+ * When more than half of the labels share one time (e.g. all imported at once with `--gold-as`),
+ * there is no time order to judge: every seat reports `noTimeOrder` and is never flagged. Its
+ * figures are still those of the split above (ties in file order), computed exactly as before.
  */
 
 /** A seat's counts on one labeled task (§2 notation, all rounds, against the gold g*). */
@@ -43,6 +47,8 @@ export interface SeatDrift {
   /** Bootstrap sd of diff. */
   readonly floor: number
   readonly flagged: boolean
+  /** More than half of the labels share one time: no verdict (§9). */
+  readonly noTimeOrder: boolean
   /** Labeled tasks of each part in which the seat moved. */
   readonly recentTasks: number
   readonly restTasks: number
@@ -100,6 +106,21 @@ function sampleSd(v: Float64Array): number {
 }
 
 /**
+ * Whether label times give an order to judge drift by (ENGINE.md §9): not when more than half of
+ * them share one time. No labels: nothing to judge against, so nothing is said about order (true).
+ */
+export function hasTimeOrder(times: readonly number[]): boolean {
+  const count = new Map<number, number>()
+  let most = 0
+  for (const t of times) {
+    const c = (count.get(t) ?? 0) + 1
+    count.set(t, c)
+    if (c > most) most = c
+  }
+  return 2 * most <= times.length
+}
+
+/**
  * Drift report per seat (seats in JavaScript's default string order).
  */
 export function seatDrift(tasks: readonly DriftTask[], options: DriftOptions = {}): SeatDrift[] {
@@ -115,6 +136,7 @@ export function seatDrift(tasks: readonly DriftTask[], options: DriftOptions = {
       }
     }
   }
+  const noTimeOrder = !hasTimeOrder(tasks.map((t) => t.time))
   // Stable by time: ties keep input order.
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => tasks[a].time - tasks[b].time || a - b)
   const nRecent = Math.floor(0.2 * n)
@@ -167,8 +189,8 @@ export function seatDrift(tasks: readonly DriftTask[], options: DriftOptions = {
     const diffs = new Float64Array(B)
     for (let b = 0; b < B; b++) diffs[b] = resampled(rec, drawsRecent, b, nRecent) - resampled(rst, drawsRest, b, nRest)
     const floor = sampleSd(diffs)
-    const flagged = Math.abs(diff) > 2 * floor && rec.moved >= minTasks && rst.moved >= minTasks
-    out.push({ seat, recent, rest, diff, floor, flagged, recentTasks: rec.moved, restTasks: rst.moved })
+    const flagged = !noTimeOrder && Math.abs(diff) > 2 * floor && rec.moved >= minTasks && rst.moved >= minTasks
+    out.push({ seat, recent, rest, diff, floor, flagged, noTimeOrder, recentTasks: rec.moved, restTasks: rst.moved })
   }
   return out
 }

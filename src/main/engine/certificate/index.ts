@@ -59,4 +59,4 @@ export {
   type FrontierPoint
 } from './metrics'
 export { DEFAULT_SPOT_RATE, isSpotChecked } from './spotCheck'
-export { bootstrapDraws, seatDrift, type DriftOptions, type DriftSeatCounts, type DriftTask, type SeatDrift } from './drift'
+export { bootstrapDraws, hasTimeOrder, seatDrift, type DriftOptions, type DriftSeatCounts, type DriftTask, type SeatDrift } from './drift'

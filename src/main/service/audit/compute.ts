@@ -29,7 +29,9 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
     progress({ done: base + done, total: steps, message: `act-or-defer split ${done} of ${AUDIT_SPLITS}` })
   )
   const confusionCandidates = commonCandidates(fitLabeled)
-  const seats = seatRows(fit, corpus.seats.ids, fitLabeled, confusionCandidates, await store.seatModels())
+  // Label times as the fit read them (fit/record.ts): an unreadable time counts as 0.
+  const timed = fitLabeled.map((t) => ({ tallies: t, time: Date.parse(corpus.labels.get(t.task)?.at ?? '') || 0 }))
+  const seats = seatRows(fit, corpus.seats.ids, timed, confusionCandidates, await store.seatModels())
   const reviewers = reviewerRows(await store.labelCounts())
   const agreement = agreementView(await store.votes())
   progress({ done: steps, total: steps, message: null })

@@ -3,10 +3,11 @@
  * seat (reliability, weight, adversarial, drift) beside the evidence behind it and an empirical
  * confusion matrix — how the seat's endorsements fall given the truth.
  */
-import type { SeatAuditRow } from '../../../shared/api'
+import type { FitSeat, SeatAuditRow } from '../../../shared/api'
 import { C_AT, finalRecord, N_AT, type TaskTallies } from '../../engine'
 import type { FitRecord } from '../../store'
 import { fitDetail } from '../handlers/fits'
+import { driftCharts, type TimedTallies } from './drift-chart'
 
 const setKey = (c: readonly string[]): string => [...c].sort().join('\u0001')
 
@@ -72,25 +73,40 @@ export function evidenceOf(labeled: readonly TaskTallies[]): Map<string, number>
  * Evidence and confusion are counted on the labels the fit was fitted on.
  */
 export function seatRows(
-  fit: FitRecord | null, seatIds: readonly string[], fitLabeled: readonly TaskTallies[], candidates: readonly string[], models: Record<string, string>
+  fit: FitRecord | null, seatIds: readonly string[], fitLabeled: readonly TimedTallies[], candidates: readonly string[], models: Record<string, string>
 ): SeatAuditRow[] {
   const figures = fit === null ? [] : fitDetail(fit, true).seats
-  const evidence = evidenceOf(fitLabeled)
+  const tallies = fitLabeled.map((l) => l.tallies)
+  const evidence = evidenceOf(tallies)
   const known = new Set(figures.map((f) => f.seat))
-  const rows: SeatAuditRow[] = figures.map((f) => ({
-    seat: f.seat, model: f.model, reliability: f.reliability, weight: f.weight, evidence: evidence.get(f.seat) ?? 0,
-    adversarial: f.adversarial, drift: validDrift(f.drift), confusion: confusionOf(f.seat, fitLabeled, candidates)
-  }))
+  const charts = driftCharts(fitLabeled, [...figures.map((f) => f.seat), ...seatIds.filter((s) => !known.has(s))])
+  const rows: SeatAuditRow[] = figures.map((f) => {
+    const driftChart = charts.get(f.seat)!
+    return {
+      seat: f.seat, model: f.model, reliability: f.reliability, weight: f.weight, evidence: evidence.get(f.seat) ?? 0,
+      adversarial: f.adversarial, drift: validDrift(f.drift, driftChart.noTimeOrder), driftChart, confusion: confusionOf(f.seat, tallies, candidates)
+    }
+  })
   for (const seat of seatIds) {
     if (known.has(seat)) continue
-    rows.push({ seat, model: models[seat] ?? null, reliability: null, weight: null, evidence: evidence.get(seat) ?? 0, adversarial: false, drift: null, confusion: confusionOf(seat, fitLabeled, candidates) })
+    rows.push({
+      seat, model: models[seat] ?? null, reliability: null, weight: null, evidence: evidence.get(seat) ?? 0, adversarial: false, drift: null,
+      driftChart: charts.get(seat)!, confusion: confusionOf(seat, tallies, candidates)
+    })
   }
   return rows
 }
 
-/** The fit stores drift as JSON, where a non-finite figure became null: such a line is not shown. */
-function validDrift(d: SeatAuditRow['drift']): SeatAuditRow['drift'] {
+/**
+ * The fit stores drift as JSON, where a non-finite figure became null: such a line is not shown.
+ * A fit stored before `noTimeOrder` was reported takes it from the labels it was fitted on (§9),
+ * so its flags are not shown as a verdict when the label times give no order.
+ */
+function validDrift(d: FitSeatDrift, noTimeOrder: boolean): SeatAuditRow['drift'] {
   if (d === null) return null
   const ok = [d.recent, d.rest, d.diff, d.floor].every((x) => typeof x === 'number' && Number.isFinite(x))
-  return ok ? { recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged === true } : null
+  const none = d.noTimeOrder ?? noTimeOrder
+  return ok ? { recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged === true && !none, noTimeOrder: none } : null
 }
+
+type FitSeatDrift = FitSeat['drift']

@@ -51,7 +51,7 @@ export function seatFigures(agg: Aggregator, seats: SeatIndex, corpus: Corpus, l
       weight: s.weight ?? null,
       seen: s.seen,
       adversarial: s.r !== null && s.r < 1 / kRef,
-      drift: d === undefined ? null : { recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged }
+      drift: d === undefined ? null : { recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged, noTimeOrder: d.noTimeOrder }
     }
   })
   return jsonSafe({ kRef, seats: rows }) as JsonObject

@@ -2,6 +2,7 @@ import type { BridgeApi } from '@shared/api'
 import { API_METHODS } from '@shared/api-methods'
 import type { Envelope } from '@shared/errors'
 import type { ApiEvent } from '@shared/events'
+import { connectionState, OFFLINE_DETAILS, setConnectionState, subscribeConnection } from './connection'
 import { tabSession } from './tab-session'
 
 /**
@@ -24,8 +25,12 @@ export function createHttpBridge(base = ''): BridgeApi {
           keepalive: method === 'task.release'
         })
       } catch (error) {
-        return { ok: false, error: { code: 'internal', message: `the console server did not answer (${String(error)})`, details: null } }
+        setConnectionState('offline')
+        return { ok: false, error: { code: 'internal', message: `the console server did not answer (${String(error)})`, details: OFFLINE_DETAILS } }
       }
+      // The host refused this browser's login (web.ts marks that 401 apart from a handler's own
+      // `unauthorized`): the server restarted, and every start draws new tokens.
+      setConnectionState(res.status === 401 && res.headers.get('X-Arbiter-Login') === 'required' ? 'signed-out' : 'online')
       try {
         return (await res.json()) as Envelope<unknown>
       } catch {
@@ -37,15 +42,30 @@ export function createHttpBridge(base = ''): BridgeApi {
   // to a host, and a stream per listener would leave a reviewer's second tab none for its calls.
   const listeners = new Set<(e: ApiEvent) => void>()
   let source: EventSource | null = null
+  const openSource = () => {
+    if (source !== null && source.readyState !== EventSource.CLOSED) return
+    source?.close()
+    const s = new EventSource(`${base}/api/events`)
+    source = s
+    s.onmessage = (m) => {
+      const event = JSON.parse(m.data as string) as ApiEvent
+      for (const l of [...listeners]) l(event)
+    }
+    // A dropped stream is the first sign of a stopped server: probe it, so the banner (or the
+    // restarted page) shows without waiting for the reviewer's next call.
+    s.onerror = () => void probe()
+  }
+  const probe = async (): Promise<void> => {
+    // Back online (the subscription below reopens a stream the browser gave up on, as it does
+    // after a non-200 answer), offline, or signed out: the call sets the state.
+    await (bridge['app.info'] as (a: unknown) => Promise<Envelope<unknown>>)({})
+  }
+  subscribeConnection(() => {
+    if (connectionState() === 'online' && listeners.size > 0) openSource()
+  })
   bridge.onEvent = (listener: (e: ApiEvent) => void) => {
     listeners.add(listener)
-    if (source === null) {
-      source = new EventSource(`${base}/api/events`)
-      source.onmessage = (m) => {
-        const event = JSON.parse(m.data as string) as ApiEvent
-        for (const l of [...listeners]) l(event)
-      }
-    }
+    openSource()
     return () => {
       listeners.delete(listener)
       if (listeners.size === 0 && source !== null) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { isOfflineError } from '../api/connection'
 
 /** What a screen shows when there is nothing yet: what is missing, and what to do about it. */
 export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
@@ -12,6 +13,15 @@ export function EmptyState({ title, children }: { title: string; children: React
 
 export function ErrorState({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error)
+  // Unreachable server: the banner above retries, and the screen refetches once it answers.
+  if (isOfflineError(error)) {
+    return (
+      <section className="error-state" role="status" data-testid="offline-state">
+        <h2>Waiting for the console server</h2>
+        <p>It did not answer; this screen reloads by itself once it does (see the banner above).</p>
+      </section>
+    )
+  }
   return (
     <section className="error-state" role="alert">
       <h2>Something went wrong</h2>

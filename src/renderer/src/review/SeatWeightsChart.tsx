@@ -7,6 +7,8 @@ export interface SeatWeightView {
   reliability: number
   /** Endorsements on labeled tasks that the reliability rests on (null: unsupervised method). */
   evidence: number | null
+  /** ln(μ_i(K − 1)/(1 − μ_i)) at this task's K: what one +1 endorsement carries here (null: no one-coin μ_i). */
+  endorsementEvidence: number | null
   /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
   adversarial: boolean
 }
@@ -31,36 +33,55 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
           </BarChart>
         </ResponsiveContainer>
       </figure>
-      <table className="seat-table">
-        <thead>
-          <tr>
-            <th scope="col">seat</th>
-            <th scope="col">weight</th>
-            <th scope="col">reliability</th>
-            <th scope="col" title="endorsements on labeled tasks the reliability rests on">evidence</th>
-          </tr>
-        </thead>
-        <tbody>
-          {seats.map((s) => (
-            <tr
-              key={s.seat}
-              className={s.weight < 0 ? 'negative' : undefined}
-              data-testid="seat-weight"
-              data-seat={s.seat}
-              data-weight={String(s.weight)}
-              data-reliability={String(s.reliability)}
-            >
-              <th scope="row" title={s.model ?? undefined}>
-                {s.seat}
-                {s.adversarial && <span className="tag tag-bad">adversarial</span>}
+      <div className="seat-table-wrap">
+        <table className="seat-table">
+          <thead>
+            <tr>
+              <th scope="col">seat</th>
+              <th scope="col" title="w_i = ln(μ_i/(1 − μ_i)) (ENGINE.md §6)">weight</th>
+              <th scope="col" title="log-odds one endorsement of this seat adds in this task: ln(μ_i(K − 1)/(1 − μ_i)) at this task's K">
+                <Narrow long="per endorsement" short="per end." />
               </th>
-              <td>{s.weight.toFixed(2)}</td>
-              <td>{s.reliability.toFixed(3)}</td>
-              <td>{s.evidence ?? '—'}</td>
+              <th scope="col" title="reliability r_i (ENGINE.md §4)">
+                <Narrow long="reliability" short="rel." />
+              </th>
+              <th scope="col" title="endorsements on labeled tasks the reliability rests on"><Narrow long="evidence" short="evid." /></th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {seats.map((s) => (
+              <tr
+                key={s.seat}
+                className={s.weight < 0 ? 'negative' : undefined}
+                data-testid="seat-weight"
+                data-seat={s.seat}
+                data-weight={String(s.weight)}
+                data-reliability={String(s.reliability)}
+              >
+                <th scope="row" title={s.model ?? undefined}>
+                  {s.seat}
+                  {s.adversarial && (
+                    <span className="tag tag-bad" title="adversarial: reliability below 1/K">
+                      <Narrow long="adversarial" short="adv." />
+                    </span>
+                  )}
+                </th>
+                <td>{s.weight.toFixed(2)}</td>
+                <td
+                  data-testid="seat-endorsement-evidence"
+                  data-seat={s.seat}
+                  {...(s.endorsementEvidence === null ? {} : { 'data-evidence': String(s.endorsementEvidence) })}
+                  className={s.endorsementEvidence !== null && s.endorsementEvidence < 0 ? 'negative-figure' : undefined}
+                >
+                  {s.endorsementEvidence === null ? '—' : `${s.endorsementEvidence >= 0 ? '+' : ''}${s.endorsementEvidence.toFixed(2)}`}
+                </td>
+                <td>{s.reliability.toFixed(3)}</td>
+                <td>{s.evidence ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   )
 }
@@ -71,4 +92,14 @@ function WeightRect(props: BarShapeProps) {
   // Recharts hands negative bars a negative width: normalise so the rect is drawable.
   const left = width < 0 ? x + width : x
   return <rect aria-label={`${s.seat} weight ${s.weight.toFixed(2)}`} x={left} y={y} width={Math.abs(width)} height={height} fill={fill} rx={2} />
+}
+
+/** A label with a short form the narrow side panel (1024 px) shows instead (styles.css); the hidden one is display: none, so assistive tech reads the shown one. */
+function Narrow({ long, short }: { long: string; short: string }) {
+  return (
+    <>
+      <span className="wide-only">{long}</span>
+      <span className="narrow-only">{short}</span>
+    </>
+  )
 }

@@ -4,6 +4,7 @@ import { CertificatePanel } from './CertificatePanel'
 import { LeaveOneOut } from './LeaveOneOut'
 import { PosteriorChart } from './PosteriorChart'
 import { SeatWeightsChart } from './SeatWeightsChart'
+import { StanceMatrix } from './StanceMatrix'
 import { Transcript } from './Transcript'
 
 /**
@@ -21,6 +22,7 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
   return (
     <div className="review-body">
       <div className="review-main">
+        <StanceMatrix moves={detail.moves} weights={weights} />
         <Transcript
           moves={detail.moves.map((m) => ({ id: m.id, round: m.round, seat: m.seat, force: m.force, answer: m.answer, target: m.target, confidence: m.confidence, text: m.text }))}
           weights={weights}
@@ -76,6 +78,7 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   weight: s.weight ?? 0,
                   reliability: s.reliability ?? 1 / K,
                   evidence: s.evidence,
+                  endorsementEvidence: s.endorsementEvidence,
                   adversarial: s.adversarial
                 }))}
               />

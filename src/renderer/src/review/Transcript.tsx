@@ -1,6 +1,7 @@
 import { useRef } from 'react'
 import type { JsonValue } from '@shared/json'
 import { LongText, shortLabel } from '../components/LongText'
+import { isBareVote } from './stance'
 
 export interface TranscriptMove {
   id: string
@@ -14,6 +15,8 @@ export interface TranscriptMove {
   text: string | null
 }
 
+const seatSign = (w: number | undefined): 'none' | 'neg' | 'pos' => (w === undefined ? 'none' : w < 0 ? 'neg' : 'pos')
+
 /** A confidence as given: a string as itself, any other value as its JSON (React text either way, never markup). */
 export function confidenceText(c: JsonValue): string {
   return typeof c === 'string' ? c : JSON.stringify(c)
@@ -22,7 +25,8 @@ export function confidenceText(c: JsonValue): string {
 /**
  * The debate by round. Every string is hostile LLM output: it is rendered as React text only,
  * never as HTML. Seats are coloured by the sign of their weight; a link jumps to the move a
- * challenge or concede targets without touching the URL (hash routes belong to the app).
+ * challenge or concede targets without touching the URL (hash routes belong to the app). Two or
+ * more bare votes of a round (no text beyond the answer) collapse into one compact line.
  */
 export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[]; weights: Readonly<Record<string, number>> }) {
   const cards = useRef(new Map<string, HTMLElement>())
@@ -43,11 +47,42 @@ export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[
       {rounds.map((r) => (
         <section key={r} className="round" aria-label={`Round ${r}`}>
           <h3>Round {r}</h3>
-          {moves
-            .filter((m) => m.round === r)
-            .map((m) => {
+          {(() => {
+            const inRound = moves.filter((m) => m.round === r)
+            const votes = inRound.filter(isBareVote)
+            // Bare votes collapse into one compact line, placed where the round's first one falls.
+            const firstVote = votes.length > 1 ? votes[0] : undefined
+            return inRound.map((m) => {
+              if (firstVote !== undefined && isBareVote(m)) {
+                if (m !== firstVote) return null
+                return (
+                  <div key={`votes-${r}`} className="vote-line" data-testid="vote-line" data-round={r} aria-label={`Votes in round ${r}`}>
+                    <span className="force force-vote">votes</span>
+                    {votes.map((v) => {
+                      const sign = seatSign(weights[v.seat])
+                      return (
+                        <span
+                          key={v.id}
+                          ref={(el) => {
+                            if (el) cards.current.set(v.id, el)
+                            else cards.current.delete(v.id)
+                          }}
+                          className={`vote-chip seat-${sign}`}
+                          data-testid="transcript-move"
+                          data-move-id={v.id}
+                          data-seat={v.seat}
+                          data-force={v.force}
+                          title={`${v.id}${v.confidence !== null ? ` · conf. ${confidenceText(v.confidence)} (not used)` : ''}`}
+                        >
+                          <span className={`seat-chip seat-${sign}`}>{v.seat}</span> <span className="answer">{v.answer}</span>
+                        </span>
+                      )
+                    })}
+                  </div>
+                )
+              }
               const w = weights[m.seat]
-              const sign = w === undefined ? 'none' : w < 0 ? 'neg' : 'pos'
+              const sign = seatSign(w)
               const target = m.target ? byId.get(m.target) : undefined
               return (
                 <article
@@ -81,10 +116,11 @@ export function Transcript({ moves, weights }: { moves: readonly TranscriptMove[
                       </span>
                     )}
                   </header>
-                  {m.text !== null && m.text !== '' && <LongText as="p" className="move-text" text={m.text} />}
+                  {m.text !== null && m.text !== '' && !isBareVote(m) && <LongText as="p" className="move-text" text={m.text} />}
                 </article>
               )
-            })}
+            })
+          })()}
         </section>
       ))}
     </div>

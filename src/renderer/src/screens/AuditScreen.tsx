@@ -5,6 +5,7 @@ import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
 import { AgreementPanel } from '../audit/AgreementPanel'
 import { ConfusionHeatmap } from '../audit/ConfusionHeatmap'
+import { DriftChart } from '../audit/DriftChart'
 import { FitsPanel } from '../audit/FitsPanel'
 import { FrontierChart } from '../audit/FrontierChart'
 import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
@@ -148,7 +149,7 @@ function ActOrDefer({ a }: { a: AuditSummary }) {
           </div>
         </dl>
       )}
-      {v.frontier.length > 0 && <FrontierChart points={v.frontier} />}
+      {v.frontier.length > 0 && <FrontierChart points={v.frontier} currentBeta={c?.beta ?? null} />}
     </section>
   )
 }
@@ -182,6 +183,10 @@ function Seats({ a }: { a: AuditSummary }) {
               <td>
                 {s.drift === null ? (
                   '—'
+                ) : s.drift.noTimeOrder ? (
+                  <span className="muted" title="More than half of the labels share one time (ENGINE.md §9)">
+                    no time order
+                  </span>
                 ) : (
                   <>
                     {s.drift.diff.toFixed(3)} <span className="muted">(noise {s.drift.floor.toFixed(3)})</span>
@@ -193,6 +198,12 @@ function Seats({ a }: { a: AuditSummary }) {
           ))}
         </tbody>
       </table>
+      <h3 className="small muted">Reliability over label time (the labels of the current fit)</h3>
+      <div className="drift-charts">
+        {a.seats.map((s) => (
+          <DriftChart key={s.seat} seat={s} />
+        ))}
+      </div>
       {a.confusionCandidates.length > 0 && (
         <>
           <h3 className="small muted">Confusion matrices on tasks with candidates {a.confusionCandidates.join(', ')}</h3>

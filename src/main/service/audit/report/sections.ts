@@ -35,6 +35,7 @@ export function actOrDeferSection(a: ActOrDeferView, randomLabels: number): stri
 
 function driftCell(d: SeatAuditRow['drift']): string {
   if (d === null) return '—'
+  if (d.noTimeOrder) return 'no time order (most labels share one time, ENGINE.md §9)'
   const text = `${num(d.recent)} recent vs ${num(d.rest)} (|Δ| ${num(Math.abs(d.diff))}, floor ${num(d.floor)})`
   return d.flagged ? `<span class="flag">drift</span> ${text}` : text
 }
