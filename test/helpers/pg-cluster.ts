@@ -15,11 +15,11 @@ import { join } from 'node:path'
 import pg from 'pg'
 
 const BINARIES = ['initdb', 'pg_ctl', 'postgres'] as const
+const DEBIAN_PG = '/usr/lib/postgresql'
 
 /** The folder holding initdb, pg_ctl and postgres: PATH first, then Debian's /usr/lib/postgresql/<v>/bin (newest). */
-function postgresBinIn(env: NodeJS.ProcessEnv): string | undefined {
+function postgresBinIn(env: NodeJS.ProcessEnv, debian: string): string | undefined {
   const dirs = (env.PATH ?? '').split(':').filter((d) => d !== '')
-  const debian = '/usr/lib/postgresql'
   if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
     dirs.push(...versions.map((v) => join(debian, v, 'bin')))
@@ -28,14 +28,14 @@ function postgresBinIn(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Why the PostgreSQL suites cannot run here, or null when ARBITER_PG_URL is set or the binaries are found. */
-export function postgresMissing(env: NodeJS.ProcessEnv = process.env): string | null {
-  if ((env.ARBITER_PG_URL ?? '') !== '' || postgresBinIn(env) !== undefined) return null
+export function postgresMissing(env: NodeJS.ProcessEnv = process.env, debian = DEBIAN_PG): string | null {
+  if ((env.ARBITER_PG_URL ?? '') !== '' || postgresBinIn(env, debian) !== undefined) return null
   return 'no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH nor in /usr/lib/postgresql/*/bin (install postgresql or set ARBITER_PG_URL)'
 }
 
 /** The folder holding initdb, pg_ctl and postgres, or an error saying what to install. */
 export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string {
-  const found = postgresBinIn(env)
+  const found = postgresBinIn(env, DEBIAN_PG)
   if (found === undefined) {
     throw new Error(
       'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found on PATH nor in /usr/lib/postgresql/*/bin. ' +

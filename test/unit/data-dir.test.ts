@@ -72,7 +72,9 @@ describe('the other prerequisites', () => {
     expect(chromiumMissing({ CHROMIUM_PATH: '/nonexistent/chromium' })).toBe('no Chromium at /nonexistent/chromium (install chromium or set CHROMIUM_PATH)')
   })
 
-  it('PostgreSQL: a server URL needs no binaries', () => {
-    expect(postgresMissing({ PATH: '', ARBITER_PG_URL: 'postgres://u@db.example/postgres' })).toBeNull()
+  it('PostgreSQL: the binaries on PATH or under the Debian folder, or a server URL; else a reason saying what to install', () => {
+    const nowhere = join(tmpdir(), 'arbiter-no-postgresql')
+    expect(postgresMissing({ PATH: '' }, nowhere)).toBe('no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH nor in /usr/lib/postgresql/*/bin (install postgresql or set ARBITER_PG_URL)')
+    expect(postgresMissing({ PATH: '', ARBITER_PG_URL: 'postgres://u@db.example/postgres' }, nowhere)).toBeNull()
   })
 })
