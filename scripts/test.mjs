@@ -22,11 +22,24 @@ let skipped = 0
 const reasons = new Map()
 const MARK = ' — skipped: '
 
-/** Tallies one project's skipped tests by the reason their suite's title gives. */
-function tallySkips(json) {
+/** Files that failed outside their tests (a hook or the import threw): a failure each, named. */
+const fileFailures = []
+
+/**
+ * Tallies one project's skipped tests by the reason their suite's title gives. A file that failed
+ * outside its tests counts as one failure, and its tests, which never ran, not as skipped.
+ */
+function tallyOutcomes(json) {
   for (const file of json.testResults ?? []) {
-    for (const t of file.assertionResults ?? []) {
+    const tests = file.assertionResults ?? []
+    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
+      failed++
+      fileFailures.push(`${relative(root, file.name)}: ${(file.message ?? '').split('\n')[0]}`)
+      continue
+    }
+    for (const t of tests) {
       if (t.status !== 'skipped' && t.status !== 'pending' && t.status !== 'todo') continue
+      skipped++
       const title = [...t.ancestorTitles, t.title].find((x) => x.includes(MARK))
       const reason = title === undefined ? `no reason given (${relative(root, file.name)})` : title.slice(title.indexOf(MARK) + MARK.length)
       const entry = reasons.get(reason) ?? { tests: 0, suites: new Set() }
@@ -54,8 +67,7 @@ for (const project of projects) {
     const json = JSON.parse(readFileSync(report, 'utf8'))
     passed += json.numPassedTests
     failed += json.numFailedTests
-    skipped += json.numPendingTests + json.numTodoTests
-    tallySkips(json)
+    tallyOutcomes(json)
   } catch {
     failed += 1
   }
@@ -63,6 +75,7 @@ for (const project of projects) {
 }
 rmSync(scratch, { recursive: true, force: true })
 console.log(`durations: ${durations.join(', ')}`)
+for (const f of fileFailures) console.log(`failed outside its tests: ${f}`)
 let skippedSuites = 0
 for (const [reason, { tests, suites }] of reasons) {
   skippedSuites += suites.size
