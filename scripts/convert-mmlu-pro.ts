@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
+import { datasetDir } from './data-dir'
 import { toJsonl } from '../src/main/sim/jsonl'
 import { MMLU_PRO_PROVENANCE, convertMmluPro } from '../src/main/sim/mmlu-pro'
 
@@ -14,8 +15,8 @@ const USAGE = 'usage: npx tsx scripts/convert-mmlu-pro.ts --out FILE.jsonl [--da
 
 function parseArgs(argv: string[]): { out: string; data: string } {
   let out: string | undefined
-  // Default: the shared data checkout next to the repository, as laid out for development.
-  let data = resolve(process.cwd(), '../shared/data/mmlu-pro-llm-outputs')
+  // Default: the data folder's copy (scripts/data-dir.ts), wherever the command is run from.
+  let data = datasetDir('mmlu-pro-llm-outputs')
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1]
     if ((argv[i] === '--out' || argv[i] === '--data') && value === undefined) throw new Error(`${argv[i]} needs a value`)

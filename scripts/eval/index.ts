@@ -1,7 +1,7 @@
 /**
- * `npm run eval [-- section …]`: runs the named sections (all by default) over ../shared/data,
- * prints each section's table and duration, and exits 1 when any section's assertions fail or it
- * throws (2 for an unknown section name). CI runs it on every push.
+ * `npm run eval [-- section …]`: runs the named sections (all by default) over the data folder
+ * (scripts/data-dir.ts), prints each section's table and duration, and exits 1 when any section's
+ * assertions fail or it throws (2 for an unknown section name). CI runs it on every push.
  */
 import { SECTIONS } from './sections'
 

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { dataDir } from '../data-dir'
 
 /**
  * One section of `npm run eval`: a named check over real or simulated data that prints a table
@@ -13,8 +13,7 @@ export interface EvalSection {
 }
 
 /**
- * The shared datasets, read where CI puts them: the repository is cloned next to a copy of
- * shared/, so the data is ../shared/data relative to the repository root (ARBITER_DATA_DIR
- * overrides it for other layouts). Read only, never written to.
+ * The real datasets: the data folder as scripts/data-dir.ts resolves it (ARBITER_DATA_DIR, else
+ * shared/data beside the repository, where CI clones it). Read only, never written to.
  */
-export const DATA_DIR = process.env.ARBITER_DATA_DIR ?? resolve(__dirname, '../../../shared/data')
+export const DATA_DIR = dataDir()

@@ -11,12 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TaskDetail } from '../../src/shared/api'
 import { budgetSchema, engineSettingsSchema } from '../../src/shared/loop-schemas'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 let dir: string
 let open: OpenConsole | undefined
@@ -68,7 +69,7 @@ async function deferredDetails(): Promise<TaskDetail[]> {
   return details.filter((d) => d.verdict?.decision?.why != null && d.verdict.decision.threshold !== null)
 }
 
-describe('item 12: the bound chart and the queue gap (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 12: the bound chart and the queue gap (Chromium, demo database)', () => {
   it('shows 1 − α as a number, marks the best round, and draws rounds after the last real one as repeated state', async () => {
     const details = await deferredDetails()
     const padded = details.find((d) => lastRealRound(d) < d.verdict!.rounds.length - 1)
@@ -129,7 +130,7 @@ describe('item 12: the bound chart and the queue gap (Chromium, demo database)',
   })
 })
 
-describe('item 5: the engine settings take every value the schema takes (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 5: the engine settings take every value the schema takes (Chromium, demo database)', () => {
   const fields = [
     { testId: 'settings-budget', name: 'β', schema: budgetSchema.options[2].shape.beta, texts: ['0', '0.3', '1', '0.125', '1e-3', '.5', '-0.1', '1.01', '0,3', 'abc', ''] },
     { testId: 'settings-delta', name: 'δ', schema: engineSettingsSchema.shape.delta, texts: ['0.03', '0.031', '0.0001', '0.4999', '0.001', '0', '0.5', '0.6', '-0.01'] },

@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TaskDetail } from '../../src/shared/api'
 import type { Trace } from '../../src/shared/trace'
 import { fitCommand } from '../../src/main/cli/commands/fit'
@@ -29,7 +29,8 @@ import { createDemoDatabase } from '../../src/main/service/demo'
 import { generateCouncil } from '../../src/main/sim/council'
 import { toJsonl } from '../../src/main/sim/jsonl'
 import { demoCouncilConfig } from '../../src/main/sim/presets'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 const WIDTHS = [1440, 1024] as const
@@ -135,7 +136,7 @@ function engineStances(d: TaskDetail): Map<string, string | null> {
   return out
 }
 
-describe('item 11: stance matrix, collapsed votes, evidence per endorsement (Chromium)', () => {
+describeWith(CHROMIUM, 'item 11: stance matrix, collapsed votes, evidence per endorsement (Chromium)', () => {
   it('shows each seat’s answer as it stands per round, as the engine reads it, coloured by its weight’s sign', async () => {
     const details = (await deferred(demo, 100)).filter((d) => d.verdict !== null)
     // A task where some seat changes its answer between rounds (so the matrix is not one column repeated).
@@ -218,7 +219,7 @@ describe('item 11: stance matrix, collapsed votes, evidence per endorsement (Chr
   })
 })
 
-describe('item 13: audit charts (Chromium)', () => {
+describeWith(CHROMIUM, 'item 13: audit charts (Chromium)', () => {
   async function openAudit(server: ConsoleServer): Promise<void> {
     await page.goto(`${server.host.url}#/audit`)
     await page.getByTestId('audit-seats').waitFor({ timeout: 60_000 })
@@ -292,7 +293,7 @@ describe('item 13: audit charts (Chromium)', () => {
   })
 })
 
-describe('item 15: offline and a restarted server (Chromium)', () => {
+describeWith(CHROMIUM, 'item 15: offline and a restarted server (Chromium)', () => {
   it('shows a retry banner while the server is down and recovers when it answers again', async () => {
     await page.goto(flat.host.loginUrl)
     await page.goto(`${flat.host.url}#/queue`)

@@ -14,12 +14,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { runImport } from '../../src/main/service/import'
 import { openStore } from '../../src/main/store'
-import { openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 /** Long enough for what the console does at once, short enough that an old build fails fast. */
 const SOON = { timeout: 5000 }
 /** A task with more candidates than digits (the demo's have two to four). */
@@ -100,7 +101,7 @@ async function screenshots(name: string, ready: () => Promise<unknown>): Promise
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
-describe('item 1: no label the reviewer did not choose (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 1: no label the reviewer did not choose (Chromium, demo database)', () => {
   it('Enter Enter from the queue opens a task and labels nothing; Enter labels only the candidate focused in this task', async () => {
     await page.goto(`${server.host.url}#/queue`)
     await page.getByTestId('queue-row').first().waitFor()
@@ -200,7 +201,7 @@ describe('item 1: no label the reviewer did not choose (Chromium, demo database)
   })
 })
 
-describe('item 2: ↑/↓ scroll, ←/→ move a visible focus (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 2: ↑/↓ scroll, ←/→ move a visible focus (Chromium, demo database)', () => {
   it('scrolls the page with ↓ and focuses nothing until ←/→; the focus ring is plain in light and dark', async () => {
     const [task] = await firstDeferred(1)
     await page.setViewportSize({ width: 1024, height: 700 })
@@ -237,7 +238,7 @@ describe('item 2: ↑/↓ scroll, ←/→ move a visible focus (Chromium, demo d
   })
 })
 
-describe('item 3: a quick second key after a resolve (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 3: a quick second key after a resolve (Chromium, demo database)', () => {
   it('is ignored: the label shows as saved, never "Not saved"', async () => {
     const [a] = await firstDeferred(1)
     await openReview(a)
@@ -264,7 +265,7 @@ describe('item 3: a quick second key after a resolve (Chromium, demo database)',
   })
 })
 
-describe('item 14: the queue at 1024 px, one click opens a row (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 14: the queue at 1024 px, one click opens a row (Chromium, demo database)', () => {
   it('scrolls the header sideways with its rows', async () => {
     await page.setViewportSize({ width: 1024, height: 700 })
     await page.goto(`${server.host.url}#/queue`)
@@ -313,7 +314,7 @@ describe('item 14: the queue at 1024 px, one click opens a row (Chromium, demo d
   })
 })
 
-describe('item 8: progress in Review and in the tab title (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'item 8: progress in Review and in the tab title (Chromium, demo database)', () => {
   const queueTotal = async () =>
     (
       await server.service.handlers['queue.page'](
@@ -367,7 +368,7 @@ describe('item 8: progress in Review and in the tab title (Chromium, demo databa
   })
 })
 
-describe('the console', () => {
+describeWith(CHROMIUM, 'the console', () => {
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([])
   })

@@ -2,12 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { openStore } from '../../src/main/store'
 import { DEFAULTS_NOTICE_KEY } from '../../src/main/service/engine-settings'
 import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 const SCREENS = ['queue', 'review', 'calibrate', 'adjudicate', 'audit', 'import', 'settings'] as const
@@ -47,7 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe('the console in Chromium over the web host', () => {
+describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
   it('logs in with the printed URL and shows counts that came from the store', async () => {
     await page.goto(server.host.loginUrl)
     expect(new URL(page.url()).search).toBe('') // the token is gone from the address bar

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/host/hardening'
 import { runImport } from '../../src/main/service/import'
@@ -10,7 +10,8 @@ import { openStore } from '../../src/main/store'
 import type { Trace } from '../../src/shared/trace'
 import { HOSTILE_PAYLOADS as P } from '../fixtures/hostile/payloads'
 import { TEST_ACTOR } from '../helpers/seed'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 // Each task carries four payloads: the question, a candidate, a seat id and a move's text.
 const TASKS: Trace[] = Array.from({ length: Math.ceil(P.length / 4) }, (_, k) => {
@@ -68,7 +69,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe(`hostile transcripts (${P.length} payloads) render as inert text`, () => {
+describeWith(CHROMIUM, `hostile transcripts (${P.length} payloads) render as inert text`, () => {
   it('serves the console with its CSP header', async () => {
     const res = await page.goto(server.host.loginUrl)
     expect(res?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)

@@ -8,12 +8,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { runImport } from '../../src/main/service/import'
 import { openStore } from '../../src/main/store'
-import { openConsole, SCHEMES, SHOTS, type OpenConsole } from './browser'
+import { CHROMIUM, openConsole, SCHEMES, SHOTS, type OpenConsole } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 const TASK = 'long-text-task'
 const LONG = 200_000
@@ -66,7 +67,7 @@ async function watchLongTasks(p: Page): Promise<() => Promise<number>> {
   return () => p.evaluate(() => (globalThis as unknown as { __longest: number }).__longest)
 }
 
-describe('a task of over a megabyte of text in Review', () => {
+describeWith(CHROMIUM, 'a task of over a megabyte of text in Review', () => {
   it('opens with long texts collapsed, expands one on a click, and never blocks the page for a second', async () => {
     const longest = await watchLongTasks(page)
     const t0 = Date.now()

@@ -9,15 +9,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { exportCommand } from '../../src/main/cli/commands/export'
 import { fitCommand } from '../../src/main/cli/commands/fit'
 import { importCommand } from '../../src/main/cli/commands/import'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { parseRecords } from '../../src/main/io/csv-records'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { dataset, describeWith } from '../helpers/prerequisites'
+import { datasetDir } from '../../scripts/data-dir'
 
-const ROUNDS = join(__dirname, '../../../shared/data/real-debates/cipher-phi4-gsm8k/rounds.csv')
+const ROUNDS = join(datasetDir('real-debates'), 'cipher-phi4-gsm8k/rounds.csv')
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 
 let dir: string
@@ -79,7 +81,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe('a real debate through the loop (cipher-phi4-gsm8k rounds.csv, Chromium)', () => {
+describeWith([CHROMIUM, dataset('real-debates')], 'a real debate through the loop (cipher-phi4-gsm8k rounds.csv, Chromium)', () => {
   it('fits under the defaults and both acts and defers', () => {
     expect(fitReport.method).toBe('standing-vote')
     const acted = [...decisions.values()].filter((d) => d === 'act').length

@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { openStore } from '../../src/main/store'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 
@@ -47,7 +48,7 @@ async function withStore<T>(fn: (store: Awaited<ReturnType<typeof openStore>>) =
 
 const reviewTaskId = () => page.getByTestId('review-task').getAttribute('data-task-id')
 
-describe('review console on the demo database (Chromium, web host)', () => {
+describeWith(CHROMIUM, 'review console on the demo database (Chromium, web host)', () => {
   it('clears 10 queue tasks by keyboard alone, undoes one, and the database holds exactly those labels after a reload', async () => {
     await page.goto(`${server.host.url}#/queue`)
     await page.getByTestId('queue-row').first().waitFor()

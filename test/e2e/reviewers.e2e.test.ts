@@ -8,11 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { QueueRow } from '../../src/shared/api'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 let dir: string
 let server: ConsoleServer
@@ -63,7 +64,7 @@ const open = async (page: Page, taskId: string) => {
 }
 const shownTask = (page: Page) => () => page.getByTestId('review-task').getAttribute('data-task-id')
 
-describe('two reviewers, two browser contexts', () => {
+describeWith(CHROMIUM, 'two reviewers, two browser contexts', () => {
   it('shows who holds a task, refuses the other’s resolve, skips held tasks in “next”, and locks the login’s name', async () => {
     const ctx = store().context()
     await store().handlers['engine.updateSettings']({ patch: { autoRefit: false } }, ctx)

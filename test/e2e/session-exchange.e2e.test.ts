@@ -10,10 +10,11 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 let dir: string
 let server: ConsoleServer
@@ -58,7 +59,7 @@ async function signedInAs(page: Page): Promise<string> {
   })
 }
 
-describe('the login link in Chromium', () => {
+describeWith(CHROMIUM, 'the login link in Chromium', () => {
   let context: BrowserContext
   let page: Page
 

@@ -15,12 +15,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { demoCouncilConfig, generateCouncil } from '../../src/main/sim'
 import { openStore, type Store } from '../../src/main/store'
 import { seedTraces } from '../helpers/seed'
-import { launchChromium } from './browser'
+import { CHROMIUM, launchChromium } from './browser'
+import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 const REVIEWERS = ['alice', 'bob', 'carol'] as const
@@ -136,7 +137,7 @@ function fleissTwo(a: string[], b: string[]): number {
   return (po - pe) / (1 - pe)
 }
 
-describe('team mode: two reviewers per task, blind, adjudicated, agreement (Chromium, three logins)', () => {
+describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, agreement (Chromium, three logins)', () => {
   // alice: true, false, true, false; bob agrees on the first three and disagrees on the last.
   const aliceLabel = (task: string) => (tasks.indexOf(task) % 2 === 0 ? 'true' : 'false')
   const bobLabel = (task: string) => (task === tasks[3] ? 'true' : aliceLabel(task))

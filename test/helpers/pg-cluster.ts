@@ -3,8 +3,9 @@
  * test/helpers/postgres.ts wraps it in vitest hooks). With `ARBITER_PG_URL` set (a superuser-ish
  * URL that may CREATE DATABASE), its server is used; otherwise a throwaway cluster is started in a temp dir
  * (initdb + pg_ctl, its own socket dir and port: nothing of the system service is used) and
- * removed afterwards. Each `createDatabase()` is a new, empty database. Missing binaries FAIL the
- * tests with a message saying what to install; they are never skipped silently.
+ * removed afterwards. Each `createDatabase()` is a new, empty database. Without the binaries (and
+ * without ARBITER_PG_URL) the PostgreSQL suites are skipped with `postgresMissing`'s reason, and fail
+ * with it under CI (test/helpers/prerequisites.ts); `startPostgres` itself throws saying what to install.
  */
 import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -14,16 +15,27 @@ import { join } from 'node:path'
 import pg from 'pg'
 
 const BINARIES = ['initdb', 'pg_ctl', 'postgres'] as const
+const DEBIAN_PG = '/usr/lib/postgresql'
 
 /** The folder holding initdb, pg_ctl and postgres: PATH first, then Debian's /usr/lib/postgresql/<v>/bin (newest). */
-export function findPostgresBin(): string {
-  const dirs = (process.env.PATH ?? '').split(':').filter((d) => d !== '')
-  const debian = '/usr/lib/postgresql'
+function postgresBinIn(env: NodeJS.ProcessEnv, debian: string): string | undefined {
+  const dirs = (env.PATH ?? '').split(':').filter((d) => d !== '')
   if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
     dirs.push(...versions.map((v) => join(debian, v, 'bin')))
   }
-  const found = dirs.find((d) => BINARIES.every((b) => existsSync(join(d, b))))
+  return dirs.find((d) => BINARIES.every((b) => existsSync(join(d, b))))
+}
+
+/** Why the PostgreSQL suites cannot run here, or null when ARBITER_PG_URL is set or the binaries are found. */
+export function postgresMissing(env: NodeJS.ProcessEnv = process.env, debian = DEBIAN_PG): string | null {
+  if ((env.ARBITER_PG_URL ?? '') !== '' || postgresBinIn(env, debian) !== undefined) return null
+  return 'no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH nor in /usr/lib/postgresql/*/bin (install postgresql or set ARBITER_PG_URL)'
+}
+
+/** The folder holding initdb, pg_ctl and postgres, or an error saying what to install. */
+export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string {
+  const found = postgresBinIn(env, DEBIAN_PG)
   if (found === undefined) {
     throw new Error(
       'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found on PATH nor in /usr/lib/postgresql/*/bin. ' +

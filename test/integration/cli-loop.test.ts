@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanCouncil, toJsonl } from '../../src/main/sim'
 import { openStore } from '../../src/main/store'
 import { postgresDatabase, sqliteFile, type DbLocation, type MakeDbLocation } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 
 const ROOT = join(__dirname, '../..')
 const FIX = join(ROOT, 'test/fixtures/io')
@@ -193,13 +194,15 @@ function defineCliLoop(backend: Backend): void {
 const cluster = usePostgres()
 
 defineCliLoop({ name: 'SQLite', location: sqliteFile('arbiter-cli-loop-'), missing: (dir) => join(dir, 'missing.db'), demoRefusal: /already exists/ })
-defineCliLoop({
-  name: 'PostgreSQL',
-  location: postgresDatabase(cluster),
-  missing: () => {
-    const url = new URL(cluster().adminUrl)
-    url.pathname = '/arbiter_no_such_database'
-    return url.toString()
-  },
-  demoRefusal: /is not empty/
-})
+describeWith(POSTGRES, 'on PostgreSQL', () =>
+  defineCliLoop({
+    name: 'PostgreSQL',
+    location: postgresDatabase(cluster),
+    missing: () => {
+      const url = new URL(cluster().adminUrl)
+      url.pathname = '/arbiter_no_such_database'
+      return url.toString()
+    },
+    demoRefusal: /is not empty/
+  })
+)

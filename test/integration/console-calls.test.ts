@@ -3,10 +3,11 @@
  * temp folder, and a fresh database of a throwaway PostgreSQL cluster — one suite, two backends.
  */
 import { postgresDatabase, sqliteFile } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 import { defineConsoleCallsSuite } from './shared/console-calls-suite'
 
 const cluster = usePostgres()
 
 defineConsoleCallsSuite('a SQLite file', sqliteFile('arbiter-calls-db-'))
-defineConsoleCallsSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineConsoleCallsSuite('PostgreSQL', postgresDatabase(cluster)))

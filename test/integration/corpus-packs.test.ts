@@ -12,9 +12,11 @@ import { importCommand } from '../../src/main/cli/commands/import'
 import { SeatIndex, type TaskTallies } from '../../src/main/engine'
 import { loadCorpus, toTaskTallies } from '../../src/main/service/fit/corpus'
 import { openStore, type Store } from '../../src/main/store'
+import { datasetDir } from '../../scripts/data-dir'
+import { dataset, itWith } from '../helpers/prerequisites'
 import { ANA, importTasks, makeTask, withTallies } from '../unit/store/fixtures'
 
-const DATA = join(__dirname, '../../../shared/data')
+const ZHENG = datasetDir('zheng-d-product')
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
 let dir: string
 beforeAll(() => {
@@ -66,10 +68,10 @@ function counting(store: Store, name: keyof Store): { store: Store; calls: () =>
 }
 
 describe('tally packs', () => {
-  it('give the per-task rows\' corpus on D_Product, are written once, and are not written by a read-only store', async () => {
+  itWith(dataset('zheng-d-product'), 'give the per-task rows\' corpus on D_Product, are written once, and are not written by a read-only store', async () => {
     const db = join(dir, 'product.db')
     let out = ''
-    const code = await importCommand.run([join(DATA, 'zheng-d-product/answer.csv'), '--gold', join(DATA, 'zheng-d-product/truth.csv'), '--db', db], { out: (t) => (out += t), err: (t) => (out += t) })
+    const code = await importCommand.run([join(ZHENG, 'answer.csv'), '--gold', join(ZHENG, 'truth.csv'), '--db', db], { out: (t) => (out += t), err: (t) => (out += t) })
     expect(code, out).toBe(0)
     const readonly = await openStore(db, { readonly: true })
     const want = (await fromRows(readonly)).map(shape)

@@ -1,5 +1,5 @@
 /**
- * The real datasets of ../shared/data import as they are stored (issue #5 acceptance): through the
+ * The real datasets (scripts/data-dir.ts: the data folder, or the copies shipped in test/fixtures/data) import as they are stored (issue #5 acceptance): through the
  * `import` command with their CSV dialect flags, each into its own database (their task ids
  * overlap), with the counts their PROVENANCE.md gives; MMLU-Pro through `convertMmluPro`. D_Product
  * then fits and decides end to end, with half its gold given as random labels and the other half
@@ -16,8 +16,12 @@ import { hashHex } from '../../src/main/engine/hash'
 import { readLabelCsvFile, DEFAULT_DIALECT } from '../../src/main/io'
 import { convertMmluPro, toJsonl } from '../../src/main/sim'
 import { openStore } from '../../src/main/store'
+import { datasetDir } from '../../scripts/data-dir'
+import { dataset, describeWith, itWith } from '../helpers/prerequisites'
 
-const DATA = join(__dirname, '../../../shared/data')
+const ZHENG = datasetDir('zheng-d-product')
+const ZHANG = datasetDir('zhang-spectral-em')
+const GAL = datasetDir('gal-adultcontent')
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-data-'))
@@ -40,18 +44,19 @@ async function importInto(name: string, argv: string[]): Promise<{ db: string; s
 
 describe('the real datasets import as stored', () => {
   const tab = ['--delimiter', 'tab', '--no-header']
-  const cases: [string, string[], number, number, number][] = [
-    ['zheng-d-product', [join(DATA, 'zheng-d-product/answer.csv'), '--gold', join(DATA, 'zheng-d-product/truth.csv')], 8315, 24945, 176],
-    ['bluebird', [join(DATA, 'zhang-spectral-em/bluebird_crowd.txt'), ...tab, '--gold', join(DATA, 'zhang-spectral-em/bluebird_truth.txt')], 108, 4212, 39],
-    ['rte', [join(DATA, 'zhang-spectral-em/rte_crowd.txt'), ...tab, '--gold', join(DATA, 'zhang-spectral-em/rte_truth.txt')], 800, 8000, 164],
-    ['dog', [join(DATA, 'zhang-spectral-em/dog_crowd.txt'), ...tab, '--gold', join(DATA, 'zhang-spectral-em/dog_truth.txt')], 807, 8070, 109],
-    ['web', [join(DATA, 'zhang-spectral-em/web_crowd.txt'), ...tab, '--gold', join(DATA, 'zhang-spectral-em/web_truth.txt')], 2665, 15567, 177],
-    ['trec', [join(DATA, 'zhang-spectral-em/trec_crowd.txt'), ...tab], 19033, 88385, 762],
-    ['adultcontent2', [join(DATA, 'gal-adultcontent/AdultContent2/labels.txt'), '--columns', 'worker,task,label', ...tab, '--gold', join(DATA, 'gal-adultcontent/AdultContent2/gold.txt')], 11040, 92721, 825],
-    ['crowdkit', [join(DATA, 'crowdkit-ds-fixture/answers.csv')], 5, 24, 5]
+  const zhang = (name: string, gold = true): string[] => [join(ZHANG, `${name}_crowd.txt`), ...tab, ...(gold ? ['--gold', join(ZHANG, `${name}_truth.txt`)] : [])]
+  const cases: [string, string, string[], number, number, number][] = [
+    ['zheng-d-product', 'zheng-d-product', [join(ZHENG, 'answer.csv'), '--gold', join(ZHENG, 'truth.csv')], 8315, 24945, 176],
+    ['bluebird', 'zhang-spectral-em', zhang('bluebird'), 108, 4212, 39],
+    ['rte', 'zhang-spectral-em', zhang('rte'), 800, 8000, 164],
+    ['dog', 'zhang-spectral-em', zhang('dog'), 807, 8070, 109],
+    ['web', 'zhang-spectral-em', zhang('web'), 2665, 15567, 177],
+    ['trec', 'zhang-spectral-em', zhang('trec', false), 19033, 88385, 762],
+    ['adultcontent2', 'gal-adultcontent', [join(GAL, 'AdultContent2/labels.txt'), '--columns', 'worker,task,label', ...tab, '--gold', join(GAL, 'AdultContent2/gold.txt')], 11040, 92721, 825],
+    ['crowdkit', 'crowdkit-ds-fixture', [join(datasetDir('crowdkit-ds-fixture'), 'answers.csv')], 5, 24, 5]
   ]
-  for (const [name, argv, tasks, moves, seats] of cases) {
-    it(`${name}: ${tasks} tasks, ${moves} moves, ${seats} seats`, async () => {
+  for (const [name, source, argv, tasks, moves, seats] of cases) {
+    itWith(dataset(source), `${name}: ${tasks} tasks, ${moves} moves, ${seats} seats`, async () => {
       const { db, summary } = await importInto(name, argv)
       expect(summary).toMatchObject({ status: 'imported', kind: 'csv', tasks, moves, seats, labels: 0 })
       const store = await openStore(db, { readonly: true })
@@ -62,8 +67,8 @@ describe('the real datasets import as stored', () => {
     })
   }
 
-  it('bluebird with --gold-as random: gold becomes labels by import:<file>', async () => {
-    const { db, summary } = await importInto('bluebird-gold', [join(DATA, 'zhang-spectral-em/bluebird_crowd.txt'), ...tab, '--gold', join(DATA, 'zhang-spectral-em/bluebird_truth.txt'), '--gold-as', 'random'])
+  itWith(dataset('zhang-spectral-em'), 'bluebird with --gold-as random: gold becomes labels by import:<file>', async () => {
+    const { db, summary } = await importInto('bluebird-gold', [...zhang('bluebird'), '--gold-as', 'random'])
     expect(summary).toMatchObject({ tasks: 108, labels: 108 })
     const store = await openStore(db, { readonly: true })
     const labels = await store.effectiveLabels()
@@ -72,8 +77,8 @@ describe('the real datasets import as stored', () => {
     await store.close()
   })
 
-  it('MMLU-Pro through convertMmluPro: 12,020 five-seat tasks', async () => {
-    const { traces, stats } = convertMmluPro(join(DATA, 'mmlu-pro-llm-outputs'))
+  itWith(dataset('mmlu-pro-llm-outputs'), 'MMLU-Pro through convertMmluPro: 12,020 five-seat tasks', async () => {
+    const { traces, stats } = convertMmluPro(datasetDir('mmlu-pro-llm-outputs'))
     const file = join(dir, 'mmlu-pro.trace.jsonl')
     writeFileSync(file, traces.map((t) => `${toJsonl(t)}\n`).join(''))
     const { summary } = await importInto('mmlu', [file])
@@ -81,10 +86,10 @@ describe('the real datasets import as stored', () => {
   })
 })
 
-describe('D_Product fits and decides end to end', () => {
+describeWith(dataset('zheng-d-product'), 'D_Product fits and decides end to end', () => {
   it('half the gold as random labels; the certificate acts on the rest within its budget', async () => {
-    const answers = join(DATA, 'zheng-d-product/answer.csv')
-    const gold = join(DATA, 'zheng-d-product/truth.csv')
+    const answers = join(ZHENG, 'answer.csv')
+    const gold = join(ZHENG, 'truth.csv')
     const { db } = await importInto('d-product-fit', [answers, '--gold', gold])
     const read = await readLabelCsvFile(answers, { ...DEFAULT_DIALECT, gold })
     const truth = new Map(read.traces.map((t) => [t.task, t.gold as string]))

@@ -19,7 +19,8 @@ import { watchExternalWrites } from '../../src/main/service/watch'
 import { openStore, type Store } from '../../src/main/store'
 import { LISTEN_APPLICATION } from '../../src/main/store/postgres/notify'
 import { postgresDatabase, sqliteFile, type DbLocation, type MakeDbLocation } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 
 /** How long B may take to hear of A's resolve: a poll tick (1 s) plus slack for a busy machine. */
 const BOUND_MS = 5000
@@ -117,9 +118,9 @@ function defineLiveSuite(name: string, makeDbLocation: MakeDbLocation): void {
 const cluster = usePostgres()
 
 defineLiveSuite('SQLite', sqliteFile('arbiter-live-'))
-defineLiveSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineLiveSuite('PostgreSQL', postgresDatabase(cluster)))
 
-describe('the PostgreSQL change feed', () => {
+describeWith(POSTGRES, 'the PostgreSQL change feed', () => {
   let url: string
   let writer: Store
   let watched: Store

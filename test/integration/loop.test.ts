@@ -3,10 +3,11 @@
  * fresh database of a throwaway PostgreSQL cluster — one suite, two backends.
  */
 import { postgresDatabase, sqliteFile } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 import { defineLoopSuite } from './shared/loop-suite'
 
 const cluster = usePostgres()
 
 defineLoopSuite('a SQLite file', sqliteFile('arbiter-loop-db-'))
-defineLoopSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineLoopSuite('PostgreSQL', postgresDatabase(cluster)))

@@ -1,17 +1,19 @@
 /**
- * The baselines on the real debates of ../shared/data/real-debates (ENGINE.md §6): majority-final
+ * The baselines on the real debates of the data folder's real-debates (ENGINE.md §6): majority-final
  * reproduces the accuracies the contract states, through the `posterior` and `evaluate` commands;
- * best-seat and ds-em run on their per-task candidate sets. Skipped only when the data folder is
- * absent.
+ * best-seat and ds-em run on their per-task candidate sets. Skipped, with the reason, only when the
+ * data folder lacks them (failing under CI).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { certifyCommand } from '../../src/main/cli/commands/certify'
 import { evaluateCommand } from '../../src/main/cli/commands/evaluate'
 import { posteriorCommand } from '../../src/main/cli/commands/posterior'
+import { datasetDir } from '../../scripts/data-dir'
+import { dataset, describeWith } from '../helpers/prerequisites'
 
-const DEBATES = join(__dirname, '../../../shared/data/real-debates')
+const DEBATES = datasetDir('real-debates')
 
 async function run(cmd: typeof posteriorCommand, argv: string[]): Promise<{ code: number; out: string[]; err: string }> {
   const out: string[] = []
@@ -26,7 +28,7 @@ function goldOf(file: string): Map<string, string> {
   return new Map(lines.map((l) => JSON.parse(l) as { task: string; gold: string }).map((t) => [t.task, t.gold]))
 }
 
-describe.skipIf(!existsSync(DEBATES))('baselines on the real debates (ENGINE.md §6 checks)', () => {
+describeWith(dataset('real-debates'), 'baselines on the real debates (ENGINE.md §6 checks)', () => {
   const cases: [string, number][] = [
     ['cipher-phi4-gsm8k/traces.jsonl', 0.846],
     ['llm-agora/traces.jsonl', 0.218],

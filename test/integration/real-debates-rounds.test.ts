@@ -1,5 +1,5 @@
 /**
- * The debate-rounds form on the real debates of ../shared/data/real-debates (FORMATS.md "Debate
+ * The debate-rounds form on the real debates of the data folder's real-debates (FORMATS.md "Debate
  * rounds"): each `rounds*.csv` gives the tasks of its `traces*.jsonl` — ids, candidates in order,
  * gold, group, question, seat models, and per move (id, round, seat, force, answer, text) — and,
  * with its `candidates` column dropped, the same candidates wherever they are not a multiple-choice
@@ -9,15 +9,17 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { importCommand } from '../../src/main/cli/commands/import'
 import { csvLine, DEFAULT_DIALECT, parseRecords, readRoundsFile, readTraceFile, readTraceOrCsv } from '../../src/main/io'
 import { openStore } from '../../src/main/store'
 import type { Trace } from '../../src/shared/trace'
+import { datasetDir } from '../../scripts/data-dir'
+import { dataset, describeWith } from '../helpers/prerequisites'
 
-const DEBATES = join(__dirname, '../../../shared/data/real-debates')
-const present = existsSync(DEBATES)
-if (!present) console.warn(`skipping the real-debates tests: ${DEBATES} is absent (the shared data folder is not mounted)`)
+const DEBATES = datasetDir('real-debates')
+const MISSING = dataset('real-debates')
+const present = MISSING === null
 
 /** Every rounds*.csv beside its traces*.jsonl (rounds_run2.csv ↔ traces_run2.jsonl). */
 const pairs: { rounds: string; traces: string }[] = present
@@ -51,7 +53,7 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe.skipIf(!present)('real debates: rounds*.csv gives the tasks of traces*.jsonl', () => {
+describeWith(MISSING, 'real debates: rounds*.csv gives the tasks of traces*.jsonl', () => {
   it('finds the five rounds files, each with its traces file', () => {
     expect(pairs.length).toBe(5)
     for (const p of pairs) expect(existsSync(p.traces), p.traces).toBe(true)

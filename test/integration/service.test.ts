@@ -4,22 +4,23 @@
  * only a server has (moving a demo aside, a demo written to a server database) is tested here.
  */
 import { existsSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { dispatch } from '../../src/main/host/dispatch'
 import { createService } from '../../src/main/service'
 import { createDemoDatabase, isFirstLaunch } from '../../src/main/service/demo'
 import { openStore } from '../../src/main/store'
 import { postgresDatabase, sqliteFile } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 import { exampleTraces, seedTraces } from '../helpers/seed'
 import { defineServiceSuite } from './shared/service-suite'
 
 const cluster = usePostgres()
 
 defineServiceSuite('a SQLite file', sqliteFile('arbiter-svc-'))
-defineServiceSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineServiceSuite('PostgreSQL', postgresDatabase(cluster)))
 
-describe('on a PostgreSQL database, what only makes sense for a file', () => {
+describeWith(POSTGRES, 'on a PostgreSQL database, what only makes sense for a file', () => {
   it('is never a first launch, writes the demo only into an empty database, and refuses to start empty', async () => {
     const url = await cluster().createDatabase()
     expect(isFirstLaunch(url, true)).toBe(false)

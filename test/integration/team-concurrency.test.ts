@@ -24,7 +24,8 @@ import { createDemoDatabase } from '../../src/main/service/demo'
 import { createRng } from '../../src/main/sim'
 import { openStore } from '../../src/main/store'
 import { postgresDatabase, sqliteFile, type DbLocation, type MakeDbLocation } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 import { sessionHost, webClient, type CallOutcome } from '../helpers/web-client'
 
 const CLIENTS = 8
@@ -182,4 +183,4 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
 const cluster = usePostgres()
 
 defineTeamSuite('SQLite', sqliteFile('arbiter-team-'))
-defineTeamSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineTeamSuite('PostgreSQL', postgresDatabase(cluster)))

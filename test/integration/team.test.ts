@@ -3,10 +3,11 @@
  * folder, and a fresh database of a throwaway PostgreSQL cluster — one suite, two backends.
  */
 import { postgresDatabase, sqliteFile } from '../helpers/db-location'
-import { usePostgres } from '../helpers/postgres'
+import { POSTGRES, usePostgres } from '../helpers/postgres'
+import { describeWith } from '../helpers/prerequisites'
 import { defineTeamSuite } from './shared/team-suite'
 
 const cluster = usePostgres()
 
 defineTeamSuite('a SQLite file', sqliteFile('arbiter-team-db-'))
-defineTeamSuite('PostgreSQL', postgresDatabase(cluster))
+describeWith(POSTGRES, 'on PostgreSQL', () => defineTeamSuite('PostgreSQL', postgresDatabase(cluster)))

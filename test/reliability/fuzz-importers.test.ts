@@ -21,7 +21,8 @@ import { FUZZ_ACTOR, runFullCase, type FullCase } from './fuzz/full-import'
 import { check, checkCsvText, checkLabelText, checkTraceText, type ReaderVerdict } from './fuzz/reader-checks'
 import { FIXED_IN_IO, manyLabels, manyRoundsAndSeats, MANY_CANDIDATES } from './fuzz/regressions'
 import { renameSeed } from './fuzz/rename'
-import { COUNCIL_TRACES, csvSeeds, labelSeeds, traceSeeds, type SeedFile } from './fuzz/seeds'
+import { COUNCIL_TRACES, csvSeeds, DATA_SLICES_MISSING, labelSeeds, traceSeeds, type SeedFile } from './fuzz/seeds'
+import { itWith } from '../helpers/prerequisites'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 /** 9,000 reader cases + 1,000 full imports = 10,000. */
@@ -74,6 +75,15 @@ function readerProperty(seeds: SeedFile[], read: (seed: SeedFile, bytes: Buffer,
 }
 
 describe('readers, in memory: 9,000 mutated files', () => {
+  itWith(DATA_SLICES_MISSING, 'the CSV seeds include the data folder\'s slices (bluebird: whitespace, no header; D_Product: header, gold), read clean as stored', () => {
+    const slices = csvSeeds().filter((s) => s.name === 'bluebird' || s.name === 'zheng')
+    expect(slices.map((s) => s.name)).toEqual(['bluebird', 'zheng'])
+    for (const s of slices) {
+      const v = checkCsvText(s.bytes.toString('utf8'), s.fileName, s.dialect, s.gold === null ? null : { text: s.gold.toString('utf8'), file: `gold-${s.fileName}` })
+      expect([v.accepted > 0, v.errors], s.name).toEqual([true, 0])
+    }
+  })
+
   it(`trace JSONL: ${READER_RUNS.traces} cases`, () => {
     const prop = readerProperty(traceSeeds(), (s, b) => checkTraceText(b.toString('utf8'), s.fileName))
     fc.assert(fc.property(caseArb('json', 60), prop), { seed: SEED, numRuns: READER_RUNS.traces })

@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import type { Trace } from '@shared/trace'
 import { formatReadError, readLabelCsvFile, type CsvDialect } from '../../../src/main/io'
 import { convertMmluPro } from '../../../src/main/sim/mmlu-pro'
+import { missingDataset } from '../../data-dir'
 
 /**
- * The real councils of ../shared/data, read exactly as stored through the project's own readers
- * (FORMATS.md dialect flags), so the evaluation exercises the same path as `--traces FILE`.
+ * The real councils of the data folder (scripts/data-dir.ts), read exactly as stored through the
+ * project's own readers (FORMATS.md dialect flags), so the evaluation exercises the same path as
+ * `--traces FILE`.
  */
 export interface Dataset {
   /** Short name used in the table. */
@@ -81,8 +83,8 @@ export const DATASETS: readonly DatasetSpec[] = [
   }
 ]
 
-/** Loads a dataset, or explains that its files are missing (CI may run without shared/data). */
+/** Loads a dataset, or says where it was looked for and how to point at another data folder. */
 export async function loadDataset(spec: DatasetSpec, dataDir: string): Promise<Dataset> {
-  if (!existsSync(join(dataDir, spec.path))) throw new Error(`${spec.name}: ${join(dataDir, spec.path)} not found`)
+  if (!existsSync(join(dataDir, spec.path))) throw new Error(`${spec.name}: ${missingDataset(join(dataDir, spec.path))}`)
   return { name: spec.name, traces: await spec.load(dataDir) }
 }

@@ -1,10 +1,14 @@
 /**
  * The valid files the fuzzer mutates: the examples, the io fixtures, and slices of the real
  * datasets in every CSV dialect they come in (comma with header, tab, whitespace, worker-first
- * columns, with and without a gold file). Slices keep each case small; /work/shared/data is only read.
+ * columns, with and without a gold file). Slices keep each case small; the data folder is only read.
+ * GAL and crowd-kit ship with the repository; the bluebird and D_Product slices need the data folder
+ * (scripts/data-dir.ts): without it the CSV fuzz mutates the other seeds, and fuzz-importers.test.ts
+ * reports the slices' check as skipped.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { datasetDir, datasetMissing } from '../../../scripts/data-dir'
 import type { CsvDialect } from '../../../src/main/io'
 
 export type SeedKind = 'traces' | 'csv' | 'labels'
@@ -20,7 +24,6 @@ export interface SeedFile {
 }
 
 const ROOT = join(__dirname, '../../..')
-const DATA = '/work/shared/data'
 const DEFAULT: CsvDialect = { columns: ['task', 'worker', 'label'], header: true }
 
 const file = (path: string): Buffer => readFileSync(path)
@@ -42,19 +45,24 @@ export function traceSeeds(): SeedFile[] {
 /** RFC 4180 quoting (commas, doubled quotes) that none of the real files use. */
 const QUOTED = 'task,worker,label\n"q,1",w1,"yes"\n"q,1","w""2",no\nq2,w1,"no"\n"q2",w3,yes\n'
 
+/** Why the data-folder slices (bluebird, D_Product) are not among the CSV seeds, or null when they are. */
+export const DATA_SLICES_MISSING: string | null = datasetMissing('zhang-spectral-em') ?? datasetMissing('zheng-d-product')
+
 export function csvSeeds(): SeedFile[] {
   const csv = (name: string, fileName: string, bytes: Buffer, dialect: CsvDialect, gold: Buffer | null): SeedFile => ({ name, kind: 'csv', fileName, bytes, dialect, gold })
-  const zhang = join(DATA, 'zhang-spectral-em')
-  const gal = join(DATA, 'gal-adultcontent/AdultContent')
-  const zheng = join(DATA, 'zheng-d-product')
+  const zhang = datasetDir('zhang-spectral-em')
+  const gal = join(datasetDir('gal-adultcontent'), 'AdultContent')
+  const zheng = datasetDir('zheng-d-product')
+  const slices = DATA_SLICES_MISSING === null
+  // The order is the fuzzer's: a case picks its seed by index.
   return [
     csv('crowd', 'crowd.csv', file(join(ROOT, 'resources/examples/crowd.csv')), DEFAULT, file(join(ROOT, 'resources/examples/crowd.gold.csv'))),
     csv('tiny', 'tiny.tsv', file(join(ROOT, 'test/fixtures/io/tiny.tsv')), DEFAULT, null),
-    csv('crowdkit', 'answers.csv', file(join(DATA, 'crowdkit-ds-fixture/answers.csv')), DEFAULT, null),
+    csv('crowdkit', 'answers.csv', file(join(datasetDir('crowdkit-ds-fixture'), 'answers.csv')), DEFAULT, null),
     csv('quoted', 'quoted.csv', Buffer.from(QUOTED), DEFAULT, Buffer.from('task,label\n"q,1",yes\nq2,no\n')),
-    csv('bluebird', 'bluebird_crowd.txt', head(join(zhang, 'bluebird_crowd.txt'), 80), { columns: ['task', 'worker', 'label'], delimiter: 'space', header: false }, head(join(zhang, 'bluebird_truth.txt'), 20)),
+    ...(slices ? [csv('bluebird', 'bluebird_crowd.txt', head(join(zhang, 'bluebird_crowd.txt'), 80), { columns: ['task', 'worker', 'label'], delimiter: 'space', header: false }, head(join(zhang, 'bluebird_truth.txt'), 20))] : []),
     csv('adult', 'labels.txt', head(join(gal, 'labels.txt'), 60), { columns: ['worker', 'task', 'label'], delimiter: 'tab', header: false }, file(join(gal, 'gold.txt'))),
-    csv('zheng', 'answer.csv', head(join(zheng, 'answer.csv'), 60), DEFAULT, head(join(zheng, 'truth.csv'), 40))
+    ...(slices ? [csv('zheng', 'answer.csv', head(join(zheng, 'answer.csv'), 60), DEFAULT, head(join(zheng, 'truth.csv'), 40))] : [])
   ]
 }
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { datasetDir } from '../../../scripts/data-dir'
 import { posteriorCommand } from '../../../src/main/cli/commands/posterior'
 import { runCaptured } from './capture'
 
@@ -146,7 +147,7 @@ describe('posterior: a good run', () => {
     const r = await run('--traces', join(IO, 'tiny.tsv'), '--calibration', CAL, '--method', 'majority')
     expect(r.err).toEqual([])
     checkLines(r.out, ['t1', 't2'], ['yes', 'no'])
-    const crowd = join(__dirname, '../../../../shared/data/crowdkit-ds-fixture/answers.csv')
+    const crowd = join(datasetDir('crowdkit-ds-fixture'), 'answers.csv')
     const r2 = await run('--traces', crowd, '--calibration', CAL, '--method', 'ds-em-full')
     expect(r2.err).toEqual([])
     checkLines(r2.out, ['t1', 't2', 't3', 't4', 't5'], ['no', 'yes'])

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Trace } from '@shared/trace'
@@ -13,6 +13,8 @@ import { runPosterior } from '../../../src/main/engine/run-posterior'
 import { SeatIndex } from '../../../src/main/engine/seat-index'
 import { buildTallies } from '../../../src/main/engine/tallies'
 import { readLabelCsvFile } from '../../../src/main/io'
+import { datasetDir } from '../../../scripts/data-dir'
+import { dataset, itWith } from '../../helpers/prerequisites'
 import { council, rng, votes } from './helpers'
 
 /**
@@ -35,8 +37,8 @@ function crowdkitTraces(): Trace[] {
   return [...new Set(csv.map((r) => r[0]))].map((task) => votes(task, labels, csv.filter((r) => r[0] === task).map((r) => [r[1], r[2]] as [string, string])))
 }
 
-const DATA = join(__dirname, '../../../../shared/data')
-const BLUEBIRD = join(DATA, 'zhang-spectral-em/bluebird_crowd.txt')
+const ZHANG = datasetDir('zhang-spectral-em')
+const BLUEBIRD = join(ZHANG, 'bluebird_crowd.txt')
 
 /** Posteriors of `posterior --method ds-em`, in file and candidate order. */
 function dsEmPosteriors(traces: Trace[]): { flat: Float64Array; answers: (string | null)[]; rows: number[][] } {
@@ -65,8 +67,8 @@ describe('ds-em on one shared candidate set: bit-exact with the code before per-
     })
   }
 
-  it.skipIf(!existsSync(BLUEBIRD))('bluebird (zhang-spectral-em): the posteriors\' bytes hash the same; evaluate identical', async () => {
-    const res = await readLabelCsvFile(BLUEBIRD, { columns: ['task', 'worker', 'label'], delimiter: 'space', header: false, gold: join(DATA, 'zhang-spectral-em/bluebird_truth.txt') })
+  itWith(dataset('zhang-spectral-em'), 'bluebird (zhang-spectral-em): the posteriors\' bytes hash the same; evaluate identical', async () => {
+    const res = await readLabelCsvFile(BLUEBIRD, { columns: ['task', 'worker', 'label'], delimiter: 'space', header: false, gold: join(ZHANG, 'bluebird_truth.txt') })
     expect(res.errors).toEqual([])
     expect(sha256(dsEmPosteriors(res.traces).flat)).toBe(before.bluebird.sha256)
     expect(runEvaluate({ method: 'ds-em', traces: res.traces, folds: 5, seed: 0 })).toEqual(before.bluebird.evaluate)

@@ -1,10 +1,16 @@
 import { describe, it, expect } from 'vitest'
 import { join } from 'node:path'
+import { datasetDir } from '../../../scripts/data-dir'
 import { DEFAULT_DIALECT, readTraceOrCsv, type CsvDialect, type CsvReadResult } from '../../../src/main/io'
 import type { Trace } from '../../../src/shared/trace'
+import { dataset, describeWith } from '../../helpers/prerequisites'
 
-// The real datasets, read exactly as stored (never copied or converted); counts from each PROVENANCE.md.
-const DATA = join(__dirname, '../../../../shared/data')
+// The real datasets, read exactly as stored (never converted); counts from each PROVENANCE.md.
+// GAL and crowd-kit ship in test/fixtures/data; the others come from the data folder.
+const ZHENG = datasetDir('zheng-d-product')
+const ZHANG = datasetDir('zhang-spectral-em')
+const GAL = datasetDir('gal-adultcontent')
+const CROWDKIT = datasetDir('crowdkit-ds-fixture')
 
 interface Counts {
   rows: number
@@ -32,7 +38,7 @@ function counts(traces: Trace[]): Counts {
 }
 
 async function readOk(path: string, dialect: Partial<CsvDialect>): Promise<CsvReadResult> {
-  const res = await readTraceOrCsv(join(DATA, path), { ...DEFAULT_DIALECT, ...dialect })
+  const res = await readTraceOrCsv(path, { ...DEFAULT_DIALECT, ...dialect })
   expect(res.errors).toEqual([])
   // Every move is a round-0 propose and every task shares one candidate list.
   expect(res.traces.every((t) => t.moves.every((m) => m.round === 0 && m.force === 'propose'))).toBe(true)
@@ -40,9 +46,9 @@ async function readOk(path: string, dialect: Partial<CsvDialect>): Promise<CsvRe
   return res
 }
 
-describe('zheng-d-product (answer.csv: question,worker,answer with a header)', () => {
+describeWith(dataset('zheng-d-product'), 'zheng-d-product (answer.csv: question,worker,answer with a header)', () => {
   it('reads 24,945 rows, 8,315 tasks, 176 workers, K = 2, gold for every task', async () => {
-    const res = await readOk('zheng-d-product/answer.csv', { gold: join(DATA, 'zheng-d-product/truth.csv') })
+    const res = await readOk(join(ZHENG, 'answer.csv'), { gold: join(ZHENG, 'truth.csv') })
     const c = counts(res.traces)
     expect([c.rows, c.tasks, c.workers, res.traces[0].candidates.length]).toEqual([24945, 8315, 176, 2])
     expect(c.gold).toEqual({ '0': 7304, '1': 1011 })
@@ -52,7 +58,7 @@ describe('zheng-d-product (answer.csv: question,worker,answer with a header)', (
   })
 })
 
-describe('zhang-spectral-em (*_crowd.txt task worker label, tab-separated, no header, some CRLF)', () => {
+describeWith(dataset('zhang-spectral-em'), 'zhang-spectral-em (*_crowd.txt task worker label, tab-separated, no header, some CRLF)', () => {
   const table: [string, number, number, number, number, number, Record<string, number>][] = [
     ['bluebird', 4212, 108, 39, 2, 108, { '1': 60, '2': 48 }],
     ['rte', 8000, 800, 164, 2, 800, { '1': 400, '2': 400 }],
@@ -62,7 +68,7 @@ describe('zhang-spectral-em (*_crowd.txt task worker label, tab-separated, no he
   ]
   for (const [name, rows, tasks, workers, k, goldTasks, gold] of table) {
     it(`${name}: ${rows} rows, ${tasks} tasks, ${workers} workers, K = ${k}, ${goldTasks} gold tasks`, async () => {
-      const res = await readOk(`zhang-spectral-em/${name}_crowd.txt`, { delimiter: 'tab', header: false, gold: join(DATA, `zhang-spectral-em/${name}_truth.txt`) })
+      const res = await readOk(join(ZHANG, `${name}_crowd.txt`), { delimiter: 'tab', header: false, gold: join(ZHANG, `${name}_truth.txt`) })
       const c = counts(res.traces)
       expect([c.rows, c.tasks, c.workers, res.traces[0].candidates.length, c.goldTasks]).toEqual([rows, tasks, workers, k, goldTasks])
       expect(c.gold).toEqual(gold)
@@ -71,7 +77,7 @@ describe('zhang-spectral-em (*_crowd.txt task worker label, tab-separated, no he
   }
 
   it('reads the same with --delimiter space (the files are "whitespace-separated")', async () => {
-    const res = await readOk('zhang-spectral-em/bluebird_crowd.txt', { delimiter: 'space', header: false })
+    const res = await readOk(join(ZHANG, 'bluebird_crowd.txt'), { delimiter: 'space', header: false })
     expect(counts(res.traces).rows).toBe(4212)
   })
 })
@@ -80,7 +86,7 @@ describe('gal-adultcontent (labels.txt worker\\ttask\\tlabel, gold.txt task\\tla
   const dialect = { columns: ['worker', 'task', 'label'] as const, delimiter: 'tab' as const, header: false }
 
   it('AdultContent2: 92,721 rows (duplicates kept), 11,040 tasks, 825 workers, G/P/R/X; 333 of 1,517 gold tasks present', async () => {
-    const res = await readOk('gal-adultcontent/AdultContent2/labels.txt', { ...dialect, gold: join(DATA, 'gal-adultcontent/AdultContent2/gold.txt') })
+    const res = await readOk(join(GAL, 'AdultContent2/labels.txt'), { ...dialect, gold: join(GAL, 'AdultContent2/gold.txt') })
     const c = counts(res.traces)
     expect([c.rows, c.tasks, c.workers]).toEqual([92721, 11040, 825])
     expect(c.labels).toEqual({ G: 70706, P: 10579, X: 7096, R: 4340 })
@@ -100,7 +106,7 @@ describe('gal-adultcontent (labels.txt worker\\ttask\\tlabel, gold.txt task\\tla
   })
 
   it('AdultContent (toy): 25 rows, 5 workers × 5 URLs, K = 2, 2 gold', async () => {
-    const res = await readOk('gal-adultcontent/AdultContent/labels.txt', { ...dialect, gold: join(DATA, 'gal-adultcontent/AdultContent/gold.txt') })
+    const res = await readOk(join(GAL, 'AdultContent/labels.txt'), { ...dialect, gold: join(GAL, 'AdultContent/gold.txt') })
     const c = counts(res.traces)
     expect([c.rows, c.tasks, c.workers, res.traces[0].candidates.length, c.goldTasks]).toEqual([25, 5, 5, 2, 2])
   })
@@ -108,7 +114,7 @@ describe('gal-adultcontent (labels.txt worker\\ttask\\tlabel, gold.txt task\\tla
 
 describe('crowdkit-ds-fixture (answers.csv, crowd-kit task,worker,label)', () => {
   it('reads 24 answers on 5 tasks × 5 workers, w3 missing on t1', async () => {
-    const res = await readOk('crowdkit-ds-fixture/answers.csv', {})
+    const res = await readOk(join(CROWDKIT, 'answers.csv'), {})
     const c = counts(res.traces)
     expect([c.rows, c.tasks, c.workers]).toEqual([24, 5, 5])
     expect(res.traces[0].candidates).toEqual(['no', 'yes'])

@@ -1,18 +1,17 @@
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import type { Trace } from '@shared/trace'
+import { datasetDir } from '../../../scripts/data-dir'
 import { MMLU_PRO_PROVENANCE, convertMmluPro, type MmluProStats } from '../../../src/main/sim/mmlu-pro'
+import { dataset, describeWith } from '../../helpers/prerequisites'
 import { traceErrors } from './check-trace'
 
-// The shared, read-only dataset next to the repository (README of /work/shared/data).
-const DATA = resolve(__dirname, '../../../../shared/data/mmlu-pro-llm-outputs')
+// The read-only dataset of the data folder (18 MB: not shipped with the repository).
+const DATA = datasetDir('mmlu-pro-llm-outputs')
 
-describe('convertMmluPro (PROVENANCE.md conversion rules)', () => {
+describeWith(dataset('mmlu-pro-llm-outputs'), 'convertMmluPro (PROVENANCE.md conversion rules)', () => {
   let traces: Trace[]
   let stats: MmluProStats
   beforeAll(() => {
-    expect(existsSync(DATA), `dataset missing at ${DATA}`).toBe(true)
     ;({ traces, stats } = convertMmluPro(DATA)) // 18 MB of zips, about 2 s
   })
 

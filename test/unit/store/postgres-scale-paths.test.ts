@@ -7,12 +7,13 @@
  *   session's write, and none is refused as "busy".
  */
 import pg from 'pg'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
-import { usePostgres } from '../../helpers/postgres'
+import { POSTGRES, usePostgres } from '../../helpers/postgres'
+import { describeWith } from '../../helpers/prerequisites'
 import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -57,7 +58,7 @@ async function decided(n: number): Promise<string> {
   return fit.value.id
 }
 
-describe('postgres: stored decision counts', () => {
+describeWith(POSTGRES, 'postgres: stored decision counts', () => {
   it('agree with counting the rows through labels, a second reviewer and an undo', async () => {
     const fitId = await decided(30)
     const expectAgreement = async (): Promise<void> => {
@@ -102,7 +103,7 @@ describe('postgres: stored decision counts', () => {
   })
 })
 
-describe('postgres: one-task writes take turns on the task row', () => {
+describeWith(POSTGRES, 'postgres: one-task writes take turns on the task row', () => {
   it('of eight concurrent resolves at one version exactly one succeeds; the others are conflicts, none busy', async () => {
     await decided(10)
     for (let round = 0; round < 3; round++) {

@@ -7,10 +7,11 @@
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import pg from 'pg'
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
-import { usePostgres } from '../../helpers/postgres'
+import { POSTGRES, usePostgres } from '../../helpers/postgres'
+import { describeWith } from '../../helpers/prerequisites'
 import { ANA, BO, decision, importTasks, makeTask, rejection, sha } from './fixtures'
 
 const cluster = usePostgres()
@@ -43,7 +44,7 @@ async function withLabelAndDecision(url: string): Promise<{ labelId: string; fit
   return { labelId: label.value.labelId, fitId: fit.value.id }
 }
 
-describe('postgres schema guarantees', () => {
+describeWith(POSTGRES, 'postgres schema guarantees', () => {
   it('refuses UPDATE, DELETE and TRUNCATE on labels and the audit log, even through raw SQL', async () => {
     const url = await cluster().createDatabase()
     const { labelId } = await withLabelAndDecision(url)
@@ -234,7 +235,7 @@ describe('postgres schema guarantees', () => {
   })
 })
 
-describe('postgres migrations', () => {
+describeWith(POSTGRES, 'postgres migrations', () => {
   const applied = (url: string) =>
     raw(url, async (c) => (await c.query('SELECT version, name, sha256 FROM schema_migrations ORDER BY version')).rows as { version: number; name: string; sha256: string }[])
 
@@ -320,7 +321,7 @@ describe('postgres migrations', () => {
   })
 })
 
-describe('openStore with a PostgreSQL URL', () => {
+describeWith(POSTGRES, 'openStore with a PostgreSQL URL', () => {
   it('opens PostgreSQL for postgres:// and postgresql:// URLs, reporting the URL without its password', async () => {
     const url = new URL(await cluster().createDatabase())
     url.password = 's3cret' // trust authentication ignores it
@@ -349,7 +350,7 @@ describe('openStore with a PostgreSQL URL', () => {
   })
 })
 
-describe('postgres under concurrent clients', () => {
+describeWith(POSTGRES, 'postgres under concurrent clients', () => {
   it('lets exactly one of two stale-equal resolves write; the other is a conflict', async () => {
     const url = await cluster().createDatabase()
     const a = await openPostgresStore(url)
@@ -406,7 +407,7 @@ describe('postgres under concurrent clients', () => {
   })
 })
 
-describe('postgres queue plans', () => {
+describeWith(POSTGRES, 'postgres queue plans', () => {
   it('can serve every review-queue order of one fit from its index (no sort of the fit’s rows)', async () => {
     const url = await cluster().createDatabase()
     const store = await openPostgresStore(url)
