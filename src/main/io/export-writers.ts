@@ -53,15 +53,24 @@ export function looksLikeFormula(s: string): boolean {
   return (c === '+' || c === '-') && !NUMBER_TEXT.test(s)
 }
 
+/** One RFC 4180 cell, the value as it is (a CSV that Arbiter or a test reads back). */
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return ''
-  let s = typeof v === 'object' ? JSON.stringify(v) : String(v)
-  if (typeof v === 'string' && looksLikeFormula(s)) s = `'${s}`
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v)
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
 export function csvLine(values: readonly unknown[]): string {
   return `${values.map(csvCell).join(',')}\n`
+}
+
+/** One cell of an export, which people open in spreadsheets: text that would run as a formula gets a leading `'`. */
+export function exportCell(v: unknown): string {
+  return csvCell(typeof v === 'string' && looksLikeFormula(v) ? `'${v}` : v)
+}
+
+function exportLine(values: readonly unknown[]): string {
+  return `${values.map(exportCell).join(',')}\n`
 }
 
 export type ExportFormat = 'jsonl' | 'csv'
@@ -79,7 +88,7 @@ export class RowWriter<R extends object> {
   }
 
   row(r: R): string {
-    if (this.format === 'csv') return csvLine(this.fields.map((f) => r[f]))
+    if (this.format === 'csv') return exportLine(this.fields.map((f) => r[f]))
     const out: Record<string, unknown> = {}
     for (const f of this.fields) if (!(r[f] === null && this.omitNull.includes(f))) out[f as string] = r[f]
     return `${JSON.stringify(out)}\n`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { csvCell, decisionsWriter, labelsWriter, readLabelsText } from '../../../src/main/io'
+import { csvCell, decisionsWriter, exportCell, labelsWriter, readLabelsText } from '../../../src/main/io'
 import { decisionRow } from '../../../src/main/service/export'
 import type { TaskRow } from '../../../src/main/store'
 
@@ -42,9 +42,11 @@ describe('export writers (FORMATS.md)', () => {
 
   it('neutralises text a spreadsheet would run as a formula, and only that (CSV injection)', () => {
     const hostile = ['=HYPERLINK("http://x","y")', '+cmd|/c calc', '-2+3', '@SUM(A1)', '\tTAB', '\rCR', '-', '+']
-    expect(hostile.map(csvCell)).toEqual([`"'=HYPERLINK(""http://x"",""y"")"`, "'+cmd|/c calc", "'-2+3", "'@SUM(A1)", "'\tTAB", `"'\rCR"`, "'-", "'+"])
+    expect(hostile.map(exportCell)).toEqual([`"'=HYPERLINK(""http://x"",""y"")"`, "'+cmd|/c calc", "'-2+3", "'@SUM(A1)", "'\tTAB", `"'\rCR"`, "'-", "'+"])
     // Numbers, as numbers or as text, stay numbers; a formula sign later in the text is harmless.
-    expect([csvCell(-0.25), csvCell('-5'), csvCell('+1.5e3'), csvCell('a=b'), csvCell("'=x")]).toEqual(['-0.25', '-5', '+1.5e3', 'a=b', "'=x"])
+    expect([exportCell(-0.25), exportCell('-5'), exportCell('+1.5e3'), exportCell('a=b'), exportCell("'=x")]).toEqual(['-0.25', '-5', '+1.5e3', 'a=b', "'=x"])
+    // A CSV written to be read back keeps its values as they are.
+    expect(hostile.map(csvCell)[1]).toBe('+cmd|/c calc')
     // A decisions row with a hostile task id and answer: both cells neutralised, the numbers kept.
     const line = decisionsWriter('csv').row({
       task: '=cmd()', decision: 'defer', spotCheck: false, answer: '@x', method: null, posterior: null, stopRound: null, gap: -0.1, bound: null, label: null, labelSource: null, reviewer: null, decidedAt: null, fit: null
