@@ -75,11 +75,14 @@ describeWith(CHROMIUM, 'a task of over a megabyte of text in Review', () => {
     await page.locator(`[data-testid="review-task"][data-task-id="${TASK}"]`).waitFor({ timeout: 10_000 })
     const openMs = Date.now() - t0
     const watchAgain = await watchLongTasks(page) // the navigation replaced the page's observer
-    console.log(`[long-text] open ${openMs} ms`)
     const expanders = page.getByTestId('text-expand')
     expect(await expanders.count()).toBeGreaterThanOrEqual(4) // the question and each move text
     const shown = await page.evaluate("document.body.innerText.length") as number
     expect(shown).toBeLessThan(100_000) // collapsed: not a megabyte of text laid out at once
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.screenshot({ path: join(SHOTS, `review-long-text-collapsed-1440-${scheme}.png`) })
+    }
     const first = expanders.first()
     const c0 = Date.now()
     await first.click()
@@ -89,7 +92,7 @@ describeWith(CHROMIUM, 'a task of over a megabyte of text in Review', () => {
     await page.waitForTimeout(300)
     for (const scheme of SCHEMES) {
       await page.emulateMedia({ colorScheme: scheme })
-      await page.screenshot({ path: join(SHOTS, `review-long-text-1440-${scheme}.png`) })
+      await page.screenshot({ path: join(SHOTS, `review-long-text-expanded-1440-${scheme}.png`) })
     }
     console.log(`[long-text] open ${openMs} ms, expand ${clickMs} ms, longest task ${Math.round(Math.max(await longest(), await watchAgain()))} ms`)
     expect(await watchAgain()).toBeLessThan(1000)

@@ -22,6 +22,9 @@ export function LongText({ text, limit = LONG_TEXT_LIMIT, as: Tag = 'span', clas
 /** Characters shown before a text collapses: a long paragraph, well under a screen. */
 export const LONG_TEXT_LIMIT = 1200
 
+/** A question is a heading: it collapses sooner. */
+export const QUESTION_CHARS = 600
+
 /** A label that must stay on one line (a chart axis, a chip, a button): its start, with an ellipsis. */
 export function shortLabel(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`

@@ -1,4 +1,5 @@
 import { stanceMatrix, type StanceMove } from './stance'
+import { shortLabel } from '../components/LongText'
 
 /**
  * Seat × round: each seat's answer as it stands after each round (stance.ts), coloured by the
@@ -42,9 +43,9 @@ export function StanceMatrix({ moves, weights }: { moves: readonly StanceMove[];
                       data-seat={seat}
                       data-round={rounds[j]}
                       {...(answer === null ? {} : { 'data-candidate': answer })}
-                      title={answer === null ? `${seat}: no answer at round ${rounds[j]}` : `${seat} at round ${rounds[j]}: ${answer}${changed ? ' (changed)' : ''}`}
+                      title={answer === null ? `${seat}: no answer at round ${rounds[j]}` : `${seat} at round ${rounds[j]}: ${shortLabel(answer, 400)}${changed ? ' (changed)' : ''}`}
                     >
-                      {answer ?? '—'}
+                      {answer === null ? '—' : shortLabel(answer, 40)}
                     </td>
                   )
                 })}

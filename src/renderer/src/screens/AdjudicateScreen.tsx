@@ -8,7 +8,7 @@ import { EmptyState, ErrorState, Loading } from '../components/States'
 import { TableHead } from '../components/TableHead'
 import { useToast } from '../components/Toasts'
 import { hrefFor } from '../router'
-import { LongText } from '../components/LongText'
+import { LongText, QUESTION_CHARS } from '../components/LongText'
 
 /**
  * Adjudicate (issue #9): the tasks whose reviewers disagree, each with every label and who gave it.
@@ -90,7 +90,7 @@ function Disagreement({ task, allowed }: { task: AwaitingTaskView; allowed: bool
   return (
     <section className="panel" data-testid="adjudicate-task" data-task-id={task.taskId} aria-labelledby={`adj-${task.taskId}`}>
       <h2 id={`adj-${task.taskId}`} className="question">
-        {task.question === null ? '(no question text)' : <LongText text={task.question} />}
+        {task.question === null ? '(no question text)' : <LongText text={task.question} limit={QUESTION_CHARS} />}
       </h2>
       <p className="muted small">
         <a className="mono" href={hrefFor('review', task.taskId)}>

@@ -11,7 +11,7 @@ import { useCandidateKeys } from '../review/use-candidate-keys'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
 import { useReviewSession } from '../review/session'
-import { LongText } from '../components/LongText'
+import { LongText, QUESTION_CHARS } from '../components/LongText'
 
 /** |D_loc| = |C| − round(0.2·|C|) must reach k (ENGINE.md §8.7); λ = auto needs it on half of C. */
 export function labelsNeeded(k: number, auto: boolean): number {
@@ -145,7 +145,7 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
         <span className="mono">{detail.task.id}</span>
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
       </p>
-      <h2 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} />}</h2>
+      <h2 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h2>
       <CandidateButtons candidates={candidates} keys={keys} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
       {others.length > 0 && (
         <p className="small" data-testid="calibrate-others">

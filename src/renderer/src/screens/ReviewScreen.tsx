@@ -16,7 +16,7 @@ import { useReservation } from '../review/use-reservation'
 import { useResolve } from '../review/use-resolve'
 import { markKey, markShown } from '../perf-marks'
 import { hrefFor } from '../router'
-import { LongText } from '../components/LongText'
+import { LongText, QUESTION_CHARS } from '../components/LongText'
 
 export function ReviewScreen({ taskId }: { taskId: string | null }) {
   const next = useNextTask(taskId)
@@ -117,7 +117,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
               <> · was {detail.verdict.previous.decision === 'act' ? 'acted' : 'deferred'} under the previous fit</>
             )}
           </p>
-          <h1 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} />}</h1>
+          <h1 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h1>
           {heldBy && <ReservedBy holder={heldBy} />}
         </div>
         <div className="review-head-side">
