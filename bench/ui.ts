@@ -2,8 +2,8 @@
  * BenchSuite `ui` (issue #6): the console in Chromium over the web host on a 100,000-task
  * database (3 seats, 3 rounds, K = 2, 1,000 blind labels, fitted and decided so most tasks wait in
  * the queue). Figures: first queue rows visible after load, opening a task (one click on a row),
- * resolve → next task (p95 over 30, each key sent once the task's keys are armed), and long tasks
- * (> 50 ms) while scrolling the whole queue.
+ * resolve → next task (p95 over 30, each key sent once the task's keys are armed), long tasks
+ * (> 50 ms) while scrolling the whole queue, and opening a task of a megabyte of text (issue #17).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -115,6 +115,39 @@ async function scrollLongTasks(page: Page): Promise<{ longTasks: number; worst: 
   })()`) as Promise<{ longTasks: number; worst: number }>
 }
 
+/** A task of a megabyte of text: its question, two candidates and five move texts (issue #17 item 3). */
+const LONG_TASK = 'bench-long-text'
+const LONG_TASK_CHARS = 1_000_000
+
+async function importLongTask(dbPath: string, dir: string): Promise<void> {
+  const prose = (marker: string, n: number) => `${marker} ${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n)
+  const candidates = [prose('first', 100_000), prose('second', 100_000)]
+  const moves = [0, 1, 2, 3, 4].map((i) => ({ id: `m${i}`, round: i < 3 ? 0 : 1, seat: `A${i % 3}`, force: 'propose', answer: candidates[i % 2], text: prose(`move ${i}`, 120_000) }))
+  const file = join(dir, 'long.trace.jsonl')
+  writeFileSync(file, `${JSON.stringify({ task: LONG_TASK, question: prose('question', LONG_TASK_CHARS - 800_000), candidates, moves })}\n`)
+  const store = await openStore(dbPath)
+  try {
+    const res = await runImport(store, { path: file, fileName: 'long.trace.jsonl', displayName: 'long.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null }, ACTOR)
+    if (res.status !== 'imported' && res.status !== 'already-imported') throw new Error(`bench long-text import failed: ${res.status}`)
+  } finally {
+    await store.close()
+  }
+}
+
+/** From the queue to the long task's review screen (a route change, its detail fetched): the median of 3. */
+async function openLongTask(page: Page, base: string): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`${base}#/queue`)
+    await page.getByTestId('queue-row').first().waitFor()
+    const t0 = Date.now()
+    await page.goto(`${base}#/review/${encodeURIComponent(LONG_TASK)}`)
+    await page.locator(`[data-testid="review-task"][data-task-id="${LONG_TASK}"]`).waitFor()
+    times.push(Date.now() - t0)
+  }
+  return [...times].sort((a, b) => a - b)[1]
+}
+
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1]
 
 export const ui: BenchSuite = {
@@ -128,6 +161,7 @@ export const ui: BenchSuite = {
     const t0 = Date.now()
     if (!reuse) await buildDatabase(dbPath, dir)
     const buildMs = Date.now() - t0
+    await importLongTask(dbPath, dir)
     const server = await startConsoleServer({ dbPath })
     const browser = await launchChromium()
     try {
@@ -143,13 +177,15 @@ export const ui: BenchSuite = {
       const open = await openTask(page)
       const resolves = await resolveNext(page, 30)
       const scroll = await scrollLongTasks(page)
+      const openLong = await openLongTask(page, server.host.url)
       const f = (name: string, value: number, unit: string, target: number | null, better: 'lower' | 'higher' = 'lower', note?: string): Figure => ({ suite: 'ui', name, value, unit, target, better, reference: null, note })
       return [
         f(`database build (${TASKS} tasks imported, fitted, decided; ${deferred} deferred)`, buildMs, 'ms', null),
         f('queue: first rows visible after a page load (median of 5)', first, 'ms', 1500),
         f('open a task (click → transcript shown)', open, 'ms', 150),
         f('resolve → next task shown, p95 of 30', p95(resolves), 'ms', 100),
-        f(`scroll ${deferred} queue rows: long tasks > 50 ms`, scroll.longTasks, 'count', 0, 'lower', `worst task ${scroll.worst.toFixed(0)} ms`)
+        f(`scroll ${deferred} queue rows: long tasks > 50 ms`, scroll.longTasks, 'count', 0, 'lower', `worst task ${scroll.worst.toFixed(0)} ms`),
+        f('open a task with 1 MB of text (queue → review shown, median of 3)', openLong, 'ms', 300)
       ]
     } finally {
       await browser.close()
