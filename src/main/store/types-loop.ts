@@ -17,6 +17,7 @@ import type {
   MoveInput,
   WriteResult
 } from './types'
+import type { QueueSort, TaskState } from '../../shared/vocabularies'
 
 // ── tallies ─────────────────────────────────────────────────────────────────────────────────
 
@@ -82,12 +83,7 @@ export type ExistingTask = {
 
 // ── the review queue ────────────────────────────────────────────────────────────────────────
 
-/** A task's state: a live human label makes it `human`; otherwise the current fit's decision. */
-export const TASK_STATES = ['act', 'defer', 'human'] as const
-export type TaskState = (typeof TASK_STATES)[number]
-
-export const QUEUE_SORTS = ['gap', 'age', 'disagreement', 'group'] as const
-export type QueueSort = (typeof QUEUE_SORTS)[number]
+export { QUEUE_SORTS, TASK_STATES, type QueueSort, type TaskState } from '../../shared/vocabularies'
 
 /**
  * Structured filter shared by the queue and the exports (so an export is exactly what the queue

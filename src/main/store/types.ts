@@ -18,13 +18,14 @@ export * from './types-loop'
 export type * from './types-audit'
 export type * from './types-team'
 
-/** What a write changed; the service turns these into `changed{topics}` events (one list, shared). */
-export { TOPICS, type Topic } from '../../shared/events'
-import type { Topic } from '../../shared/events'
 import type { BoundKind, Counts } from '../../shared/api'
+import type { DecisionKind, ImportState, LabelSource, Shell, Topic } from '../../shared/vocabularies'
 
-export const SHELLS = ['electron', 'web', 'cli'] as const
-export type Shell = (typeof SHELLS)[number]
+/** The vocabularies (src/shared/vocabularies.ts): one definition each, shared with the call schemas. */
+export {
+  DECISION_KINDS, IMPORT_STATES, LABEL_SOURCES, SHELLS, TOPICS,
+  type DecisionKind, type ImportState, type LabelSource, type Shell, type Topic
+} from '../../shared/vocabularies'
 
 /** Who performs a write; recorded in the audit row written by the same transaction. */
 export type Actor = { reviewer: string; sessionId: string; shell: Shell }
@@ -69,7 +70,6 @@ export type Settings = Record<string, JsonValue>
 
 export const IMPORT_KINDS = ['traces', 'crowd-csv', 'labels', 'demo'] as const
 export type ImportKind = (typeof IMPORT_KINDS)[number]
-export type ImportState = 'staged' | 'published' | 'abandoned'
 
 /** Running totals of what an import wrote (kept per batch, so publishing stays one small write). */
 /** `labels`: labels the import recorded (a label file, or gold with `--gold-as`). */
@@ -136,9 +136,6 @@ export type ImportBatchResult = { written: number; skipped: number; moves: numbe
 export type PublishOptions = { goldAs?: { source: LabelSource; reviewer: string } | null }
 
 // ── labels ──────────────────────────────────────────────────────────────────────────────────
-
-export const LABEL_SOURCES = ['random', 'escalation'] as const
-export type LabelSource = (typeof LABEL_SOURCES)[number]
 
 /**
  * One row of the append-only label log. An undo is a row with `label: null` whose `supersedes`
@@ -222,9 +219,6 @@ export type FitRecord = Omit<FitInput, 'bound'> & {
   deferredCount: number | null
   spotCount: number | null
 }
-
-export const DECISION_KINDS = ['act', 'defer'] as const
-export type DecisionKind = (typeof DECISION_KINDS)[number]
 
 export type DecisionInput = {
   taskId: string
