@@ -11,7 +11,7 @@
  * the readers take either (`typeof` tells them apart).
  */
 import { LITTLE_ENDIAN } from './int32-blob'
-import type { DecisionWhy } from './types'
+import type { DecisionWhy } from './contract'
 
 /** The five figures every gap decomposition has, in their stored order. */
 export const WHY_KEYS = ['round', 'k', 'qhat', 'bias', 'conc'] as const

@@ -4,12 +4,12 @@
  */
 import { openSqliteStore, type SqliteOpenOptions } from './sqlite/open'
 import { openPostgresStore, POSTGRES_URL } from './postgres/open'
-import type { Store } from './types'
+import type { Store } from './contract'
 
-export * from './types'
+export * from './contract'
 export type { Migration } from './migrations'
-export { prepareTask, type PreparedTask } from './prepared-task'
-export { DecisionPageBuilder, pageBuffers, type DecisionPage } from './decision-page'
+export { prepareTask } from './prepared-task'
+export { DecisionPageBuilder, pageBuffers } from './decision-page'
 export { openSqliteStore, DEFAULT_STALE_IMPORT_MS, type SqliteOpenOptions } from './sqlite/open'
 export { SQLITE_MIGRATIONS } from './sqlite/migrations'
 export { openPostgresStore, passwordFree, type PostgresOpenOptions } from './postgres/open'

@@ -17,8 +17,8 @@ import {
 } from './label-rules'
 import { rowsOf, type ReadPlan } from './read-plan'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from './rows'
-import { StoreError, type DrawInput, type DrawResult, type EffectiveLabel, type LabelSource } from './types'
-import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from './types-team'
+import { StoreError, type DrawInput, type DrawResult, type EffectiveLabel, type LabelSource } from './contract'
+import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from './contract'
 import { checkId, checkInt } from './validate'
 
 const PUBLISHED_TASKS = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'`

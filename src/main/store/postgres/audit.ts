@@ -2,8 +2,8 @@
  * The append-only audit log. `appendAudit` is called INSIDE the transaction of the write it
  * records, so the row and the change commit (or roll back) together.
  */
-import type { JsonObject } from '../json'
-import type { Actor, AuditEntry } from '../types'
+import type { JsonObject } from '../contract'
+import type { Actor, AuditEntry } from '../contract'
 import { checkInt } from '../validate'
 import type { PgSql } from './connection'
 import { toAuditEntry, type AuditRow } from '../audit-row'

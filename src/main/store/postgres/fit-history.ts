@@ -5,7 +5,7 @@
 import { decisionsTable } from '../fit-decisions'
 import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
 import { randomUUID } from 'node:crypto'
-import { StoreError, type Actor, type FitRecord, type FitSummary } from '../types'
+import { StoreError, type Actor, type FitRecord, type FitSummary } from '../contract'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { badPosterior, checkDecisionRows, twice } from '../decision-check'
-import { checkDecisionPage, rowsOfPage, type DecisionPage } from '../decision-page'
+import { checkDecisionPage, rowsOfPage } from '../decision-page'
+import type { DecisionPage } from '../contract'
 import {
   StoreError,
   type Actor,
@@ -15,7 +16,7 @@ import {
   type FitInput,
   type FitRecord,
   type SaveDecisionsResult
-} from '../types'
+} from '../contract'
 import { checkBound, checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'

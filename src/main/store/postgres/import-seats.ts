@@ -2,7 +2,7 @@
  * Seats of an import: every seat a task mentions is registered with the import that wrote it, and
  * a seat id names one agent (one model) across imports.
  */
-import { StoreError, type ImportRecord, type SeatInput } from '../types'
+import { StoreError, type ImportRecord, type SeatInput } from '../contract'
 import type { PgSql } from './connection'
 
 /** The seats an import has registered so far (id → model), cached for one batch. */

@@ -18,7 +18,7 @@ import {
   type ImportRecord,
   type PublishOptions,
   type TallyInput
-} from '../types'
+} from '../contract'
 import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
@@ -27,7 +27,8 @@ import { recordGoldLabels } from './label-import'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
 import { taskAdmission, type ExistingTask } from '../task-admission'
-import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
+import { isPrepared, prepareTask } from '../prepared-task'
+import type { PreparedTask } from '../contract'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
 async function getImport(q: PgSql, id: string, lock = false): Promise<ImportRecord | null> {

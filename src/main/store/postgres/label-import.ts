@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
-import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../types'
+import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../contract'
 import { checkId } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'

@@ -15,7 +15,7 @@ import {
   type AppliedMigration,
   type Migration
 } from '../migrations'
-import { StoreError, type MigrationReport } from '../types'
+import { StoreError, type MigrationReport } from '../contract'
 import type pg from 'pg'
 import { PgSql } from './connection'
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { checkMigrationList, type Migration } from '../migrations'
-import { StoreError, type Store } from '../types'
+import { StoreError, type Store } from '../contract'
 import { createPool, toStoreError, transaction } from './connection'
 import { sweepImports, sweepNeeded } from './imports'
 import { migratePostgres } from './migrate'

@@ -7,8 +7,8 @@
  * committed row (the second reserve finds the hold and is refused; a label write finds it and is
  * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
-import { type Actor, type RecentLabel, type ReserveResult } from '../types'
-import { expiryOf, heldByOther, isLive, reservedConflict, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
+import { type Actor, type RecentLabel, type ReserveResult } from '../contract'
+import { expiryOf, heldByOther, isLive, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
@@ -40,16 +40,6 @@ export async function releaseTask(q: PgSql, now: string, taskId: string, actor: 
   const changed = await q.run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', taskId, actor.sessionId)
   if (changed > 0) await appendAudit(q, now, actor, 'task.release', taskId, {})
   return changed > 0
-}
-
-/**
- * Called inside a label write, before anything is written: another session's live hold refuses
- * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
- */
-export async function claimForWrite(q: PgSql, now: string, taskId: string, actor: Actor): Promise<void> {
-  const held = await q.get<ReservationRow>(`${SELECT_RESERVATION} FOR UPDATE`, taskId)
-  if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
-  if (held !== undefined) await q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
 export async function recentLabels(q: PgSql, limit: number): Promise<RecentLabel[]> {

@@ -3,7 +3,7 @@
  * (RFC 7396 semantics), so a patch can never store a JSON null.
  */
 import { checkSettingsPatch } from '../settings-patch'
-import type { Actor, Settings, SettingsPatch } from '../types'
+import type { Actor, Settings, SettingsPatch } from '../contract'
 import { appendAudit } from './audit'
 import type { PgSql } from './connection'
 import { parseJson } from '../rows'

@@ -3,7 +3,7 @@
  * polls to notice other processes' commits.
  */
 import { decisionsTable, decisionTableProblems } from '../fit-decisions'
-import type { IntegrityReport, StoreCounts } from '../types'
+import type { IntegrityReport, StoreCounts } from '../contract'
 import type { PgSql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'

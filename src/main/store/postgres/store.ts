@@ -15,7 +15,7 @@ import {
   type Store,
   type Topic,
   type WriteResult
-} from '../types'
+} from '../contract'
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'

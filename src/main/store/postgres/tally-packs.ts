@@ -1,8 +1,8 @@
 /** Tally packs (../tally-pack.ts) on PostgreSQL: the counterpart of sqlite/tally-packs.ts. */
-import { StoreError, type StoredTallies } from '../types'
+import { StoreError, type StoredTallies } from '../contract'
 import { checkId, checkInt } from '../validate'
-import { encodedPackCheck, type TallySource } from '../tally-sources'
-import type { TallyPackRow } from '../tally-pack'
+import { encodedPackCheck } from '../tally-sources'
+import type { TallyPackRow, TallySource } from '../contract'
 import { TALLY_COLUMNS, toTallyPage, type TallyRow } from '../tally-rows'
 import type { PgSql } from './connection'
 

@@ -9,7 +9,7 @@
 import { decisionsTable } from '../fit-decisions'
 import type { Built, FilterMode } from '../task-filter-check'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
-import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
+import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../contract'
 import { checkOneOf } from '../validate'
 import { searchQuery } from './search'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'

@@ -2,7 +2,7 @@
  * Everything the review screen reads about one task, in one snapshot: the transcript, the label
  * log, the decision under the current fit and the one before it, the reservation, the tallies.
  */
-import { StoreError, type DecisionRecord, type Reservation, type TaskDetailRecord } from '../types'
+import { StoreError, type DecisionRecord, type Reservation, type TaskDetailRecord } from '../contract'
 import { checkId } from '../validate'
 import type { Sql } from './connection'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'

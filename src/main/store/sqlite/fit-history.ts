@@ -5,7 +5,7 @@
  * decided fit — the one every count and queue reads. The history stays linear and audited.
  */
 import { randomUUID } from 'node:crypto'
-import { StoreError, type Actor, type FitRecord, type FitSummary } from '../types'
+import { StoreError, type Actor, type FitRecord, type FitSummary } from '../contract'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'

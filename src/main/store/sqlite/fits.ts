@@ -12,7 +12,7 @@ import {
   type FitInput,
   type FitRecord,
   type SaveDecisionsResult
-} from '../types'
+} from '../contract'
 import { checkBound, checkId, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
@@ -21,7 +21,8 @@ import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
-import { ACT, checkDecisionPage, pageOfRows, SPOT, type DecisionPage } from '../decision-page'
+import { ACT, checkDecisionPage, pageOfRows, SPOT } from '../decision-page'
+import type { DecisionPage } from '../contract'
 import { compareIds } from '../tally-pack'
 
 export function getFit(q: Sql, id: string): FitRecord | null {

@@ -15,7 +15,7 @@ import {
   type ImportCounts,
   type ImportRecord,
   type PublishOptions
-} from '../types'
+} from '../contract'
 import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
@@ -23,7 +23,8 @@ import { admitSeat, seatCache } from './import-seats'
 import { recordGoldLabels } from './label-import'
 import { insertTallies } from './tallies'
 import { taskAdmission, type ExistingTask } from '../task-admission'
-import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
+import { isPrepared, prepareTask } from '../prepared-task'
+import type { PreparedTask } from '../contract'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
 function getImport(q: Sql, id: string): ImportRecord | null {

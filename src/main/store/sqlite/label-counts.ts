@@ -1,4 +1,4 @@
-import type { ReviewerLabelCount } from '../types-audit'
+import type { ReviewerLabelCount } from '../contract'
 import type { Sql } from './connection'
 
 /**

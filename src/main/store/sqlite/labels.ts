@@ -15,12 +15,12 @@ import {
   type TaskSummary,
   type UndoLabelInput,
   type VersionConflictDetails
-} from '../types'
+} from '../contract'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
 import { appendAudit } from './audit'
 import { labelAction } from '../audit-row'
 import type { Sql } from './connection'
-import { claimForWrite } from './reservations'
+import { heldByOther, reservedConflict, SELECT_RESERVATION, type ReservationRow } from '../reservation-rules'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
@@ -110,6 +110,16 @@ function bumpVersion(q: Sql, task: TaskRow): number {
   const changed = q.run('UPDATE tasks SET version = version + 1 WHERE id = ? AND version = ?', task.id, task.version)
   if (changed !== 1) throw new StoreError('conflict', `task ${task.id} changed during the write`, { taskId: task.id })
   return task.version + 1
+}
+
+/**
+ * Called inside a label write, before anything is written: another session's live hold refuses
+ * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
+ */
+export function claimForWrite(q: Sql, now: string, taskId: string, actor: Actor): void {
+  const held = q.get<ReservationRow>(SELECT_RESERVATION, taskId)
+  if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
+  if (held !== undefined) q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
 export function recordLabel(q: Sql, now: string, input: RecordLabelInput, actor: Actor): LabelWriteResult {

@@ -13,7 +13,7 @@ import {
   type AppliedMigration,
   type Migration
 } from '../migrations'
-import { StoreError, type MigrationReport } from '../types'
+import { StoreError, type MigrationReport } from '../contract'
 import type { Sql } from './connection'
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

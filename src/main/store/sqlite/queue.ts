@@ -2,7 +2,7 @@
  * The review queue and the filtered listings behind exports, and the filter facets (Calibrate's
  * draw is a shared read plan: ../team-reads.ts). All reads; each is one snapshot.
  */
-import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../types'
+import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../contract'
 import { checkInt } from '../validate'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'

@@ -4,8 +4,8 @@
  * it are refused, naming the holder. A hold ends with the holder's label, a release, or its
  * expiry. Only acquiring one is audited; extending one's own is not a new act.
  */
-import { type Actor, type RecentLabel, type ReserveResult } from '../types'
-import { expiryOf, heldByOther, isLive, reservedConflict, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
+import { type Actor, type RecentLabel, type ReserveResult } from '../contract'
+import { expiryOf, heldByOther, isLive, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Sql } from './connection'
@@ -35,16 +35,6 @@ export function releaseTask(q: Sql, now: string, taskId: string, actor: Actor): 
   const changed = q.run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', taskId, actor.sessionId)
   if (changed > 0) appendAudit(q, now, actor, 'task.release', taskId, {})
   return changed > 0
-}
-
-/**
- * Called inside a label write, before anything is written: another session's live hold refuses
- * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
- */
-export function claimForWrite(q: Sql, now: string, taskId: string, actor: Actor): void {
-  const held = q.get<ReservationRow>(SELECT_RESERVATION, taskId)
-  if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
-  if (held !== undefined) q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
 export function recentLabels(q: Sql, limit: number): RecentLabel[] {

@@ -2,7 +2,7 @@
  * Read-only status: counts over visible data, integrity checks, and the data version a watcher
  * polls to notice other processes' commits.
  */
-import type { IntegrityReport, StoreCounts } from '../types'
+import type { IntegrityReport, StoreCounts } from '../contract'
 import type { Sql } from './connection'
 import { decidedCounts } from './decided-counts'
 import { latestDecidedFitId } from './fits'

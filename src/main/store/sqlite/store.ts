@@ -10,7 +10,7 @@ import {
   type Store,
   type Topic,
   type WriteResult
-} from '../types'
+} from '../contract'
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'

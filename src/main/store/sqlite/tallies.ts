@@ -11,7 +11,7 @@ import {
   type StoredTallies,
   type TallyInput,
   type TaskTrace
-} from '../types'
+} from '../contract'
 import { checkId, checkInt } from '../validate'
 import { checkTallies } from '../tallies-check'
 import { appendAudit } from './audit'

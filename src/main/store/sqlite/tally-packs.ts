@@ -2,12 +2,12 @@
  * Tally packs (../tally-pack.ts): which published imports are packed, one import's tallies by
  * task id to pack them, a pack by its part number, and an import's packs written all at once.
  */
-import { StoreError } from '../types'
+import { StoreError } from '../contract'
 import { checkId, checkInt } from '../validate'
-import { encodedPackCheck, type TallySource } from '../tally-sources'
-import type { TallyPackRow } from '../tally-pack'
+import { encodedPackCheck } from '../tally-sources'
+import type { TallyPackRow, TallySource } from '../contract'
 import { TALLY_COLUMNS, toTallyPage, type TallyRow } from '../tally-rows'
-import type { StoredTallies } from '../types'
+import type { StoredTallies } from '../contract'
 import type { Sql } from './connection'
 
 const SOURCES = `SELECT i.id AS importId,

@@ -10,7 +10,7 @@
  */
 import type { Built, FilterMode } from '../task-filter-check'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
-import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../types'
+import { QUEUE_SORTS, type QueueSort, type TaskFilter } from '../contract'
 import { checkOneOf } from '../validate'
 import { EFFECTIVE_LABEL_ID, LIVE_LABEL } from './tallies'
 import { HAS_LIVE_LABEL } from '../label-rules'

@@ -3,7 +3,7 @@
  * tallies backfill). Published tasks only.
  */
 import { unpackMoves } from '../packed-moves'
-import type { TaskTrace } from '../types'
+import type { TaskTrace } from '../contract'
 import type { Sql } from './connection'
 import { toTaskTrace, type TaskHead } from '../task-trace'
 

@@ -3,4 +3,4 @@
  * settings, audit details, a move's confidence). They live in shared/json.ts, which the trace
  * types use too.
  */
-export type { JsonObject, JsonPrimitive, JsonValue } from '../../shared/json'
+export type { JsonObject, JsonPrimitive, JsonValue } from '../../../shared/json'

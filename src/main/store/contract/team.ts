@@ -1,10 +1,10 @@
 /**
  * Team mode's part of the store contract (issue #9: several reviewers per task): the tasks that
  * await adjudication, the blind rule's question "which of these tasks may this reviewer not see
- * others' labels of yet", and the reviewers' votes that agreement is measured on. Same rules as
- * types.ts; the label rules themselves are SQL shared by both backends (label-rules.ts).
+ * others' labels of yet", and the reviewers' votes that agreement is measured on. The label
+ * rules themselves are SQL shared by both backends (label-rules.ts).
  */
-import type { LabelRecord } from './types'
+import type { LabelRecord } from './labels'
 
 export type AdjudicationQuery = {
   /** N, the reviewers per task: a blind task is adjudicated once N reviewers labeled it. */
