@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
 import { usePostgres } from '../../helpers/postgres'
-import { ANA, BO, decision, importTasks, makeTask, rejection, sha } from './fixtures'
+import { ANA, BO, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
 
 const cluster = usePostgres()
 
@@ -38,7 +38,7 @@ async function withLabelAndDecision(url: string): Promise<{ labelId: string; fit
   await importTasks(store, [makeTask('t1'), makeTask('t2')])
   const label = await store.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
   const fit = await store.saveFit(FIT, ANA)
-  await store.saveDecisions(fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
+  await saveDecisions(store, fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
   await store.close()
   return { labelId: label.value.labelId, fitId: fit.value.id }
 }
@@ -388,8 +388,8 @@ describe('postgres under concurrent clients', () => {
 
       const fit = await a.saveFit(FIT, ANA)
       const saves = await Promise.allSettled([
-        a.saveDecisions(fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)], ANA),
-        b.saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1)], BO)
+        saveDecisions(a, fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)], ANA),
+        saveDecisions(b, fit.value.id, [decision('t1', 'defer', 0.1)], BO)
       ])
       expect(saves.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
       expect(((saves.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
@@ -414,7 +414,7 @@ describe('postgres queue plans', () => {
     await importTasks(store, tasks)
     for (let f = 0; f < 2; f++) {
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300)), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300)), ANA)
     }
     const table = decisionsTable((await store.latestFit())?.id as string)
     // The queue's own ORDER BY text, as task-filter.ts builds it.

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, type QueueSort, type TaskFilter } from '../../../src/main/store'
 import { buildFilter, orderBy, rowColumns } from '../../../src/main/store/sqlite/task-filter'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
-import { ANA, decision, importTasks, makeTask, NO_FILTER, withTallies } from './fixtures'
+import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions, withTallies } from './fixtures'
 import { rawDb, useTempDir, writeLegacyTasks } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -22,7 +22,7 @@ describe('sqlite: the operating loop’s schema', () => {
     await importTasks(store, tasks)
     for (let f = 0; f < 2; f++) {
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 4 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300, { disagreement: (i % 7) / 7 })), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 4 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300, { disagreement: (i % 7) / 7 })), ANA)
     }
     const fitId = (await store.currentFit())?.id as string
     await store.close()

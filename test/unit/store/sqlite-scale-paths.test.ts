@@ -12,7 +12,7 @@ import { IMPORT_TALLY_PAGE } from '../../../src/main/store/sqlite/tally-packs'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
-import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
+import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -51,7 +51,7 @@ describe('sqlite: stored decision counts', () => {
       await importTasks(store, tasks)
       expect(await store.counts()).toMatchObject({ tasks: 30, moves: 120, acted: 0, deferred: 0 })
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 30, { spotCheck: i % 5 === 0 })), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 30, { spotCheck: i % 5 === 0 })), ANA)
       await expectAgreement(store, path, fit.value.id)
 
       const labels = []
@@ -65,7 +65,7 @@ describe('sqlite: stored decision counts', () => {
       await expectAgreement(store, path, fit.value.id)
 
       const second = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5)), ANA)
+      await saveDecisions(store, second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5)), ANA)
       await expectAgreement(store, path, second.value.id)
       const back = await store.rollbackFit(fit.value.id, ANA)
       await expectAgreement(store, path, back.value.id)

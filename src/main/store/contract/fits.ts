@@ -94,14 +94,11 @@ export interface DecisionPage {
 
 export interface FitStore {
   saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
-  /** All decisions of one fit, once (a re-decide is a new fit with `parentFitId`). */
-  saveDecisions(fitId: string, rows: DecisionInput[], actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /**
-   * The same in pages, for a decide too large to hold: each page is one transaction, invisible
-   * (the fit is not current) until `finishDecisions` makes all of them current at once.
+   * A fit's decisions are written once (a re-decide is a new fit with `parentFitId`), in pages:
+   * each page one transaction, in columns (decision-page.ts), invisible (the fit is not current)
+   * until `finishDecisions` makes all of them current at once.
    */
-  appendDecisions(fitId: string, rows: DecisionInput[]): Promise<WriteResult<number>>
-  /** The same, the page in columns (decision-page.ts): how a decide hands over a million rows. */
   appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
   finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /** The newest fit, decided or not. */

@@ -133,15 +133,15 @@ async function tableOf(q: PgSql, fitId: string): Promise<string> {
 /** A page in columns (../decision-page.ts), checked as one, written as its rows. */
 export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
   checkDecisionPage(page)
-  return appendDecisions(q, fitId, rowsOfPage(page))
+  return appendRows(q, fitId, rowsOfPage(page))
 }
 
 /**
- * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisions` says why pages and
+ * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisionPage` says why pages and
  * why no index yet): the fit row locked, the rows inserted, the fit's running counts raised, in
  * one transaction.
  */
-export async function appendDecisions(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
+async function appendRows(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
   await undecidedFit(q, fitId)
   const { acted, spot } = checkDecisionRows(rows)
   const table = await tableOf(q, fitId)
@@ -175,12 +175,6 @@ export async function finishDecisions(q: PgSql, now: string, fitId: string, acto
   await q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
   await appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
   return { fitId, count: c.n, decidedAt: now }
-}
-
-/** All decisions of a fit at once: a page and the finish in one transaction. */
-export async function saveDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): Promise<SaveDecisionsResult> {
-  await appendDecisions(q, fitId, rows)
-  return finishDecisions(q, now, fitId, actor)
 }
 
 /** The fit, locked FOR UPDATE: two clients writing one fit's decisions queue up. */

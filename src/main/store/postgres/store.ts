@@ -19,7 +19,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
-import { appendDecisionPage, appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisionPage, finishDecisions, latestDecidedFitId, latestFit, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -120,10 +120,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     getTaskSummary: (taskId) => read((q) => getTaskSummary(q, taskId)),
 
     saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => saveFit(q, now, input, actor)),
-    saveDecisions: (fitId, rows, actor) =>
-      write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes.
-    appendDecisions: (fitId, rows) => write([], null, (q) => appendDecisions(q, fitId, rows)),
     appendDecisionPage: (fitId, page) => write([], null, (q) => appendDecisionPage(q, fitId, page)),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
     latestFit: () => read((q) => latestFit(q)),

@@ -8,7 +8,6 @@ import { badPosterior, twice } from '../decision-check'
 import {
   StoreError,
   type Actor,
-  type DecisionInput,
   type FitInput,
   type FitRecord,
   type SaveDecisionsResult
@@ -21,7 +20,7 @@ import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
-import { ACT, checkDecisionPage, pageOfRows, SPOT } from '../decision-page'
+import { ACT, checkDecisionPage, SPOT } from '../decision-page'
 import type { DecisionPage } from '../contract'
 import { compareIds } from '../tally-pack'
 
@@ -105,13 +104,6 @@ function pageTasks(q: Sql, ids: readonly string[]): (taskId: string) => TaskFact
   if (walked.length < limit) return (id) => found.get(id)
   const one = q.stmt(`${PUBLISHED_TASK} WHERE t.id = ?`).raw(true)
   return (id) => found.get(id) ?? (one.get(id) as TaskFacts | undefined)
-}
-
-/** Rows as one page (decision-page.ts): the public form of `appendDecisionPage`. */
-export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
-  undecidedFit(q, fitId) // a missing or decided fit is the first error, before the rows' own
-
-  return appendDecisionPage(q, fitId, pageOfRows(rows))
 }
 
 /**
@@ -212,12 +204,6 @@ export function finishDecisions(q: Sql, now: string, fitId: string, actor: Actor
   q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
   appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
   return { fitId, count: c.n, decidedAt: now }
-}
-
-/** All decisions of a fit at once: a page and the finish in one transaction. */
-export function saveDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): SaveDecisionsResult {
-  appendDecisions(q, fitId, rows)
-  return finishDecisions(q, now, fitId, actor)
 }
 
 function undecidedFit(q: Sql, fitId: string): FitRecord {

@@ -14,7 +14,7 @@ import {
 import { checkActor } from '../validate'
 import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
-import { appendDecisionPage, appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
+import { appendDecisionPage, finishDecisions, latestDecidedFitId, latestFit, saveFit } from './fits'
 import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
 import { taskDetail } from './detail'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
@@ -97,10 +97,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     getTaskSummary: (taskId) => read(() => getTaskSummary(q, taskId)),
 
     saveFit: (input, actor) => write(['fits', 'audit'], actor, (now) => saveFit(q, now, input, actor)),
-    saveDecisions: (fitId, rows, actor) =>
-      write(['decisions', 'fits', 'audit'], actor, (now) => saveDecisions(q, now, fitId, rows, actor)),
     // Invisible until finished: no topic changes (the fit's running count is not shown as news).
-    appendDecisions: (fitId, rows) => write([], null, () => appendDecisions(q, fitId, rows), 'staged'),
     appendDecisionPage: (fitId, page) => write([], null, () => appendDecisionPage(q, fitId, page), 'staged'),
     finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor), 'uncheckpointed'),
     latestFit: () => read(() => latestFit(q)),
