@@ -9,7 +9,7 @@
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
-import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
+import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
 import { usePostgres } from '../../helpers/postgres'

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
-import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
+import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
 import { IMPORT_TALLY_PAGE } from '../../../src/main/store/sqlite/tally-packs'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'

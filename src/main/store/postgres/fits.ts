@@ -1,75 +1,17 @@
 /**
- * Fits and their decisions. A fit is written once; its decisions are written once — all together,
- * or in pages — into the fit's own table (../fit-decisions.ts), and finishing indexes that table
- * and sets `decided_at`, so a reader never sees a half-decided fit as the current one. The fit
- * row is locked FOR UPDATE while its decisions are saved: two clients saving decisions for one fit
- * queue up, and the second finds it decided (`conflict`).
+ * A page of a fit's decisions, PostgreSQL's bulk write: a statement per chunk of rows, each column
+ * an array parameter. The rest of a fit's life is written once for both backends (../ops/fits.ts);
+ * the fit row is locked while a page is written: two clients writing one fit's decisions queue up,
+ * and the second finds it decided (`conflict`).
  */
-import { randomUUID } from 'node:crypto'
+import { StoreError, type DecisionInput, type DecisionPage } from '../contract'
 import { badPosterior, checkDecisionRows, twice } from '../decision-check'
 import { checkDecisionPage, rowsOfPage } from '../decision-page'
-import type { DecisionPage } from '../contract'
-import {
-  StoreError,
-  type Actor,
-  type DecisionInput,
-  type FitInput,
-  type FitRecord,
-  type SaveDecisionsResult
-} from '../contract'
-import { checkBound, checkId, checkJsonObject } from '../validate'
-import { appendAudit } from './audit'
+import { decisionsTableOf, undecidedFit } from '../ops/fits'
+import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
-import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
-import { decisionsTable, type DecidedFit } from '../fit-decisions'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
-
-export async function getFit(q: PgSql, id: string, lock = false): Promise<FitRecord | null> {
-  const row = await q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
-  return row === undefined ? null : toFit(row)
-}
-
-export async function saveFit(q: PgSql, now: string, input: FitInput, actor: Actor): Promise<FitRecord> {
-  const method = checkId(input.method, 'method')
-  const hyper = checkJsonObject(input.hyperparameters, 'hyperparameters')
-  const rel = checkJsonObject(input.reliabilities, 'reliabilities')
-  const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
-  const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
-  const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
-  const bound = checkBound(input.bound)
-  if (parent !== null && (await getFit(q, parent)) === null) {
-    throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
-  }
-  const id = randomUUID()
-  await q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
-    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent, bound
-  )
-  await appendAudit(q, now, actor, 'fit.save', id, bound === null ? { method, parentFitId: parent } : { method, parentFitId: parent, bound })
-  const fit = await getFit(q, id)
-  if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
-  return fit
-}
-
-/** Newest first; `created_at` ties (same millisecond) fall back to insertion order. */
-export async function latestFit(q: PgSql): Promise<FitRecord | null> {
-  const row = await q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits ORDER BY created_at DESC, seq DESC LIMIT 1`)
-  return row === undefined ? null : toFit(row)
-}
-
-/** The fit whose decisions the console shows: the newest one that has them. */
-export async function latestDecidedFit(q: PgSql): Promise<DecidedFit | null> {
-  const row = await q.get<{ id: string; decided_at: string; method: string }>(
-    'SELECT id, decided_at, method FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT 1'
-  )
-  return row === undefined ? null : { id: row.id, decidedAt: row.decided_at, method: row.method }
-}
-
-export async function latestDecidedFitId(q: PgSql): Promise<string | null> {
-  return (await latestDecidedFit(q))?.id ?? null
-}
+import { POSTGRES } from './dialect'
+import { runPlan } from './plan-driver'
 
 /** Why a decision row was not inserted: its task is not visible, its answer or its posterior's keys are not its candidates. */
 async function refuseDecision(q: PgSql, fitId: string, d: DecisionInput): Promise<never> {
@@ -121,15 +63,6 @@ async function insertChunk(q: PgSql, table: string, fitId: string, rows: Decisio
   await refuseDecision(q, fitId, rows[(missing?.n ?? 1) - 1])
 }
 
-/** The fit's table, created empty on its first page (the fit row is locked, so once). */
-async function tableOf(q: PgSql, fitId: string): Promise<string> {
-  const name = decisionsTable(fitId)
-  if ((await q.get('SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?', name)) === undefined) {
-    await q.exec(DECISIONS_TABLE(name))
-  }
-  return name
-}
-
 /** A page in columns (../decision-page.ts), checked as one, written as its rows. */
 export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
   checkDecisionPage(page)
@@ -142,9 +75,9 @@ export async function appendDecisionPage(q: PgSql, fitId: string, page: Decision
  * one transaction.
  */
 async function appendRows(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
-  await undecidedFit(q, fitId)
+  await runPlan(q, undecidedFit(POSTGRES, fitId))
   const { acted, spot } = checkDecisionRows(rows)
-  const table = await tableOf(q, fitId)
+  const table = await runPlan(q, decisionsTableOf(POSTGRES, fitId))
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK)
     const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, chunk.map((d) => d.taskId))
@@ -157,33 +90,4 @@ async function appendRows(q: PgSql, fitId: string, rows: DecisionInput[]): Promi
     rows.length, rows.length - acted, spot, fitId
   )
   return rows.length
-}
-
-/** Indexes the fit's table and makes its decisions (every page appended) the current ones, once. */
-export async function finishDecisions(q: PgSql, now: string, fitId: string, actor: Actor): Promise<SaveDecisionsResult> {
-  await undecidedFit(q, fitId)
-  const table = await tableOf(q, fitId)
-  await q.exec(DECISION_INDEXES(table))
-  // The planner's row counts for the new table: without them its first queue reads guess.
-  await q.exec(`ANALYZE ${table}`)
-  const c = (await q.get<{ n: number; deferred: number | null; spot: number | null }>(
-    'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
-    fitId
-  )) as { n: number; deferred: number | null; spot: number | null }
-  const deferred = c.deferred ?? 0
-  const spot = c.spot ?? 0
-  await q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
-  await appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
-  return { fitId, count: c.n, decidedAt: now }
-}
-
-/** The fit, locked FOR UPDATE: two clients writing one fit's decisions queue up. */
-async function undecidedFit(q: PgSql, fitId: string): Promise<FitRecord> {
-  checkId(fitId, 'fitId')
-  const fit = await getFit(q, fitId, true)
-  if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
-  if (fit.decidedAt !== null) {
-    throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
-  }
-  return fit
 }

@@ -20,16 +20,18 @@ import {
   type TallyInput
 } from '../contract'
 import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
-import { appendAudit } from './audit'
+import { appendAudit } from '../ops/audit'
 import type { PgSql } from './connection'
 import { admitSeat, seatCache } from './import-seats'
-import { recordGoldLabels } from './label-import'
+import { recordGoldLabels } from '../ops/label-import'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
 import { taskAdmission, type ExistingTask } from '../task-admission'
 import { isPrepared, prepareTask } from '../prepared-task'
 import type { PreparedTask } from '../contract'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
+import { runPlan } from './plan-driver'
+import { POSTGRES } from './dialect'
 
 async function getImport(q: PgSql, id: string, lock = false): Promise<ImportRecord | null> {
   const row = await q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
@@ -181,17 +183,17 @@ export async function publishImport(q: PgSql, now: string, importId: string, act
     checkId(goldAs.reviewer, 'goldAs.reviewer')
   }
   // Gold labels first: their count goes into the import row, which is final once published.
-  const goldLabels = goldAs === null ? 0 : await recordGoldLabels(q, now, imp.id, goldAs, actor)
+  const goldLabels = goldAs === null ? 0 : await runPlan(q, recordGoldLabels(POSTGRES, now, imp.id, goldAs, actor))
   const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
   await q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
-  await appendAudit(q, now, actor, 'import.publish', imp.id, {
+  await runPlan(q, appendAudit(now, actor, 'import.publish', imp.id, {
     fileName: imp.fileName,
     sha256: imp.sha256,
     kind: imp.kind,
     counts,
     begunBy: imp.createdBy,
     goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
-  })
+  }))
   return requireImport(q, imp.id)
 }
 

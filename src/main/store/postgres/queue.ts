@@ -5,8 +5,8 @@
 import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../contract'
 import { checkInt } from '../validate'
 import type { PgSql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFit } from './fits'
+import { decidedCounts } from '../ops/decided-counts'
+import { latestDecidedFit } from '../ops/fits'
 import { decisionsTable } from '../fit-decisions'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
@@ -14,12 +14,14 @@ import { LIVE_LABEL } from './tallies'
 import { checkFilter, viewerOf } from '../task-filter-check'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
+import { runPlan } from './plan-driver'
+import { POSTGRES } from './dialect'
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 async function decidedTotal(q: PgSql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Promise<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
-  const c = await decidedCounts(q, fitId)
+  const c = await runPlan(q, decidedCounts(fitId))
   if (c === null) return null
   const held = viewer === null ? 0 : ((await q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
@@ -35,7 +37,7 @@ export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promi
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
   const viewer = await skipping(q, now, viewerOf(query))
-  const fit = await latestDecidedFit(q)
+  const fit = await runPlan(q, latestDecidedFit(POSTGRES))
   const fitId = fit?.id ?? null
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
@@ -53,7 +55,7 @@ export async function queuePage(q: PgSql, now: string, query: QueueQuery): Promi
 export async function filteredTasks(q: PgSql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<TaskRow[]> {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
-  const fit = await latestDecidedFit(q)
+  const fit = await runPlan(q, latestDecidedFit(POSTGRES))
   const b = buildFilter(f, fit?.id ?? null, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = await q.all<QueueRow>(

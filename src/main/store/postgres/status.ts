@@ -5,15 +5,17 @@
 import { decisionsTable, decisionTableProblems } from '../fit-decisions'
 import type { IntegrityReport, StoreCounts } from '../contract'
 import type { PgSql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
+import { decidedCounts } from '../ops/decided-counts'
+import { latestDecidedFitId } from '../ops/fits'
+import { runPlan } from './plan-driver'
+import { POSTGRES } from './dialect'
 
 const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
 
 export async function counts(q: PgSql): Promise<StoreCounts> {
   const n = async (sql: string, ...params: unknown[]): Promise<number> => (await q.get<{ n: number }>(sql, ...params))?.n ?? 0
   const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
-  const fitId = await latestDecidedFitId(q)
+  const fitId = await runPlan(q, latestDecidedFitId(POSTGRES))
   // A live label makes a task `human`: it leaves the acted / deferred counts, as it leaves the queue.
   const decisions = (where: string): Promise<number> =>
     fitId === null
@@ -22,7 +24,7 @@ export async function counts(q: PgSql): Promise<StoreCounts> {
           `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
            AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
         )
-  const stored = fitId === null ? null : await decidedCounts(q, fitId)
+  const stored = fitId === null ? null : await runPlan(q, decidedCounts(fitId))
   // A published import's counts are final and its tasks can never be deleted (see sqlite/status.ts).
   const imported = (what: 'tasks' | 'moves') =>
     n(`SELECT coalesce(sum((i.counts ->> '${what}')::bigint), 0) AS n FROM imports i WHERE i.state = 'published' AND i.kind <> 'labels'`)

@@ -17,24 +17,23 @@ import {
   type WriteResult
 } from '../contract'
 import { checkActor } from '../validate'
-import { auditTail } from './audit'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
-import { appendDecisionPage, finishDecisions, latestDecidedFitId, latestFit, saveFit } from './fits'
-import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
-import { taskDetail } from './detail'
+import { appendDecisionPage } from './fits'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
-import { importLabels } from './label-import'
-import { labelCounts } from './label-counts'
 import { ChangeListeners, notifyChange } from './notify'
-import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
-import { recentLabels, releaseTask, reserveTask } from './reservations'
 import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
 import { importTallyPage, saveTallyPacks, tallyPack, tallySources } from './tally-packs'
-import { getSettings, setSettings } from './settings'
-import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
-import { LABELS } from './label-dialect'
-import { runPlan } from './read-plan'
+import { auditTail, labelCounts } from '../ops/audit'
+import { taskDetail } from '../ops/detail'
+import { currentFit, finishDecisions, latestDecidedFitId, latestFit, listFits, requireFit, rollbackFit, saveFit } from '../ops/fits'
+import { importLabels } from '../ops/label-import'
+import { getTaskSummary, liveLabels, recordLabel, undoLabel } from '../ops/labels'
+import { recentLabels, releaseTask, reserveTask } from '../ops/reservations'
+import { getSettings, setSettings } from '../ops/settings'
+import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../ops/team'
+import { POSTGRES } from './dialect'
+import { runPlan } from './plan-driver'
 import { bumpDataVersion, counts, dataVersion, integrityCheck, schemaVersion } from './status'
 
 export type PostgresStoreMeta = {
@@ -104,8 +103,8 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     },
     integrityCheck: () => read((q) => integrityCheck(q)),
 
-    getSettings: () => read((q) => getSettings(q)),
-    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (q, now) => setSettings(q, now, patch, actor)),
+    getSettings: () => read((q) => runPlan(q, getSettings())),
+    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (q, now) => runPlan(q, setSettings(now, patch, actor))),
 
     beginImport: (input, actor) => write(['imports'], actor, (q, now) => beginImport(q, now, input, actor)),
     writeImportBatch: (importId, batch) => write(['imports'], null, (q, now) => writeImportBatch(q, now, importId, batch)),
@@ -114,18 +113,18 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     abandonImport: (importId) => write(['imports'], null, (q, now) => abandonImport(q, now, importId)),
     findImportBySha: (sha256) => read((q) => findImportBySha(q, sha256)),
 
-    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => recordLabel(q, now, input, actor), 'task'),
-    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => undoLabel(q, now, input, actor), 'task'),
-    liveLabels: (taskId) => read((q) => liveLabels(q, taskId)),
-    getTaskSummary: (taskId) => read((q) => getTaskSummary(q, taskId)),
+    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => runPlan(q, recordLabel(POSTGRES, now, input, actor)), 'task'),
+    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => runPlan(q, undoLabel(POSTGRES, now, input, actor)), 'task'),
+    liveLabels: (taskId) => read((q) => runPlan(q, liveLabels(POSTGRES, taskId))),
+    getTaskSummary: (taskId) => read((q) => runPlan(q, getTaskSummary(POSTGRES, taskId))),
 
-    saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => saveFit(q, now, input, actor)),
+    saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => runPlan(q, saveFit(POSTGRES, now, input, actor))),
     // Invisible until finished: no topic changes.
     appendDecisionPage: (fitId, page) => write([], null, (q) => appendDecisionPage(q, fitId, page)),
-    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
-    latestFit: () => read((q) => latestFit(q)),
+    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => runPlan(q, finishDecisions(POSTGRES, now, fitId, actor))),
+    latestFit: () => read((q) => runPlan(q, latestFit(POSTGRES))),
 
-    auditTail: (limit) => read((q) => auditTail(q, limit)),
+    auditTail: (limit) => read((q) => runPlan(q, auditTail(limit))),
 
     existingTasks: (taskIds) => read((q) => existingTasks(q, taskIds)),
     tallyPage: (after, limit) => read((q) => tallyPage(q, after, limit)),
@@ -138,27 +137,27 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     talliesOf: (taskIds) => read((q) => talliesOf(q, taskIds)),
     seatModels: () => read((q) => seatModels(q)),
     saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (q, now) => saveTallies(q, now, rows, actor)),
-    effectiveLabels: () => read((q) => runPlan(q, effectiveLabelsPlan(LABELS))),
+    effectiveLabels: () => read((q) => runPlan(q, effectiveLabelsPlan(POSTGRES))),
     queuePage: (query) => read((q) => queuePage(q, nowIso(), query)),
     filteredTasks: (filter, after, limit) => read((q) => filteredTasks(q, nowIso(), filter, after, limit)),
     filteredLabels: (filter, after, limit) => read((q) => filteredLabels(q, nowIso(), filter, after, limit)),
     facets: () => read((q) => facets(q)),
-    taskDetail: (taskId) => read((q) => taskDetail(q, nowIso(), taskId)),
-    drawUnlabeled: (input) => read(async (q) => runPlan(q, drawPlan(input, await latestDecidedFitId(q), LABELS))),
-    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs), 'task'),
-    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor), 'task'),
-    recentLabels: (limit) => read((q) => recentLabels(q, limit)),
-    labelCounts: () => read((q) => labelCounts(q)),
-    awaitingAdjudication: (query) => read((q) => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),
-    blindTasks: (query) => read((q) => runPlan(q, blindTasksPlan(query, LABELS))),
-    votes: () => read((q) => runPlan(q, votesPlan(LABELS))),
+    taskDetail: (taskId) => read((q) => runPlan(q, taskDetail(POSTGRES, nowIso(), taskId))),
+    drawUnlabeled: (input) => read(async (q) => runPlan(q, drawPlan(input, await runPlan(q, latestDecidedFitId(POSTGRES)), POSTGRES))),
+    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => runPlan(q, reserveTask(POSTGRES, now, taskId, actor, ttlMs)), 'task'),
+    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => runPlan(q, releaseTask(POSTGRES, now, taskId, actor)), 'task'),
+    recentLabels: (limit) => read((q) => runPlan(q, recentLabels(POSTGRES, limit))),
+    labelCounts: () => read((q) => runPlan(q, labelCounts())),
+    awaitingAdjudication: (query) => read((q) => runPlan(q, awaitingAdjudicationPlan(query, POSTGRES))),
+    blindTasks: (query) => read((q) => runPlan(q, blindTasksPlan(query, POSTGRES))),
+    votes: () => read((q) => runPlan(q, votesPlan(POSTGRES))),
     importLabels: (input, actor) =>
-      write(['imports', 'labels', 'tasks', 'audit'], actor, (q, now) => importLabels(q, now, input, actor)),
+      write(['imports', 'labels', 'tasks', 'audit'], actor, (q, now) => runPlan(q, importLabels(POSTGRES, now, input, actor))),
     listImports: (limit) => read((q) => listImports(q, limit)),
-    listFits: (limit) => read((q) => listFits(q, limit)),
-    getFit: (fitId) => read((q) => requireFit(q, fitId)),
-    currentFit: () => read((q) => currentFit(q)),
-    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (q, now) => rollbackFit(q, now, fitId, actor)),
+    listFits: (limit) => read((q) => runPlan(q, listFits(POSTGRES, limit))),
+    getFit: (fitId) => read((q) => runPlan(q, requireFit(POSTGRES, fitId))),
+    currentFit: () => read((q) => runPlan(q, currentFit(POSTGRES))),
+    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (q, now) => runPlan(q, rollbackFit(POSTGRES, now, fitId, actor))),
 
     close: async () => {
       if (closed) return

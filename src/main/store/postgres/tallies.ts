@@ -13,14 +13,15 @@ import {
 } from '../contract'
 import { checkId, checkInt } from '../validate'
 import { checkTallies } from '../tallies-check'
-import { appendAudit } from './audit'
+import { appendAudit } from '../ops/audit'
 import type { PgSql } from './connection'
 import { parseStringArray } from '../rows'
 import { int32ToBytes } from '../int32-blob'
 import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
-import { readTaskTraces } from './traces'
+import { readTaskTraces } from '../ops/tasks'
 import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
-import { LABELS } from './label-dialect'
+import { POSTGRES } from './dialect'
+import { runPlan } from './plan-driver'
 
 /** Tallies of several tasks in one statement. */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
@@ -81,7 +82,7 @@ export async function tasksWithoutTallies(q: PgSql, limit: number): Promise<Task
       Math.min(limit, 10_000)
     )
   ).map((r) => r.id)
-  return readTaskTraces(q, ids)
+  return runPlan(q, readTaskTraces(ids))
 }
 
 export async function saveTallies(q: PgSql, now: string, rows: { taskId: string; tallies: TallyInput }[], actor: Actor): Promise<number> {
@@ -99,7 +100,7 @@ export async function saveTallies(q: PgSql, now: string, rows: { taskId: string;
     await insertTallies(q, [{ taskId, tallies }])
     written++
   }
-  if (written > 0) await appendAudit(q, now, actor, 'tallies.backfill', null, { tasks: written })
+  if (written > 0) await runPlan(q, appendAudit(now, actor, 'tallies.backfill', null, { tasks: written }))
   return written
 }
 
@@ -120,4 +121,4 @@ export async function existingTasks(q: PgSql, taskIds: string[]): Promise<Existi
 
 /** The shared label rules (../label-rules.ts) in this backend's dialect. */
 export { LIVE_LABEL } from '../label-rules'
-export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, LABELS)
+export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, POSTGRES)

@@ -17,15 +17,17 @@ import {
   type PublishOptions
 } from '../contract'
 import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
-import { appendAudit } from './audit'
+import { appendAudit } from '../ops/audit'
 import type { Sql } from './connection'
 import { admitSeat, seatCache } from './import-seats'
-import { recordGoldLabels } from './label-import'
+import { recordGoldLabels } from '../ops/label-import'
 import { insertTallies } from './tallies'
 import { taskAdmission, type ExistingTask } from '../task-admission'
 import { isPrepared, prepareTask } from '../prepared-task'
 import type { PreparedTask } from '../contract'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
+import { runPlan } from './plan-driver'
+import { SQLITE } from './dialect'
 
 function getImport(q: Sql, id: string): ImportRecord | null {
   const row = q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
@@ -155,17 +157,17 @@ export function publishImport(q: Sql, now: string, importId: string, actor: Acto
     checkId(goldAs.reviewer, 'goldAs.reviewer')
   }
   // Gold labels first: their count goes into the import row, which is final once published.
-  const goldLabels = goldAs === null ? 0 : recordGoldLabels(q, now, imp.id, goldAs, actor)
+  const goldLabels = goldAs === null ? 0 : runPlan(q, recordGoldLabels(SQLITE, now, imp.id, goldAs, actor))
   const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
   q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
-  appendAudit(q, now, actor, 'import.publish', imp.id, {
+  runPlan(q, appendAudit(now, actor, 'import.publish', imp.id, {
     fileName: imp.fileName,
     sha256: imp.sha256,
     kind: imp.kind,
     counts,
     begunBy: imp.createdBy,
     goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
-  })
+  }))
   return requireImport(q, imp.id)
 }
 

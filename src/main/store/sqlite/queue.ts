@@ -5,8 +5,8 @@
 import { type Facets, type LabelRecord, type QueuePage, type QueueQuery, type TaskFilter, type TaskRow } from '../contract'
 import { checkInt } from '../validate'
 import type { Sql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFit } from './fits'
+import { decidedCounts } from '../ops/decided-counts'
+import { latestDecidedFit } from '../ops/fits'
 import { decisionsTable } from '../fit-decisions'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
@@ -14,12 +14,14 @@ import { LIVE_LABEL } from './tallies'
 import { checkFilter, viewerOf } from '../task-filter-check'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
+import { runPlan } from './plan-driver'
+import { SQLITE } from './dialect'
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 function decidedTotal(q: Sql, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): number | null {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
-  const c = decidedCounts(q, fitId)
+  const c = runPlan(q, decidedCounts(fitId))
   if (c === null) return null
   const held = viewer === null ? 0 : (q.get<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision)?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
@@ -35,7 +37,7 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
   const viewer = skipping(q, now, viewerOf(query))
-  const fit = latestDecidedFit(q)
+  const fit = runPlan(q, latestDecidedFit(SQLITE))
   const fitId = fit?.id ?? null
   const b = buildFilter(filter, fitId, now, false, viewer)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
@@ -62,7 +64,7 @@ export function queuePage(q: Sql, now: string, query: QueueQuery): QueuePage {
 export function filteredTasks(q: Sql, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): TaskRow[] {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
-  const fit = latestDecidedFit(q)
+  const fit = runPlan(q, latestDecidedFit(SQLITE))
   const b = buildFilter(f, fit?.id ?? null, now, true)
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = q.all<QueueRow>(

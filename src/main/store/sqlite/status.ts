@@ -4,16 +4,18 @@
  */
 import type { IntegrityReport, StoreCounts } from '../contract'
 import type { Sql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
+import { decidedCounts } from '../ops/decided-counts'
+import { latestDecidedFitId } from '../ops/fits'
 import { decisionsTable, decisionTableProblems } from '../fit-decisions'
+import { runPlan } from './plan-driver'
+import { SQLITE } from './dialect'
 
 const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
 
 export function counts(q: Sql): StoreCounts {
   const n = (sql: string, ...params: unknown[]): number => q.get<{ n: number }>(sql, ...params)?.n ?? 0
   const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
-  const fitId = latestDecidedFitId(q)
+  const fitId = runPlan(q, latestDecidedFitId(SQLITE))
   // A live label makes a task `human`: it leaves the acted / deferred counts, as it leaves the queue.
   const decisions = (where: string): number =>
     fitId === null
@@ -22,7 +24,7 @@ export function counts(q: Sql): StoreCounts {
           `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
            AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
         )
-  const stored = fitId === null ? null : decidedCounts(q, fitId)
+  const stored = fitId === null ? null : runPlan(q, decidedCounts(fitId))
   // A published import's counts are final and its tasks can never be deleted: summing the task
   // imports (a label import counts the tasks it labeled) is exact, and flat however many tasks they hold.
   const imported = (what: 'tasks' | 'moves') =>

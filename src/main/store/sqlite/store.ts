@@ -12,23 +12,22 @@ import {
   type WriteResult
 } from '../contract'
 import { checkActor } from '../validate'
-import { auditTail } from './audit'
 import { toStoreError, type Sql } from './connection'
-import { appendDecisionPage, finishDecisions, latestDecidedFitId, latestFit, saveFit } from './fits'
-import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
-import { taskDetail } from './detail'
+import { appendDecisionPage } from './fits'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
-import { importLabels } from './label-import'
-import { labelCounts } from './label-counts'
-import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
-import { recentLabels, releaseTask, reserveTask } from './reservations'
 import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
 import { importTallyPage, saveTallyPacks, tallyPack, tallySources } from './tally-packs'
-import { getSettings, setSettings } from './settings'
-import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
-import { LABELS } from './label-dialect'
-import { runPlan } from './read-plan'
+import { auditTail, labelCounts } from '../ops/audit'
+import { taskDetail } from '../ops/detail'
+import { currentFit, finishDecisions, latestDecidedFitId, latestFit, listFits, requireFit, rollbackFit, saveFit } from '../ops/fits'
+import { importLabels } from '../ops/label-import'
+import { getTaskSummary, liveLabels, recordLabel, undoLabel } from '../ops/labels'
+import { recentLabels, releaseTask, reserveTask } from '../ops/reservations'
+import { getSettings, setSettings } from '../ops/settings'
+import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../ops/team'
+import { SQLITE } from './dialect'
+import { runPlan } from './plan-driver'
 import { counts, dataVersion, integrityCheck, schemaVersion } from './status'
 
 export type SqliteStoreMeta = {
@@ -79,8 +78,8 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     dataVersion: () => read(() => dataVersion(q)),
     integrityCheck: () => read(() => integrityCheck(q)),
 
-    getSettings: () => read(() => getSettings(q)),
-    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (now) => setSettings(q, now, patch, actor)),
+    getSettings: () => read(() => runPlan(q, getSettings())),
+    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (now) => runPlan(q, setSettings(now, patch, actor))),
 
     beginImport: (input, actor) => write(['imports'], actor, (now) => beginImport(q, now, input, actor)),
     writeImportBatch: (importId, batch) =>
@@ -91,18 +90,18 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     findImportBySha: (sha256) => read(() => findImportBySha(q, sha256)),
 
     recordLabel: (input, actor) =>
-      write(['labels', 'tasks', 'audit'], actor, (now) => recordLabel(q, now, input, actor)),
-    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (now) => undoLabel(q, now, input, actor)),
-    liveLabels: (taskId) => read(() => liveLabels(q, taskId)),
-    getTaskSummary: (taskId) => read(() => getTaskSummary(q, taskId)),
+      write(['labels', 'tasks', 'audit'], actor, (now) => runPlan(q, recordLabel(SQLITE, now, input, actor))),
+    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (now) => runPlan(q, undoLabel(SQLITE, now, input, actor))),
+    liveLabels: (taskId) => read(() => runPlan(q, liveLabels(SQLITE, taskId))),
+    getTaskSummary: (taskId) => read(() => runPlan(q, getTaskSummary(SQLITE, taskId))),
 
-    saveFit: (input, actor) => write(['fits', 'audit'], actor, (now) => saveFit(q, now, input, actor)),
+    saveFit: (input, actor) => write(['fits', 'audit'], actor, (now) => runPlan(q, saveFit(SQLITE, now, input, actor))),
     // Invisible until finished: no topic changes (the fit's running count is not shown as news).
     appendDecisionPage: (fitId, page) => write([], null, () => appendDecisionPage(q, fitId, page), 'staged'),
-    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => finishDecisions(q, now, fitId, actor), 'uncheckpointed'),
-    latestFit: () => read(() => latestFit(q)),
+    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (now) => runPlan(q, finishDecisions(SQLITE, now, fitId, actor)), 'uncheckpointed'),
+    latestFit: () => read(() => runPlan(q, latestFit(SQLITE))),
 
-    auditTail: (limit) => read(() => auditTail(q, limit)),
+    auditTail: (limit) => read(() => runPlan(q, auditTail(limit))),
 
     existingTasks: (taskIds) => read(() => existingTasks(q, taskIds)),
     tallyPage: (after, limit) => read(() => tallyPage(q, after, limit)),
@@ -115,27 +114,27 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     talliesOf: (taskIds) => read(() => talliesOf(q, taskIds)),
     seatModels: () => read(() => seatModels(q)),
     saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (now) => saveTallies(q, now, rows, actor)),
-    effectiveLabels: () => read(() => runPlan(q, effectiveLabelsPlan(LABELS))),
+    effectiveLabels: () => read(() => runPlan(q, effectiveLabelsPlan(SQLITE))),
     queuePage: (query) => read(() => queuePage(q, meta.now().toISOString(), query)),
     filteredTasks: (filter, after, limit) => read(() => filteredTasks(q, meta.now().toISOString(), filter, after, limit)),
     filteredLabels: (filter, after, limit) => read(() => filteredLabels(q, meta.now().toISOString(), filter, after, limit)),
     facets: () => read(() => facets(q)),
-    taskDetail: (taskId) => read(() => taskDetail(q, meta.now().toISOString(), taskId)),
-    drawUnlabeled: (input) => read(() => runPlan(q, drawPlan(input, latestDecidedFitId(q), LABELS))),
-    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (now) => reserveTask(q, now, taskId, actor, ttlMs)),
-    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (now) => releaseTask(q, now, taskId, actor)),
-    recentLabels: (limit) => read(() => recentLabels(q, limit)),
-    labelCounts: () => read(() => labelCounts(q)),
-    awaitingAdjudication: (query) => read(() => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),
-    blindTasks: (query) => read(() => runPlan(q, blindTasksPlan(query, LABELS))),
-    votes: () => read(() => runPlan(q, votesPlan(LABELS))),
+    taskDetail: (taskId) => read(() => runPlan(q, taskDetail(SQLITE, meta.now().toISOString(), taskId))),
+    drawUnlabeled: (input) => read(() => runPlan(q, drawPlan(input, runPlan(q, latestDecidedFitId(SQLITE)), SQLITE))),
+    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (now) => runPlan(q, reserveTask(SQLITE, now, taskId, actor, ttlMs))),
+    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (now) => runPlan(q, releaseTask(SQLITE, now, taskId, actor))),
+    recentLabels: (limit) => read(() => runPlan(q, recentLabels(SQLITE, limit))),
+    labelCounts: () => read(() => runPlan(q, labelCounts())),
+    awaitingAdjudication: (query) => read(() => runPlan(q, awaitingAdjudicationPlan(query, SQLITE))),
+    blindTasks: (query) => read(() => runPlan(q, blindTasksPlan(query, SQLITE))),
+    votes: () => read(() => runPlan(q, votesPlan(SQLITE))),
     importLabels: (input, actor) =>
-      write(['imports', 'labels', 'tasks', 'audit'], actor, (now) => importLabels(q, now, input, actor)),
+      write(['imports', 'labels', 'tasks', 'audit'], actor, (now) => runPlan(q, importLabels(SQLITE, now, input, actor))),
     listImports: (limit) => read(() => listImports(q, limit)),
-    listFits: (limit) => read(() => listFits(q, limit)),
-    getFit: (fitId) => read(() => requireFit(q, fitId)),
-    currentFit: () => read(() => currentFit(q)),
-    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (now) => rollbackFit(q, now, fitId, actor)),
+    listFits: (limit) => read(() => runPlan(q, listFits(SQLITE, limit))),
+    getFit: (fitId) => read(() => runPlan(q, requireFit(SQLITE, fitId))),
+    currentFit: () => read(() => runPlan(q, currentFit(SQLITE))),
+    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (now) => runPlan(q, rollbackFit(SQLITE, now, fitId, actor))),
 
     close: async () => {
       if (closed) return

@@ -14,14 +14,15 @@ import {
 } from '../contract'
 import { checkId, checkInt } from '../validate'
 import { checkTallies } from '../tallies-check'
-import { appendAudit } from './audit'
+import { appendAudit } from '../ops/audit'
 import type { Sql } from './connection'
 import { parseStringArray } from '../rows'
 import { int32ToBytes } from '../int32-blob'
 import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
-import { readTaskTraces } from './traces'
+import { readTaskTraces } from '../ops/tasks'
 import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
-import { LABELS } from './label-dialect'
+import { SQLITE } from './dialect'
+import { runPlan } from './plan-driver'
 
 export { checkTallies } from '../tallies-check'
 
@@ -88,7 +89,7 @@ export function tasksWithoutTallies(q: Sql, limit: number): TaskTrace[] {
       Math.min(limit, 10_000)
     )
     .map((r) => r.id)
-  return readTaskTraces(q, ids)
+  return runPlan(q, readTaskTraces(ids))
 }
 
 export function saveTallies(q: Sql, now: string, rows: { taskId: string; tallies: TallyInput }[], actor: Actor): number {
@@ -106,7 +107,7 @@ export function saveTallies(q: Sql, now: string, rows: { taskId: string; tallies
     insertTallies(q, taskId, tallies)
     written++
   }
-  if (written > 0) appendAudit(q, now, actor, 'tallies.backfill', null, { tasks: written })
+  if (written > 0) runPlan(q, appendAudit(now, actor, 'tallies.backfill', null, { tasks: written }))
   return written
 }
 
@@ -127,4 +128,4 @@ export function existingTasks(q: Sql, taskIds: string[]): ExistingTask[] {
 
 /** The shared label rules (../label-rules.ts) in this backend's dialect. */
 export { LIVE_LABEL } from '../label-rules'
-export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, LABELS)
+export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, SQLITE)

@@ -2,8 +2,8 @@
  * Labels: an append-only log with optimistic concurrency. Each write locks the task's row, checks
  * its `version` against what the reviewer saw and that no other session holds the task (a live
  * reservation), appends one row, bumps the version, ends the reservation and appends the audit row
- * — all in the caller's one transaction. The row lock comes before any read the write relies on
- * (READ COMMITTED, connection.ts `task`): writes on one task take turns, and each statement after
+ * — all in the caller's one transaction. In PostgreSQL the row lock comes before any read the write
+ * relies on (READ COMMITTED, postgres/connection.ts `task`): writes on one task take turns, and each statement after
  * the lock sees the previous writer's commit, so of two reviewers who saw the same version exactly
  * one writes and the other gets a `conflict`, never a silent overwrite. (undoLabel reads its target
  * label first: a label row never changes once written, so that read cannot go stale.)
@@ -21,20 +21,21 @@ import {
   type VersionConflictDetails
 } from '../contract'
 import { checkId, checkInt, checkIsoUtc, checkNullableString, checkOneOf, checkString } from '../validate'
-import { appendAudit } from './audit'
 import { labelAction } from '../audit-row'
-import type { PgSql } from './connection'
 import { heldByOther, reservedConflict, SELECT_RESERVATION, type ReservationRow } from '../reservation-rules'
+import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
+import { appendAudit } from './audit'
+import type { Dialect } from './dialect'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
 
-/** Visible tasks only: a task of an unpublished import does not exist for reviewers. `lock`: FOR UPDATE (writes). */
-export async function requireTask(q: PgSql, taskId: string, lock = false): Promise<TaskRow> {
+/** Visible tasks only: a task of an unpublished import does not exist for reviewers. `lock`: the row locked (writes). */
+export function* requireTask(d: Dialect, taskId: string, lock = false): Plan<TaskRow> {
   checkId(taskId, 'taskId')
-  const row = await q.get<TaskRow>(
+  const row = yield* rowOf<TaskRow>(
     `SELECT t.id, t.question, t.candidates, t.grp, t.version
-     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'${lock ? ' FOR UPDATE OF t' : ''}`,
+     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'${lock ? d.forUpdate('t') : ''}`,
     taskId
   )
   if (row === undefined) throw new StoreError('not_found', `no task ${taskId}`, { taskId })
@@ -43,25 +44,25 @@ export async function requireTask(q: PgSql, taskId: string, lock = false): Promi
 
 const LIVE = `label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = labels.id)`
 
-export async function liveLabels(q: PgSql, taskId: string): Promise<LabelRecord[]> {
-  await requireTask(q, taskId)
-  const rows = await q.all<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY seq`, taskId)
+export function* liveLabels(d: Dialect, taskId: string): Plan<LabelRecord[]> {
+  yield* requireTask(d, taskId)
+  const rows = yield* rowsOf<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY ${d.seq}`, taskId)
   return rows.map(toLabel)
 }
 
-async function latestLive(q: PgSql, taskId: string): Promise<LabelRecord | null> {
-  const row = await q.get<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY seq DESC LIMIT 1`, taskId)
+function* latestLive(d: Dialect, taskId: string): Plan<LabelRecord | null> {
+  const row = yield* rowOf<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY ${d.seq} DESC LIMIT 1`, taskId)
   return row === undefined ? null : toLabel(row)
 }
 
-async function checkVersion(q: PgSql, task: TaskRow, expectedVersion: number): Promise<void> {
+function* checkVersion(d: Dialect, task: TaskRow, expectedVersion: number): Plan<void> {
   checkInt(expectedVersion, 'expectedVersion')
   if (task.version === expectedVersion) return
   const details: VersionConflictDetails = {
     taskId: task.id,
     expectedVersion,
     currentVersion: task.version,
-    latestLiveLabel: await latestLive(q, task.id)
+    latestLiveLabel: yield* latestLive(d, task.id)
   }
   throw new StoreError(
     'conflict',
@@ -70,22 +71,22 @@ async function checkVersion(q: PgSql, task: TaskRow, expectedVersion: number): P
   )
 }
 
-async function getLabel(q: PgSql, labelId: string): Promise<LabelRecord | null> {
-  const row = await q.get<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE id = ?`, labelId)
+function* getLabel(labelId: string): Plan<LabelRecord | null> {
+  const row = yield* rowOf<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE id = ?`, labelId)
   return row === undefined ? null : toLabel(row)
 }
 
 /** The label a new row is about to supersede must be a live label of the same task. */
-async function requireSupersedable(q: PgSql, labelId: string, taskId: string | null): Promise<LabelRecord> {
+function* requireSupersedable(labelId: string, taskId: string | null): Plan<LabelRecord> {
   checkId(labelId, 'labelId')
-  const old = await getLabel(q, labelId)
+  const old = yield* getLabel(labelId)
   if (old === null || (taskId !== null && old.taskId !== taskId)) {
     throw new StoreError('not_found', `no label ${labelId}${taskId === null ? '' : ` on task ${taskId}`}`, { labelId })
   }
   if (old.label === null) {
     throw new StoreError('bad_input', `label ${labelId} is an undo marker, not a label`, { labelId })
   }
-  const by = await q.get<{ id: string }>('SELECT id FROM labels WHERE supersedes = ?', labelId)
+  const by = yield* rowOf<{ id: string }>('SELECT id FROM labels WHERE supersedes = ?', labelId)
   if (by !== undefined) {
     throw new StoreError('conflict', `label ${labelId} was already superseded by ${by.id}`, {
       labelId,
@@ -95,19 +96,19 @@ async function requireSupersedable(q: PgSql, labelId: string, taskId: string | n
   return old
 }
 
-async function insertLabel(q: PgSql, row: Omit<LabelRecord, 'id'>): Promise<string> {
+function* insertLabel(d: Dialect, row: Omit<LabelRecord, 'id'>): Plan<string> {
   const id = randomUUID()
-  await q.run(
+  yield* run(
     `INSERT INTO labels (${LABEL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, row.taskId, row.label, row.source, row.reviewer, row.at, row.note, row.supersedes,
-    row.adjudicated, row.sessionId
+    d.bool(row.adjudicated), row.sessionId
   )
   return id
 }
 
-async function bumpVersion(q: PgSql, task: TaskRow): Promise<number> {
+function* bumpVersion(task: TaskRow): Plan<number> {
   // The WHERE on version makes the bump itself a compare-and-set.
-  const changed = await q.run('UPDATE tasks SET version = version + 1 WHERE id = ? AND version = ?', task.id, task.version)
+  const changed = yield* run('UPDATE tasks SET version = version + 1 WHERE id = ? AND version = ?', task.id, task.version)
   if (changed !== 1) throw new StoreError('conflict', `task ${task.id} changed during the write`, { taskId: task.id })
   return task.version + 1
 }
@@ -116,14 +117,14 @@ async function bumpVersion(q: PgSql, task: TaskRow): Promise<number> {
  * Called inside a label write, before anything is written: another session's live hold refuses
  * it (a `conflict` naming the holder); otherwise the task is done and its hold, if any, ends.
  */
-export async function claimForWrite(q: PgSql, now: string, taskId: string, actor: Actor): Promise<void> {
-  const held = await q.get<ReservationRow>(`${SELECT_RESERVATION} FOR UPDATE`, taskId)
+export function* claimForWrite(d: Dialect, now: string, taskId: string, actor: Actor): Plan<void> {
+  const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
   if (heldByOther(held, now, actor.sessionId)) throw reservedConflict(taskId, held)
-  if (held !== undefined) await q.run('DELETE FROM reservations WHERE task_id = ?', taskId)
+  if (held !== undefined) yield* run('DELETE FROM reservations WHERE task_id = ?', taskId)
 }
 
-export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput, actor: Actor): Promise<LabelWriteResult> {
-  const task = await requireTask(q, input.taskId, true)
+export function* recordLabel(d: Dialect, now: string, input: RecordLabelInput, actor: Actor): Plan<LabelWriteResult> {
+  const task = yield* requireTask(d, input.taskId, true)
   const label = checkString(input.label, 'label')
   const candidates = parseStringArray(task.candidates)
   if (!candidates.includes(label)) {
@@ -138,31 +139,31 @@ export async function recordLabel(q: PgSql, now: string, input: RecordLabelInput
   const note = checkNullableString(input.note, 'note')
   const at = input.at === null || input.at === undefined ? now : checkIsoUtc(input.at, 'at')
   const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
-  await checkVersion(q, task, input.expectedVersion)
-  if (supersedes !== null) await requireSupersedable(q, supersedes, task.id)
-  await claimForWrite(q, now, task.id, actor)
+  yield* checkVersion(d, task, input.expectedVersion)
+  if (supersedes !== null) yield* requireSupersedable(supersedes, task.id)
+  yield* claimForWrite(d, now, task.id, actor)
 
   const adjudicated = input.adjudicated === true
-  const labelId = await insertLabel(q, {
+  const labelId = yield* insertLabel(d, {
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
-  const version = await bumpVersion(q, task)
-  await appendAudit(q, now, actor, labelAction(adjudicated), task.id, {
+  const version = yield* bumpVersion(task)
+  yield* appendAudit(now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
   })
   return { labelId, taskId: task.id, version }
 }
 
 /** Appends an undo marker (`label: null`, `supersedes: labelId`); the original row stays. */
-export async function undoLabel(q: PgSql, now: string, input: UndoLabelInput, actor: Actor): Promise<LabelWriteResult> {
+export function* undoLabel(d: Dialect, now: string, input: UndoLabelInput, actor: Actor): Plan<LabelWriteResult> {
   checkId(input.labelId, 'labelId')
-  const target = await getLabel(q, input.labelId)
+  const target = yield* getLabel(input.labelId)
   if (target === null) throw new StoreError('not_found', `no label ${input.labelId}`, { labelId: input.labelId })
-  const task = await requireTask(q, target.taskId, true)
-  await checkVersion(q, task, input.expectedVersion)
-  await requireSupersedable(q, target.id, task.id)
-  await claimForWrite(q, now, task.id, actor)
-  const labelId = await insertLabel(q, {
+  const task = yield* requireTask(d, target.taskId, true)
+  yield* checkVersion(d, task, input.expectedVersion)
+  yield* requireSupersedable(target.id, task.id)
+  yield* claimForWrite(d, now, task.id, actor)
+  const labelId = yield* insertLabel(d, {
     taskId: task.id,
     label: null,
     source: target.source,
@@ -173,19 +174,19 @@ export async function undoLabel(q: PgSql, now: string, input: UndoLabelInput, ac
     adjudicated: false,
     sessionId: actor.sessionId
   })
-  const version = await bumpVersion(q, task)
-  await appendAudit(q, now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
+  const version = yield* bumpVersion(task)
+  yield* appendAudit(now, actor, 'label.undo', task.id, { labelId, undone: target.id, version })
   return { labelId, taskId: task.id, version }
 }
 
-export async function getTaskSummary(q: PgSql, taskId: string): Promise<TaskSummary> {
-  const task = await requireTask(q, taskId)
+export function* getTaskSummary(d: Dialect, taskId: string): Plan<TaskSummary> {
+  const task = yield* requireTask(d, taskId)
   return {
     id: task.id,
     question: task.question,
     candidates: parseStringArray(task.candidates),
     group: task.grp,
     version: task.version,
-    liveLabels: await liveLabels(q, task.id)
+    liveLabels: yield* liveLabels(d, task.id)
   }
 }

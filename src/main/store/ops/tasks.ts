@@ -2,13 +2,13 @@
  * Reading tasks back with their moves, in file order (the review screen's transcript and the
  * tallies backfill). Published tasks only.
  */
-import { unpackMoves } from '../packed-moves'
 import type { TaskTrace } from '../contract'
-import type { PgSql } from './connection'
+import { unpackMoves } from '../packed-moves'
+import { rowOf, type Plan } from '../plan'
 import { toTaskTrace, type TaskHead } from '../task-trace'
 
-export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | null> {
-  const head = await q.get<TaskHead>(
+export function* readTaskTrace(id: string): Plan<TaskTrace | null> {
+  const head = yield* rowOf<TaskHead>(
     `SELECT t.id, t.question, t.candidates, t.grp, t.created_at, t.version, t.import_id, i.file_name, tm.moves
      FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' JOIN task_moves tm ON tm.task_id = t.id
      WHERE t.id = ?`,
@@ -20,7 +20,7 @@ export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | n
   for (const m of moves) models[m.seat] = null
   // A seat's model may have been declared by any published import; the task's own import first.
   for (const seat of Object.keys(models)) {
-    const row = await q.get<{ model: string }>(
+    const row = yield* rowOf<{ model: string }>(
       `SELECT s.model FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published'
        WHERE s.id = ? AND s.model IS NOT NULL ORDER BY s.import_id = ? DESC LIMIT 1`,
       seat, head.import_id
@@ -30,10 +30,10 @@ export async function readTaskTrace(q: PgSql, id: string): Promise<TaskTrace | n
   return toTaskTrace(head, moves, models)
 }
 
-export async function readTaskTraces(q: PgSql, ids: string[]): Promise<TaskTrace[]> {
+export function* readTaskTraces(ids: string[]): Plan<TaskTrace[]> {
   const out: TaskTrace[] = []
   for (const id of ids) {
-    const t = await readTaskTrace(q, id)
+    const t = yield* readTaskTrace(id)
     if (t !== null) out.push(t)
   }
   return out

@@ -1,10 +1,12 @@
 /**
  * How many of a fit's tasks are still acted, deferred and spot-checked (a live label makes a task
  * `human` and takes it out of all three), without counting the fit's decisions: the counts stored
- * with them minus the labeled tasks among them. Shared by both backends; each runs the query with
- * its own driver (sqlite/decided-counts.ts, postgres/decided-counts.ts).
+ * with them minus the labeled tasks among them. The cost grows with the labels, not the tasks, so
+ * the console's counts and queue total stay flat on a million-task database.
  */
-import { LIVE_LABEL } from './label-rules'
+import { decisionsTable } from '../fit-decisions'
+import { LIVE_LABEL } from '../label-rules'
+import { rowOf, rowsOf, type Plan } from '../plan'
 
 /**
  * The fit's labeled tasks by decision kind (`act`, `defer`, each with `+spot` when spot-checked),
@@ -44,4 +46,11 @@ export function subtractLabeled(fit: StoredCounts | undefined, labeled: readonly
     if (r.kind.endsWith('+spot')) out.spotCheck -= r.n
   }
   return out
+}
+
+/** Null for a fit decided before the counts were stored: the caller counts the rows. */
+export function* decidedCounts(fitId: string): Plan<DecidedCounts | null> {
+  const fit = yield* rowOf<StoredCounts>(SELECT_STORED_COUNTS, fitId)
+  if (fit === undefined || fit.deferred === null || fit.spot === null) return null
+  return subtractLabeled(fit, yield* rowsOf<{ kind: string; n: number }>(LABELED_BY_DECISION(decisionsTable(fitId))))
 }

@@ -3,7 +3,7 @@
  * the shared label rules (label-rules.ts): effective labels, Calibrate's draw with N reviewers per
  * task, the tasks awaiting adjudication, the blind rule, and the reviewers' votes.
  */
-import { decisionsTable } from './fit-decisions'
+import { decisionsTable } from '../fit-decisions'
 import {
   AWAITS_ADJUDICATION,
   drawablePredicate,
@@ -14,12 +14,12 @@ import {
   LABELED_BY,
   LIVE_LABEL,
   type LabelDialect
-} from './label-rules'
-import { rowsOf, type ReadPlan } from './read-plan'
-import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from './rows'
-import { StoreError, type DrawInput, type DrawResult, type EffectiveLabel, type LabelSource } from './contract'
-import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from './contract'
-import { checkId, checkInt } from './validate'
+} from '../label-rules'
+import { rowsOf, type Plan } from '../plan'
+import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
+import { StoreError, type DrawInput, type DrawResult, type EffectiveLabel, type LabelSource } from '../contract'
+import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from '../contract'
+import { checkId, checkInt } from '../validate'
 
 const PUBLISHED_TASKS = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'`
 
@@ -36,7 +36,7 @@ function checkIds(ids: unknown, what: string): string[] {
 type EffectiveRow = { id: string; task_id: string; label: string; source: LabelSource; reviewer: string; at: string }
 
 /** Every task's effective label, in task-id order. */
-export function* effectiveLabelsPlan(d: LabelDialect): ReadPlan<EffectiveLabel[]> {
+export function* effectiveLabelsPlan(d: LabelDialect): Plan<EffectiveLabel[]> {
   const rows = yield* rowsOf<EffectiveRow>(
     `SELECT l.id, l.task_id, l.label, l.source, l.reviewer, l.at FROM labels l
      WHERE ${LIVE_LABEL('l')} AND l.id = ${EFFECTIVE_LABEL_ID('l.task_id', d)} ORDER BY l.task_id`
@@ -49,7 +49,7 @@ export function* effectiveLabelsPlan(d: LabelDialect): ReadPlan<EffectiveLabel[]
  * `spotCheckOnly`, the current fit's spot-checked ones among them), minus `exclude`; the caller's
  * random number `at` ∈ [0, 1) picks one, so the draw is uniform and this code deterministic.
  */
-export function* drawPlan(input: DrawInput, fitId: string | null, d: LabelDialect): ReadPlan<DrawResult> {
+export function* drawPlan(input: DrawInput, fitId: string | null, d: LabelDialect): Plan<DrawResult> {
   if (!(typeof input.at === 'number' && input.at >= 0 && input.at < 1)) throw new StoreError('bad_input', 'at must be a number in [0, 1)')
   const exclude = checkIds(input.exclude, 'exclude')
   const perTask = input.reviewersPerTask === undefined ? 1 : checkInt(input.reviewersPerTask, 'reviewersPerTask', 1)
@@ -72,7 +72,7 @@ export function* drawPlan(input: DrawInput, fitId: string | null, d: LabelDialec
 type AwaitingRow = { id: string; question: string | null; grp: string | null; candidates: string; version: number }
 
 /** The tasks awaiting adjudication (label-rules.ts), a page in task-id order, each with its live labels. */
-export function* awaitingAdjudicationPlan(query: AdjudicationQuery, d: LabelDialect): ReadPlan<AdjudicationPage> {
+export function* awaitingAdjudicationPlan(query: AdjudicationQuery, d: LabelDialect): Plan<AdjudicationPage> {
   const perTask = checkInt(query.reviewersPerTask, 'reviewersPerTask', 1)
   const offset = checkInt(query.offset, 'offset')
   const limit = Math.min(checkInt(query.limit, 'limit', 1), 500)
@@ -100,7 +100,7 @@ export function* awaitingAdjudicationPlan(query: AdjudicationQuery, d: LabelDial
 }
 
 /** Which of these tasks are blind for the reviewer (TeamStore.blindTasks), in the order given. */
-export function* blindTasksPlan(query: BlindQuery, d: LabelDialect): ReadPlan<string[]> {
+export function* blindTasksPlan(query: BlindQuery, d: LabelDialect): Plan<string[]> {
   const ids = checkIds(query.taskIds, 'taskIds')
   const reviewer = checkId(query.reviewer, 'reviewer')
   const perTask = checkInt(query.reviewersPerTask, 'reviewersPerTask', 1)
@@ -114,7 +114,7 @@ export function* blindTasksPlan(query: BlindQuery, d: LabelDialect): ReadPlan<st
 }
 
 /** Every vote on the tasks two or more reviewers labeled (agreement is measured on these). */
-export function* votesPlan(d: LabelDialect): ReadPlan<Vote[]> {
+export function* votesPlan(d: LabelDialect): Plan<Vote[]> {
   const rows = yield* rowsOf<{ task_id: string; reviewer: string; label: string }>(
     `SELECT l.task_id, l.reviewer, l.label FROM labels l
      WHERE ${LIVE_LABEL('l')} AND NOT l.adjudicated AND ${IS_VOTE('l', d)} AND l.task_id IN (

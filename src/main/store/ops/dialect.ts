@@ -1,0 +1,24 @@
+/**
+ * What really differs between the two backends' SQL, for the operations written once (ops/):
+ * everything else in a statement is the same text in SQLite and PostgreSQL (`?` placeholders are
+ * rewritten by the PostgreSQL connection).
+ */
+import type { LabelDialect } from '../label-rules'
+
+export interface Dialect extends LabelDialect {
+  backend: 'sqlite' | 'postgres'
+  /** A boolean as a parameter (SQLite stores 0/1). */
+  bool(value: boolean): unknown
+  /**
+   * The row lock a write takes on a row it reads before changing it (` FOR UPDATE [OF t]`). Empty
+   * in SQLite, whose write transaction holds the whole database from its first statement.
+   */
+  forUpdate(of?: string): string
+  /** A parameter PostgreSQL cannot type from its place (in a SELECT list): `?::text`. */
+  typed(type: 'text' | 'json'): string
+  /** One row when the table named by the one parameter exists, none otherwise. */
+  tableExists: string
+  /** A fit's decisions table, and its queue indexes (each backend's latest migration's shape). */
+  decisionsTable(table: string): string
+  decisionIndexes(table: string): string
+}

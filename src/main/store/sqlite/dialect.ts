@@ -1,0 +1,23 @@
+import type { Dialect } from '../ops/dialect'
+import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
+import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
+
+/** Threads that help each sort of an index build (sqlite/fits.ts `indexDecisions` says why four). */
+const SORT_THREADS = 4
+
+/**
+ * SQLite's side of the operations written once (../ops/dialect.ts): recording order is the rowid;
+ * an id list travels as JSON; a flag is 0/1; no row locks (a write transaction holds the database).
+ */
+export const SQLITE: Dialect = {
+  backend: 'sqlite',
+  seq: 'rowid',
+  idSet: '(SELECT value FROM json_each(?))',
+  idParam: (ids) => JSON.stringify(ids),
+  bool: (value) => (value ? 1 : 0),
+  forUpdate: () => '',
+  typed: () => '?',
+  tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
+  decisionsTable: DECISIONS_TABLE,
+  decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${DECISION_INDEXES(table)}\nPRAGMA threads = 0;`
+}
