@@ -8,6 +8,7 @@ import type { Store } from './contract'
 
 export * from './contract'
 export type { Migration } from './migrations'
+export { topicsOf, type OperationName } from './operations'
 export { prepareTask } from './prepared-task'
 export { DecisionPageBuilder, pageBuffers } from './decision-page'
 export { openSqliteStore, DEFAULT_STALE_IMPORT_MS, type SqliteOpenOptions } from './sqlite/open'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { FileSource, ImportRecordView, ServerHandlers } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { ImportRecord } from '../../store'
+import { topicsOf, type ImportRecord } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { refuseHostPathOverWeb } from './local-paths'
@@ -99,7 +99,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
           }
         })
         if (value.status === 'imported') {
-          core.changed(['imports', 'tasks', 'labels', 'audit'])
+          core.changed(topicsOf('publishImport', 'importLabels'))
           await core.labelsChanged()
         }
         return { ...value, jobId }

@@ -16,6 +16,8 @@ import {
   type LabelDialect
 } from '../label-rules'
 import { rowsOf, type Plan } from '../plan'
+import type { Dialect } from './dialect'
+import { latestDecidedFitId } from './fits'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 import { StoreError, type DrawInput, type DrawResult, type EffectiveLabel, type LabelSource } from '../contract'
 import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from '../contract'
@@ -126,3 +128,8 @@ export function* votesPlan(d: LabelDialect): Plan<Vote[]> {
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Calibrate's draw under the current fit (drawPlan). */
+export function* drawUnlabeledPlan(input: DrawInput, d: Dialect): Plan<DrawResult> {
+  return yield* drawPlan(input, yield* latestDecidedFitId(d), d)
+}
