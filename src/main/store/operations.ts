@@ -11,6 +11,7 @@ import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
 import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
 import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { recentLabels, releaseTask, reserveTask } from './ops/reservations'
@@ -60,15 +61,15 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   setSettings: write('write', ['settings', 'audit'], true, (_d, now, patch, actor) => setSettings(now, patch, actor)),
 
   // The staging steps touch only invisible rows; the publish makes them news.
-  beginImport: write('write', ['imports'], true),
+  beginImport: write('write', ['imports'], true, (d, now, input, actor) => beginImport(d, now, input, actor)),
   writeImportBatch: write('staged', ['imports'], false),
-  publishImport: write('write', ['imports', 'tasks', 'labels', 'audit'], true),
-  abandonImport: write('write', ['imports'], false),
-  findImportBySha: read(),
+  publishImport: write('write', ['imports', 'tasks', 'labels', 'audit'], true, (d, now, importId, actor, opts) => publishImport(d, now, importId, actor, opts)),
+  abandonImport: write('write', ['imports'], false, (d, now, importId) => abandonImport(d, now, importId)),
+  findImportBySha: read((_d, _now, sha256) => findImportBySha(sha256)),
   existingTasks: read(),
   seatModels: read(),
   importLabels: write('write', ['imports', 'labels', 'tasks', 'audit'], true, (d, now, input, actor) => importLabels(d, now, input, actor)),
-  listImports: read(),
+  listImports: read((d, _now, limit) => listImports(d, limit)),
 
   recordLabel: write('task', ['labels', 'tasks', 'audit'], true, (d, now, input, actor) => recordLabel(d, now, input, actor)),
   undoLabel: write('task', ['labels', 'tasks', 'audit'], true, (d, now, input, actor) => undoLabel(d, now, input, actor)),

@@ -1,67 +1,25 @@
 /**
- * Staged imports (DESIGN.md, "Imports"): rows are written in batches under an import id that
- * stays invisible, then published by flipping that one import row. Abandoned (and stale staged)
- * imports are swept when a store opens, never during a reviewer's write.
+ * An import's staged batches, this backend's bulk write (the rest of an import's life is written
+ * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
+ * opens, never during a reviewer's write.
  */
-import { randomUUID } from 'node:crypto'
 import {
-  IMPORT_KINDS,
-  LABEL_SOURCES,
   StoreError,
-  type Actor,
-  type BeginImportInput,
   type ImportBatch,
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
-  type PublishOptions
+  type PreparedTask
 } from '../contract'
-import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
-import { appendAudit } from '../ops/audit'
-import type { Sql } from './connection'
-import { admitSeat, seatCache } from './import-seats'
-import { recordGoldLabels } from '../ops/label-import'
-import { insertTallies } from './tallies'
-import { taskAdmission, type ExistingTask } from '../task-admission'
+import { requireStaged } from '../ops/imports'
 import { isPrepared, prepareTask } from '../prepared-task'
-import type { PreparedTask } from '../contract'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
-import { runPlan } from './plan-driver'
+import { taskAdmission, type ExistingTask } from '../task-admission'
+import { checkSeat } from '../validate'
+import type { Sql } from './connection'
 import { SQLITE } from './dialect'
-
-function getImport(q: Sql, id: string): ImportRecord | null {
-  const row = q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
-  return row === undefined ? null : toImport(row)
-}
-
-function requireImport(q: Sql, id: string): ImportRecord {
-  checkId(id, 'importId')
-  const imp = getImport(q, id)
-  if (imp === null) throw new StoreError('not_found', `no import ${id}`, { importId: id })
-  return imp
-}
-
-function requireStaged(q: Sql, id: string, verb: string): ImportRecord {
-  const imp = requireImport(q, id)
-  if (imp.state !== 'staged') {
-    throw new StoreError('conflict', `cannot ${verb} import ${id}: it is ${imp.state}`, { importId: id, state: imp.state })
-  }
-  return imp
-}
-
-export function beginImport(q: Sql, now: string, input: BeginImportInput, actor: Actor): ImportRecord {
-  checkId(input.fileName, 'fileName')
-  checkSha256(input.sha256, 'sha256')
-  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
-  const id = randomUUID()
-  q.run(
-    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
-     VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
-    id, input.fileName, input.sha256, input.kind, now, now,
-    JSON.stringify(EMPTY_IMPORT_COUNTS), actor.reviewer, actor.sessionId, actor.shell
-  )
-  return requireImport(q, id)
-}
+import { admitSeat, seatCache } from './import-seats'
+import { runPlan } from './plan-driver'
+import { insertTallies } from './tallies'
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
@@ -104,7 +62,7 @@ function indexQuestions(q: Sql, importId: string, first: number, last: number): 
 }
 
 export function writeImportBatch(q: Sql, now: string, importId: string, batch: ImportBatch): ImportBatchResult {
-  const imp = requireStaged(q, importId, 'write to')
+  const imp = runPlan(q, requireStaged(SQLITE, importId, 'write to'))
   if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
     throw new StoreError('bad_input', 'an import batch needs a tasks array')
   }
@@ -147,55 +105,6 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
   }
   q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
   return result
-}
-
-export function publishImport(q: Sql, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): ImportRecord {
-  const imp = requireStaged(q, importId, 'publish')
-  const goldAs = opts.goldAs ?? null
-  if (goldAs !== null) {
-    checkOneOf(goldAs.source, LABEL_SOURCES, 'goldAs.source')
-    checkId(goldAs.reviewer, 'goldAs.reviewer')
-  }
-  // Gold labels first: their count goes into the import row, which is final once published.
-  const goldLabels = goldAs === null ? 0 : runPlan(q, recordGoldLabels(SQLITE, now, imp.id, goldAs, actor))
-  const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
-  q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
-  runPlan(q, appendAudit(now, actor, 'import.publish', imp.id, {
-    fileName: imp.fileName,
-    sha256: imp.sha256,
-    kind: imp.kind,
-    counts,
-    begunBy: imp.createdBy,
-    goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
-  }))
-  return requireImport(q, imp.id)
-}
-
-export function listImports(q: Sql, limit: number): ImportRecord[] {
-  checkInt(limit, 'limit', 1)
-  return q
-    .all<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'published' ORDER BY published_at DESC, rowid DESC LIMIT ?`, Math.min(limit, 1000))
-    .map(toImport)
-}
-
-export function abandonImport(q: Sql, now: string, importId: string): ImportRecord {
-  const imp = requireImport(q, importId)
-  if (imp.state === 'abandoned') return imp
-  if (imp.state === 'published') {
-    throw new StoreError('conflict', `import ${imp.id} is published and cannot be abandoned`, { importId: imp.id })
-  }
-  q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
-  return requireImport(q, imp.id)
-}
-
-export function findImportBySha(q: Sql, sha256: string): ImportRecord | null {
-  checkSha256(sha256, 'sha256')
-  const row = q.get<ImportRow>(
-    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE sha256 = ? AND state <> 'abandoned'
-     ORDER BY state = 'published' DESC, created_at DESC LIMIT 1`,
-    sha256
-  )
-  return row === undefined ? null : toImport(row)
 }
 
 /**
