@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
 import { usePostgres } from '../../helpers/postgres'
-import { ANA, BO, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
+import { ANA, appendDecisions, BO, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
 
 const cluster = usePostgres()
 
@@ -375,7 +375,7 @@ describe('postgres under concurrent clients', () => {
     }
   })
 
-  it('saves a fit’s decisions once, publishes an import once, and gives a free task to one session', async () => {
+  it('writes a fit’s decisions once, publishes an import once, and gives a free task to one session', async () => {
     const url = await cluster().createDatabase()
     const a = await openPostgresStore(url)
     const b = await openPostgresStore(url)
@@ -387,12 +387,17 @@ describe('postgres under concurrent clients', () => {
       expect(((publishes.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
 
       const fit = await a.saveFit(FIT, ANA)
-      const saves = await Promise.allSettled([
-        saveDecisions(a, fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)], ANA),
-        saveDecisions(b, fit.value.id, [decision('t1', 'defer', 0.1)], BO)
+      // Two pages deciding one task: one lands whole, the other is refused whole.
+      const pages = await Promise.allSettled([
+        appendDecisions(a, fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)]),
+        appendDecisions(b, fit.value.id, [decision('t1', 'defer', 0.1)])
       ])
-      expect(saves.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
-      expect(((saves.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
+      expect(pages.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(((pages.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).message).toMatch(/task t1 appears twice/)
+      // Two finishes of one fit: one makes it current, the other finds it decided.
+      const finishes = await Promise.allSettled([a.finishDecisions(fit.value.id, ANA), b.finishDecisions(fit.value.id, BO)])
+      expect(finishes.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(((finishes.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
       const decided = await a.latestFit()
       expect(await count(url, `SELECT count(*) AS n FROM ${decisionsTable(fit.value.id)}`)).toBe(decided?.decisionCount)
 
