@@ -16,6 +16,7 @@ import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { recentLabels, releaseTask, reserveTask } from './ops/reservations'
 import { getSettings, setSettings } from './ops/settings'
+import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
 import { awaitingAdjudicationPlan, blindTasksPlan, drawUnlabeledPlan, effectiveLabelsPlan, votesPlan } from './ops/team'
 
 /**
@@ -67,7 +68,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   abandonImport: write('write', ['imports'], false, (d, now, importId) => abandonImport(d, now, importId)),
   findImportBySha: read((_d, _now, sha256) => findImportBySha(sha256)),
   existingTasks: read(),
-  seatModels: read(),
+  seatModels: read(() => seatModels()),
   importLabels: write('write', ['imports', 'labels', 'tasks', 'audit'], true, (d, now, input, actor) => importLabels(d, now, input, actor)),
   listImports: read((d, _now, limit) => listImports(d, limit)),
 
@@ -88,15 +89,15 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   currentFit: read((d) => currentFit(d)),
   rollbackFit: write('write', ['fits', 'decisions', 'audit'], true, (d, now, fitId, actor) => rollbackFit(d, now, fitId, actor)),
 
-  tallyPage: read(),
-  tallySources: read(),
-  importTallyPage: read(),
-  tallyPack: read(),
+  tallyPage: read((d, _now, after, limit) => tallyPage(d, after, limit)),
+  tallySources: read(() => tallySources()),
+  importTallyPage: read((d, _now, importId, after, limit) => importTallyPage(d, importId, after, limit)),
+  tallyPack: read((_d, _now, importId, part) => tallyPack(importId, part)),
   // Derived data no screen shows: no topic changes.
-  saveTallyPacks: timeless('write', []),
-  tasksWithoutTallies: read(),
+  saveTallyPacks: write('write', [], false, (d, _now, importId, packs) => saveTallyPacks(d, importId, packs)),
+  tasksWithoutTallies: read((d, _now, limit) => tasksWithoutTallies(d, limit)),
   talliesOf: read(),
-  saveTallies: write('write', ['tasks', 'audit'], true),
+  saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
   queuePage: read(undefined, true),
   filteredTasks: read(undefined, true),

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
-import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
-import { IMPORT_TALLY_PAGE } from '../../../src/main/store/sqlite/tally-packs'
+import { LIVE_LABEL } from '../../../src/main/store/label-rules'
+import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
+import { SQLITE } from '../../../src/main/store/sqlite/dialect'
 import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
@@ -102,7 +103,7 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
     const db = rawDb(path, true)
     try {
       // The fit's pages, and the pages an import's tally packs are made from (one import's tasks).
-      for (const [sql, params] of [[TALLY_PAGE, ['', 10]], [IMPORT_TALLY_PAGE, ['', 'import-1', 10]]] as const) {
+      for (const [sql, params] of [[TALLY_PAGE(SQLITE), ['', 10]], [IMPORT_TALLY_PAGE(SQLITE), ['', 'import-1', 10]]] as const) {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
         expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
         expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])

@@ -16,6 +16,13 @@ export interface Dialect extends LabelDialect {
   forUpdate(of?: string): string
   /** A parameter PostgreSQL cannot type from its place (in a SELECT list): `?::text`. */
   typed(type: 'text' | 'json'): string
+  /**
+   * The join that keeps its left side the outer loop: SQLite's CROSS JOIN (its planner would
+   * otherwise start from the one published import and sort its tasks); PostgreSQL plans its own.
+   */
+  joinInOrder: string
+  /** An expression no index may serve (SQLite's unary `+`), so the planner walks the one it should. */
+  noIndex(expr: string): string
   /** One row when the table named by the one parameter exists, none otherwise. */
   tableExists: string
   /** A fit's decisions table, and its queue indexes (each backend's latest migration's shape). */

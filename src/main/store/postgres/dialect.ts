@@ -13,6 +13,8 @@ export const POSTGRES: Dialect = {
   bool: (value) => value,
   forUpdate: (of) => (of === undefined ? ' FOR UPDATE' : ` FOR UPDATE OF ${of}`),
   typed: (type) => `?::${type}`,
+  joinInOrder: 'JOIN',
+  noIndex: (expr) => expr,
   tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
   decisionsTable: DECISIONS_TABLE,
   // The planner's row counts for the new table: without them its first queue reads guess.

@@ -21,7 +21,6 @@ import * as queue from './queue'
 import * as status from './status'
 import { bumpDataVersion, dataVersion, schemaVersion } from './status'
 import * as tallies from './tallies'
-import * as tallyPacks from './tally-packs'
 
 export type PostgresStoreMeta = {
   /** The connection URL without its password. */
@@ -60,7 +59,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     listenChanges: (events) => listeners.listen(events)
   }
   const own: BackendOperations<PgSql> = {
-    ...imports, ...queue, ...status, ...tallies, ...tallyPacks, appendDecisionPage,
+    ...imports, ...queue, ...status, ...tallies, appendDecisionPage,
     info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
     dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
   }

@@ -17,6 +17,8 @@ export const SQLITE: Dialect = {
   bool: (value) => (value ? 1 : 0),
   forUpdate: () => '',
   typed: () => '?',
+  joinInOrder: 'CROSS JOIN',
+  noIndex: (expr) => `+${expr}`,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
   decisionsTable: DECISIONS_TABLE,
   decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${DECISION_INDEXES(table)}\nPRAGMA threads = 0;`

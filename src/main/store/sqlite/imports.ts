@@ -12,6 +12,7 @@ import {
   type PreparedTask
 } from '../contract'
 import { requireStaged } from '../ops/imports'
+import { insertTallies } from '../ops/tallies'
 import { isPrepared, prepareTask } from '../prepared-task'
 import { taskAdmission, type ExistingTask } from '../task-admission'
 import { checkSeat } from '../validate'
@@ -19,7 +20,6 @@ import type { Sql } from './connection'
 import { SQLITE } from './dialect'
 import { admitSeat, seatCache } from './import-seats'
 import { runPlan } from './plan-driver'
-import { insertTallies } from './tallies'
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
@@ -47,7 +47,7 @@ function insertTask(q: Sql, imp: ImportRecord, t: PreparedTask, now: string): nu
     t.id, imp.id, t.question, t.candidates, t.gold, t.group, t.raw, t.contentSha256, now, t.moveCount
   )
   q.run('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)', t.id, t.moves)
-  if (t.tallies !== null) insertTallies(q, t.id, t.tallies)
+  if (t.tallies !== null) runPlan(q, insertTallies(t.id, t.tallies))
   return rowid
 }
 

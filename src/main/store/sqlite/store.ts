@@ -15,7 +15,6 @@ import * as queue from './queue'
 import * as status from './status'
 import { schemaVersion } from './status'
 import * as tallies from './tallies'
-import * as tallyPacks from './tally-packs'
 
 export type SqliteStoreMeta = {
   path: string
@@ -46,6 +45,6 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     }
   }
   const info = (q: Sql) => ({ backend: 'sqlite' as const, path: meta.path, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
-  const own: BackendOperations<Sql> = { ...imports, ...queue, ...status, ...tallies, ...tallyPacks, appendDecisionPage, info }
+  const own: BackendOperations<Sql> = { ...imports, ...queue, ...status, ...tallies, appendDecisionPage, info }
   return buildStore(driver, own)
 }
