@@ -16,6 +16,7 @@ import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { recentLabels, releaseTask, reserveTask } from './ops/reservations'
 import { getSettings, setSettings } from './ops/settings'
+import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
 import { awaitingAdjudicationPlan, blindTasksPlan, drawUnlabeledPlan, effectiveLabelsPlan, votesPlan } from './ops/team'
 
@@ -55,7 +56,7 @@ const timeless = <K extends OperationName>(tx: Tx, topics: Topic[]): Operation<K
 
 export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   info: read(),
-  counts: read(),
+  counts: read((d) => counts(d)),
   dataVersion: read(),
   integrityCheck: read(),
   getSettings: read(() => getSettings()),

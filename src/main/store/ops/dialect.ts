@@ -14,6 +14,8 @@ export interface Dialect extends LabelDialect {
    * in SQLite, whose write transaction holds the whole database from its first statement.
    */
   forUpdate(of?: string): string
+  /** A whole number held under `key` of a JSON object column. */
+  jsonInt(column: string, key: string): string
   /** A parameter PostgreSQL cannot type from its place (in a SELECT list): `?::text`. */
   typed(type: 'text' | 'json'): string
   /**

@@ -12,6 +12,7 @@ export const POSTGRES: Dialect = {
   idParam: (ids) => ids,
   bool: (value) => value,
   forUpdate: (of) => (of === undefined ? ' FOR UPDATE' : ` FOR UPDATE OF ${of}`),
+  jsonInt: (column, key) => `(${column} ->> '${key}')::bigint`,
   typed: (type) => `?::${type}`,
   joinInOrder: 'JOIN',
   noIndex: (expr) => expr,

@@ -10,19 +10,25 @@ import {
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
+  type SeatInput,
   type PreparedTask,
   type TallyInput
 } from '../contract'
+import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
 import { requireStaged } from '../ops/imports'
 import { isPrepared, prepareTask } from '../prepared-task'
 import { taskAdmission, type ExistingTask } from '../task-admission'
 import { checkSeat } from '../validate'
 import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
-import { admitSeat, seatCache } from './import-seats'
 import { runPlan } from './plan-driver'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
+
+/** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
+function admit(q: PgSql, imp: ImportRecord, s: SeatInput, own: SeatCache): Promise<number> {
+  return seatIsNews(s, own) ? runPlan(q, admitSeat(imp, s, own)) : Promise.resolve(0)
+}
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
@@ -98,12 +104,12 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
   // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
   const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
 
-  const own = await seatCache(q, imp.id)
+  const own = await runPlan(q, seatCache(imp.id))
   const existing = await existingRows(q, tasks)
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const inserted: PreparedTask[] = []
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
-  for (const s of extraSeats) result.seats += await admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
+  for (const s of extraSeats) result.seats += await admit(q, imp, { id: s.id, model: s.model ?? null }, own)
   for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
@@ -112,7 +118,7 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
       result.skipped++
       continue
     }
-    for (const [id, model] of t.seats) result.seats += await admitSeat(q, imp, { id, model }, own)
+    for (const [id, model] of t.seats) result.seats += await admit(q, imp, { id, model }, own)
     written.set(t.id, t.contentSha256)
     inserted.push(t)
     result.written++

@@ -16,6 +16,7 @@ export const SQLITE: Dialect = {
   idParam: (ids) => JSON.stringify(ids),
   bool: (value) => (value ? 1 : 0),
   forUpdate: () => '',
+  jsonInt: (column, key) => `json_extract(${column}, '$.${key}')`,
   typed: () => '?',
   joinInOrder: 'CROSS JOIN',
   noIndex: (expr) => `+${expr}`,

@@ -9,8 +9,10 @@ import {
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
+  type SeatInput,
   type PreparedTask
 } from '../contract'
+import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
 import { requireStaged } from '../ops/imports'
 import { insertTallies } from '../ops/tallies'
 import { isPrepared, prepareTask } from '../prepared-task'
@@ -18,8 +20,12 @@ import { taskAdmission, type ExistingTask } from '../task-admission'
 import { checkSeat } from '../validate'
 import type { Sql } from './connection'
 import { SQLITE } from './dialect'
-import { admitSeat, seatCache } from './import-seats'
 import { runPlan } from './plan-driver'
+
+/** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
+function admit(q: Sql, imp: ImportRecord, s: SeatInput, own: SeatCache): number {
+  return seatIsNews(s, own) ? runPlan(q, admitSeat(imp, s, own)) : 0
+}
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
@@ -71,13 +77,13 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
   // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
   const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
 
-  const own = seatCache(q, imp.id)
+  const own = runPlan(q, seatCache(imp.id))
   const existing = existingRows(q, tasks)
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
   let first = Infinity
   let last = -Infinity
-  for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
+  for (const s of extraSeats) result.seats += admit(q, imp, { id: s.id, model: s.model ?? null }, own)
   for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
@@ -86,7 +92,7 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
       result.skipped++
       continue
     }
-    for (const [id, model] of t.seats) result.seats += admitSeat(q, imp, { id, model }, own)
+    for (const [id, model] of t.seats) result.seats += admit(q, imp, { id, model }, own)
     const rowid = insertTask(q, imp, t, now)
     written.set(t.id, t.contentSha256)
     first = Math.min(first, rowid)
