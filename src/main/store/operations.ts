@@ -14,6 +14,7 @@ import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackF
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
 import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
+import { facets, filteredLabels, filteredTasks, queuePage } from './ops/queue'
 import { recentLabels, releaseTask, reserveTask } from './ops/reservations'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
@@ -49,7 +50,7 @@ export type Operation<K extends OperationName> = {
   plan?: (d: Dialect, now: string, ...args: Args<K>) => Plan<Value<K>>
 }
 
-const read = <K extends OperationName>(plan?: Operation<K>['plan'], clock = false): Operation<K> => ({ tx: 'read', topics: null, actor: false, clock, plan })
+const read = <K extends OperationName>(plan?: Operation<K>['plan']): Operation<K> => ({ tx: 'read', topics: null, actor: false, clock: false, plan })
 const write = <K extends OperationName>(tx: Tx, topics: Topic[], actor: boolean, plan?: Operation<K>['plan'], clock = true): Operation<K> => ({ tx, topics, actor, clock, plan })
 /** A write of a backend's own that needs no time. */
 const timeless = <K extends OperationName>(tx: Tx, topics: Topic[]): Operation<K> => write(tx, topics, false, undefined, false)
@@ -100,10 +101,10 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   talliesOf: read(),
   saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
-  queuePage: read(undefined, true),
-  filteredTasks: read(undefined, true),
-  filteredLabels: read(undefined, true),
-  facets: read(),
+  queuePage: read((d, now, query) => queuePage(d, now, query)),
+  filteredTasks: read((d, now, filter, after, limit) => filteredTasks(d, now, filter, after, limit)),
+  filteredLabels: read((d, now, filter, after, limit) => filteredLabels(d, now, filter, after, limit)),
+  facets: read((d) => facets(d)),
   taskDetail: read((d, now, taskId) => taskDetail(d, now, taskId)),
   drawUnlabeled: read((d, _now, input) => drawUnlabeledPlan(input, d)),
   reserveTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor, ttlMs) => reserveTask(d, now, taskId, actor, ttlMs)),

@@ -423,16 +423,17 @@ describe('postgres queue plans', () => {
     }
     const table = decisionsTable((await store.latestFit())?.id as string)
     // The queue's own ORDER BY text, as task-filter.ts builds it.
-    const { orderBy } = await import('../../../src/main/store/postgres/task-filter')
+    const { orderBy } = await import('../../../src/main/store/ops/task-filter')
+    const { POSTGRES } = await import('../../../src/main/store/postgres/dialect')
     await store.close()
     const select = `SELECT d.task_id FROM ${table} d JOIN tasks t ON t.id = d.task_id WHERE d.decision = 'defer'`
     const cases: [string, string][] = [
-      [`${table}_by_gap`, orderBy('gap', 'asc', 'decided')],
-      [`${table}_by_gap`, orderBy('gap', 'desc', 'decided')],
-      [`${table}_by_age`, orderBy('age', 'asc', 'decided')],
-      [`${table}_by_disagreement`, orderBy('disagreement', 'asc', 'decided')],
-      [`${table}_by_disagreement`, orderBy('disagreement', 'desc', 'decided')],
-      [`${table}_by_group`, orderBy('group', 'asc', 'decided')]
+      [`${table}_by_gap`, orderBy(POSTGRES, 'gap', 'asc', 'decided')],
+      [`${table}_by_gap`, orderBy(POSTGRES, 'gap', 'desc', 'decided')],
+      [`${table}_by_age`, orderBy(POSTGRES, 'age', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy(POSTGRES, 'disagreement', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy(POSTGRES, 'disagreement', 'desc', 'decided')],
+      [`${table}_by_group`, orderBy(POSTGRES, 'group', 'asc', 'decided')]
     ]
     await raw(url, async (c) => {
       await c.query('ANALYZE')

@@ -10,7 +10,7 @@ import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { LIVE_LABEL } from '../../../src/main/store/label-rules'
 import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
 import { SQLITE } from '../../../src/main/store/sqlite/dialect'
-import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
+import { buildFilter, orderBy } from '../../../src/main/store/ops/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions } from './fixtures'
@@ -128,8 +128,8 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
       const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL, NO_FIT_DECISIONS), 'now', 'me', 'defer')
       expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])
-      const b = buildFilter({ ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
-      const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
+      const b = buildFilter(SQLITE, { ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
+      const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(SQLITE, 'gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
       expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_none_by_gap \(decision=\?\)/)
       expect(page, page.join('\n')).toContain('SEARCH rx USING INDEX sqlite_autoindex_reservations_1 (task_id=?)')
       expect(page.filter((d) => d.includes('TEMP B-TREE') || /^SCAN/.test(d)), page.join('\n')).toEqual([])

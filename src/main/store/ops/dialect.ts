@@ -14,6 +14,8 @@ export interface Dialect extends LabelDialect {
    * in SQLite, whose write transaction holds the whole database from its first statement.
    */
   forUpdate(of?: string): string
+  /** The strings of a JSON array column as a table `alias` with one column, `value`. */
+  jsonTexts(column: string, alias: string): string
   /** A whole number held under `key` of a JSON object column. */
   jsonInt(column: string, key: string): string
   /** A parameter PostgreSQL cannot type from its place (in a SELECT list): `?::text`. */
@@ -25,6 +27,16 @@ export interface Dialect extends LabelDialect {
   joinInOrder: string
   /** An expression no index may serve (SQLite's unary `+`), so the planner walks the one it should. */
   noIndex(expr: string): string
+  /** How NULLs of a nullable sort key order: as the smallest values, in both (PostgreSQL says so). */
+  nulls(direction: 'ASC' | 'DESC'): string
+  /** The question-search terms of a text (null: it has no word), and the match that takes them as its one parameter. */
+  searchTerms(text: string): string | null
+  searchMatch: string
+  /**
+   * Whether a page of the decided queue picks its decision rows first, from the decisions alone
+   * (SQLite: a covering walk of one queue index, then only the page's rows joined to their tasks).
+   */
+  pageDecisionsFirst: boolean
   /** One row when the table named by the one parameter exists, none otherwise. */
   tableExists: string
   /** A fit's decisions table, and its queue indexes (each backend's latest migration's shape). */

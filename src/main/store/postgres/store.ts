@@ -17,7 +17,6 @@ import { appendDecisionPage } from './fits'
 import * as imports from './imports'
 import { ChangeListeners, notifyChange } from './notify'
 import { runPlan } from './plan-driver'
-import * as queue from './queue'
 import * as status from './status'
 import { bumpDataVersion, dataVersion, schemaVersion } from './status'
 import * as tallies from './tallies'
@@ -59,7 +58,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     listenChanges: (events) => listeners.listen(events)
   }
   const own: BackendOperations<PgSql> = {
-    ...imports, ...queue, ...status, ...tallies, appendDecisionPage,
+    ...imports, ...status, ...tallies, appendDecisionPage,
     info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
     dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
   }

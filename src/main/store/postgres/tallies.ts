@@ -5,12 +5,10 @@
  */
 import { StoreError, type ExistingTask, type StoredTallies, type TallyInput } from '../contract'
 import { int32ToBytes } from '../int32-blob'
-import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
 import { parseStringArray } from '../rows'
 import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
 import { checkId } from '../validate'
 import type { PgSql } from './connection'
-import { POSTGRES } from './dialect'
 
 /** Tallies of several tasks in one statement. */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
@@ -51,7 +49,3 @@ export async function existingTasks(q: PgSql, taskIds: string[]): Promise<Existi
     taskId: r.id, contentSha256: r.content_sha256, candidates: parseStringArray(r.candidates), importId: r.import_id, fileName: r.file_name, state: r.state
   }))
 }
-
-/** The shared label rules (../label-rules.ts) in this backend's dialect. */
-export { LIVE_LABEL } from '../label-rules'
-export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, POSTGRES)

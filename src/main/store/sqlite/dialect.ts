@@ -2,6 +2,12 @@ import type { Dialect } from '../ops/dialect'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
 
+/** Words of the search text, each a quoted FTS5 prefix term (quotes cannot occur inside one). */
+export function ftsQuery(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 16) ?? []
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ')
+}
+
 /** Threads that help each sort of an index build (sqlite/fits.ts `indexDecisions` says why four). */
 const SORT_THREADS = 4
 
@@ -16,10 +22,15 @@ export const SQLITE: Dialect = {
   idParam: (ids) => JSON.stringify(ids),
   bool: (value) => (value ? 1 : 0),
   forUpdate: () => '',
+  jsonTexts: (column, alias) => `json_each(${column}) ${alias}`,
   jsonInt: (column, key) => `json_extract(${column}, '$.${key}')`,
   typed: () => '?',
   joinInOrder: 'CROSS JOIN',
   noIndex: (expr) => `+${expr}`,
+  nulls: () => '',
+  searchTerms: ftsQuery,
+  searchMatch: 'task_search MATCH ?',
+  pageDecisionsFirst: true,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
   decisionsTable: DECISIONS_TABLE,
   decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${DECISION_INDEXES(table)}\nPRAGMA threads = 0;`

@@ -11,7 +11,6 @@ import { SQLITE } from './dialect'
 import { appendDecisionPage } from './fits'
 import * as imports from './imports'
 import { runPlan } from './plan-driver'
-import * as queue from './queue'
 import * as status from './status'
 import { schemaVersion } from './status'
 import * as tallies from './tallies'
@@ -45,6 +44,6 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     }
   }
   const info = (q: Sql) => ({ backend: 'sqlite' as const, path: meta.path, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
-  const own: BackendOperations<Sql> = { ...imports, ...queue, ...status, ...tallies, appendDecisionPage, info }
+  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, info }
   return buildStore(driver, own)
 }

@@ -3,12 +3,10 @@
  * tallies' life is written once, ../ops/tallies.ts).
  */
 import { StoreError, type ExistingTask, type StoredTallies } from '../contract'
-import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
 import { parseStringArray } from '../rows'
 import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
 import { checkId } from '../validate'
 import type { Sql } from './connection'
-import { SQLITE } from './dialect'
 
 export function talliesOf(q: Sql, taskIds: string[]): StoredTallies[] {
   if (!Array.isArray(taskIds)) throw new StoreError('bad_input', 'taskIds must be an array')
@@ -39,7 +37,3 @@ export function existingTasks(q: Sql, taskIds: string[]): ExistingTask[] {
     taskId: r.id, contentSha256: r.content_sha256, candidates: parseStringArray(r.candidates), importId: r.import_id, fileName: r.file_name, state: r.state
   }))
 }
-
-/** The shared label rules (../label-rules.ts) in this backend's dialect. */
-export { LIVE_LABEL } from '../label-rules'
-export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, SQLITE)
