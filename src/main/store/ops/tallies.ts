@@ -2,7 +2,7 @@
  * Tallies: each published task's sufficient statistics (../tally-rows.ts), read by the page for a
  * fit, backfilled for tasks imported before tallies existed, and packed per import
  * (../tally-pack.ts) the first time a fit reads it. An import batch writes its tasks' tallies with
- * the backend's bulk write (sqlite/tallies.ts, postgres/tallies.ts).
+ * the backend's bulk write (sqlite/imports.ts, postgres/tallies.ts).
  */
 import { StoreError, type Actor, type StoredTallies, type TallyInput, type TallyPackRow, type TallySource, type TaskTrace } from '../contract'
 import { int32ToBytes } from '../int32-blob'

@@ -1,5 +1,5 @@
 /**
- * Team mode's reads (issue #9), written once for both backends as read plans (read-plan.ts) over
+ * Team mode's reads (issue #9), written once for both backends as plans (../plan.ts) over
  * the shared label rules (label-rules.ts): effective labels, Calibrate's draw with N reviewers per
  * task, the tasks awaiting adjudication, the blind rule, and the reviewers' votes.
  */
