@@ -130,7 +130,7 @@ describe('postgres schema guarantees', () => {
     }
   })
 
-  it('migration 0002 moves every fit\'s decisions into a table of its own, indexed; queue, detail and checks read them', async () => {
+  it('migration 0002 moves every fit\'s decisions into a table of its own, indexed, and 0004 turns their number lists into float64 bytes; queue, detail and checks read them', async () => {
     const url = await cluster().createDatabase()
     const v1 = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) })
     await importTasks(v1, ['t1', 't2', 't3'].map((id) => makeTask(id)))
@@ -150,7 +150,9 @@ describe('postgres schema guarantees', () => {
         await c.query(
           `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement, decided_at,
              task_created_at, task_group, ks, why, reason)
-           SELECT $1, id, $2, $3, 'true', '{"true":0.6,"false":0.4}', NULL, $4, '[0.5]', 0.2, '2026-11-30T10:00:00.000Z', created_at, grp, '[3]', NULL, 'gap'
+           SELECT $1, id, $2, $3, 'true', '{"false":0.4,"true":0.6}', NULL, $4, '[0.5,null]', 0.2, '2026-11-30T10:00:00.000Z', created_at, grp, '[3,null]',
+             CASE WHEN id = 't3' THEN '{"round":1,"k":8,"n":9,"qhat":0.9,"bias":0.01,"conc":0.1}'::json
+                  WHEN id = 't2' THEN '{"round":2,"k":16,"qhat":0.8,"bias":0,"conc":0.2}'::json END, 'gap'
            FROM tasks WHERE id = $5`,
           [fit, kind, spot, gap, task]
         )
@@ -169,7 +171,14 @@ describe('postgres schema guarantees', () => {
         ['t1', 0.3, true, newer, '2026-11-30T11:00:00.000Z']
       ])
       const detail = await store.taskDetail('t3')
-      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3], reason: 'gap' })
+      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3, null], bound: [0.5, null], reason: 'gap' })
+      // The posterior in the task's candidate order [true, false], whatever the JSON's key order; `n` kept when it was there.
+      expect(detail.decision?.posterior).toEqual({ true: 0.6, false: 0.4 })
+      expect(Object.keys(detail.decision?.posterior ?? {})).toEqual(['true', 'false'])
+      expect(detail.decision?.why).toEqual({ round: 1, k: 8, n: 9, qhat: 0.9, bias: 0.01, conc: 0.1 })
+      expect((await store.taskDetail('t2')).decision?.why).toEqual({ round: 2, k: 16, qhat: 0.8, bias: 0, conc: 0.2 })
+      expect((await store.taskDetail('t1')).decision?.why).toBeNull()
+      expect(page.rows.map((r) => [r.posterior, r.bound])).toEqual([[{ true: 0.6, false: 0.4 }, [0.5, null]], [{ true: 0.6, false: 0.4 }, [0.5, null]]])
       expect(detail.previousDecision).toMatchObject({ fitId: older, decision: 'defer', gap: 0.1, decidedAt: '2026-11-30T10:00:00.000Z' })
       expect(await store.counts()).toMatchObject({ deferred: 2, acted: 1, spotCheck: 1 })
       expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
@@ -178,6 +187,8 @@ describe('postgres schema guarantees', () => {
     }
     expect(await count(url, `SELECT count(*) AS n FROM pg_tables WHERE tablename = 'decisions'`)).toBe(0)
     expect(await count(url, `SELECT count(*) AS n FROM pg_indexes WHERE tablename = '${decisionsTable(older)}'`)).toBe(5)
+    expect(await count(url, `SELECT count(*) AS n FROM information_schema.columns
+      WHERE table_name IN ('${decisionsTable(older)}', 'decisions_none') AND column_name IN ('posterior', 'bound', 'ks', 'why') AND data_type = 'bytea'`)).toBe(8)
     // A table no fit owns, or a fit whose table lost rows, is reported.
     await raw(url, async (c) => {
       await c.query(`SET session_replication_role = replica`)

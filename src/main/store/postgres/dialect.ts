@@ -1,6 +1,6 @@
 import type { Dialect } from '../ops/dialect'
 import { searchQuery } from './search'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decision-numbers'
 
 /**
  * PostgreSQL's side of the operations written once (../ops/dialect.ts): recording order is the

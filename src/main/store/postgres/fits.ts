@@ -1,93 +1,103 @@
 /**
  * A page of a fit's decisions, PostgreSQL's bulk write: a statement per chunk of rows, each column
- * an array parameter. The rest of a fit's life is written once for both backends (../ops/fits.ts);
- * the fit row is locked while a page is written: two clients writing one fit's decisions queue up,
- * and the second finds it decided (`conflict`).
+ * an array parameter, the number lists as the float64 bytes of the page's own columns
+ * (../decision-numbers.ts; migration 0004). The rest of a fit's life is written once for both
+ * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
+ * fit's decisions queue up, and the second finds it decided (`conflict`).
  */
-import { StoreError, type DecisionInput, type DecisionPage } from '../contract'
-import { badPosterior, checkDecisionRows, twice } from '../decision-check'
-import { checkDecisionPage, rowsOfPage } from '../decision-page'
+import { StoreError, type DecisionPage } from '../contract'
+import { badPosterior, twice } from '../decision-check'
+import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
+import { ACT, checkDecisionPage, SPOT } from '../decision-page'
 import { decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
 
-/** Why a decision row was not inserted: its task is not visible, its answer or its posterior's keys are not its candidates. */
-async function refuseDecision(q: PgSql, fitId: string, d: DecisionInput): Promise<never> {
-  const t = await q.get<{ candidates: string }>(
-    `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'`,
-    d.taskId
-  )
-  if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
-  const candidates = parseStringArray(t.candidates)
-  if (d.answer === null || candidates.includes(d.answer)) throw badPosterior(d.taskId, candidates, Object.keys(d.posterior), fitId)
-  throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
-}
-
 /** Rows per INSERT: each statement takes the chunk as arrays (one round trip, not one per row). */
 const CHUNK = 2000
 
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
+const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
-/**
- * One statement per chunk: the task's immutable created_at and group are copied from its row, and
- * a missing task, an answer that is not its candidate or a posterior whose keys are not exactly
- * its candidates (as SQLite, which stores the posterior in candidate order) inserts nothing
- * (diagnosed below).
- */
-async function insertChunk(q: PgSql, table: string, fitId: string, rows: DecisionInput[]): Promise<void> {
-  const inserted = await q.run(
-    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, task_created_at, task_group, ks, why, reason)
-     SELECT t.id, u.decision, u.spot, u.answer, u.posterior::json, u.stop_round, u.gap, u.bound::json, u.disagreement,
-       t.created_at, t.grp, u.ks::json, u.why::json, u.reason
-     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::integer[], ?::float8[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[])
-       AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
-     JOIN tasks t ON t.id = u.task JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     WHERE (u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer))
-       AND (SELECT count(*) FROM json_object_keys(u.posterior::json)) = json_array_length(t.candidates)
-       AND NOT EXISTS (SELECT 1 FROM json_object_keys(u.posterior::json) AS k(key)
-         WHERE k.key NOT IN (SELECT json_array_elements_text(t.candidates)))
-     ORDER BY t.id`,
-    rows.map((d) => d.taskId), rows.map((d) => d.decision), rows.map((d) => d.spotCheck), rows.map((d) => d.answer),
-    rows.map((d) => JSON.stringify(d.posterior)), rows.map((d) => d.stopRound), rows.map((d) => d.gap), rows.map((d) => json(d.bound)),
-    rows.map((d) => d.disagreement), rows.map((d) => json(d.k)), rows.map((d) => json(d.why)), rows.map((d) => d.reason ?? null)
+/** The chunk's published tasks: id → its candidates (JSON text). */
+async function chunkTasks(q: PgSql, ids: string[]): Promise<Map<string, string>> {
+  const rows = await q.all<{ id: string; candidates: string }>(
+    `SELECT t.id, t.candidates FROM unnest(?::text[]) AS u(id) JOIN tasks t ON t.id = u.id
+     JOIN imports i ON i.id = t.import_id AND i.state = 'published'`,
+    ids
   )
-  if (inserted === rows.length) return
-  const missing = await q.get<{ n: number }>(
-    `SELECT u.n FROM unnest(?::text[]) WITH ORDINALITY AS u(task, n)
-     WHERE NOT EXISTS (SELECT 1 FROM ${table} d WHERE d.task_id = u.task) ORDER BY u.n LIMIT 1`,
-    rows.map((d) => d.taskId)
-  )
-  await refuseDecision(q, fitId, rows[(missing?.n ?? 1) - 1])
+  return new Map(rows.map((r) => [r.id, r.candidates]))
 }
 
-/** A page in columns (../decision-page.ts), checked as one, written as its rows. */
-export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
-  checkDecisionPage(page)
-  return appendRows(q, fitId, rowsOfPage(page))
+/**
+ * Rows [from, to) of the page, checked against their tasks in page order (a missing task, an answer
+ * that is not a candidate, a posterior whose keys are not exactly the candidates: the first such row
+ * is the error, and nothing of the page is written), then inserted in one statement that copies
+ * each task's immutable created_at and group from its row.
+ */
+async function insertChunk(q: PgSql, table: string, fitId: string, page: DecisionPage, from: number, to: number): Promise<void> {
+  const ids = page.taskIds.slice(from, to)
+  const tasks = await chunkTasks(q, ids)
+  const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
+  const posteriors: Buffer[] = []
+  for (let i = from; i < to; i++) {
+    const id = page.taskIds[i]
+    const text = tasks.get(id)
+    if (text === undefined) throw new StoreError('not_found', `no task ${id}`, { taskId: id, fitId })
+    let k = known.get(text)
+    if (k === undefined) known.set(text, (k = { candidates: parseStringArray(text), orders: [] }))
+    const l = page.listOf[i]
+    let order = k.orders[l]
+    if (order === undefined) k.orders[l] = order = candidateOrder(k.candidates, page.lists[l])
+    const answer = page.answers[i]
+    if (answer !== null && !k.candidates.includes(answer)) {
+      throw new StoreError('bad_input', `answer "${answer}" is not a candidate of task ${id}`, { taskId: id, fitId, candidates: k.candidates })
+    }
+    if (order === null) throw badPosterior(id, k.candidates, page.lists[l], fitId)
+    const at = page.posteriorAt[i]
+    posteriors.push(order.length === 0 ? bytesOf(page.posteriors, at, k.candidates.length) : gatheredBytes(page.posteriors, at, order))
+  }
+  const col = <T>(f: (i: number) => T): T[] => Array.from({ length: to - from }, (_, j) => f(from + j))
+  await q.run(
+    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
+       disagreement, task_created_at, task_group, ks, why, reason)
+     SELECT t.id, u.decision, u.spot, u.answer, u.posterior, u.stop_round, u.gap, u.bound, u.disagreement,
+       t.created_at, t.grp, u.ks, u.why, u.reason
+     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[])
+       AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
+     JOIN tasks t ON t.id = u.task
+     ORDER BY t.id`,
+    ids, col((i) => (page.flags[i] & ACT ? 'act' : 'defer')), col((i) => (page.flags[i] & SPOT) !== 0), col((i) => page.answers[i]),
+    posteriors, col((i) => nullIfNaN(page.stopRounds[i])), col((i) => nullIfNaN(page.gaps[i])),
+    col((i) => (page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]))),
+    col((i) => nullIfNaN(page.disagreements[i])),
+    col((i) => (page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]))),
+    col((i) => (Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)))),
+    col((i) => page.reasons[i])
+  )
 }
 
 /**
  * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisionPage` says why pages and
- * why no index yet): the fit row locked, the rows inserted, the fit's running counts raised, in
- * one transaction.
+ * why no index yet): the page checked as one, the fit row locked, the rows inserted, the fit's
+ * running counts raised, in one transaction.
  */
-async function appendRows(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
+export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
+  const { acted, spot } = checkDecisionPage(page)
   await runPlan(q, undecidedFit(POSTGRES, fitId))
-  const { acted, spot } = checkDecisionRows(rows)
+  const n = page.taskIds.length
   const table = await runPlan(q, decisionsTableOf(POSTGRES, fitId))
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK)
-    const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, chunk.map((d) => d.taskId))
+  for (let from = 0; from < n; from += CHUNK) {
+    const to = Math.min(n, from + CHUNK)
+    const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, page.taskIds.slice(from, to))
     if (again !== undefined) throw twice(again.task_id)
-    await insertChunk(q, table, fitId, chunk)
+    await insertChunk(q, table, fitId, page, from, to)
   }
   await q.run(
     `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
        spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    rows.length, rows.length - acted, spot, fitId
+    n, n - acted, spot, fitId
   )
-  return rows.length
+  return n
 }
