@@ -12,13 +12,18 @@ import {
   StoreError,
   type Actor,
   type BeginImportInput,
+  type ImportBatch,
+  type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
-  type PublishOptions
+  type PreparedTask,
+  type PublishOptions,
+  type SeatInput
 } from '../contract'
+import { isPrepared, prepareTask } from '../prepared-task'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
-import { checkId, checkInt, checkOneOf, checkSha256 } from '../validate'
+import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
 import { appendAudit } from './audit'
 import type { Dialect } from './dialect'
 import { recordGoldLabels } from './label-import'
@@ -106,4 +111,32 @@ export function* findImportBySha(sha256: string): Plan<ImportRecord | null> {
     sha256
   )
   return row === undefined ? null : toImport(row)
+}
+
+/**
+ * The start of an import batch, the backends' bulk write: its staged import (locked), its seats
+ * checked, and its tasks validated and serialised — unless the caller's thread did it already
+ * (prepared-task.ts).
+ */
+export function* stagedBatch(d: Dialect, importId: string, batch: ImportBatch): Plan<{ imp: ImportRecord; extraSeats: SeatInput[]; tasks: PreparedTask[] }> {
+  const imp = yield* requireStaged(d, importId, 'write to')
+  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
+    throw new StoreError('bad_input', 'an import batch needs a tasks array')
+  }
+  const extraSeats = batch.seats ?? []
+  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
+  return { imp, extraSeats, tasks: batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t))) }
+}
+
+/** The end of an import batch: its totals added to the import's running counts. */
+export function* recordBatch(now: string, imp: ImportRecord, result: ImportBatchResult): Plan<void> {
+  const c = imp.counts
+  const counts: ImportCounts = {
+    tasks: c.tasks + result.written,
+    skipped: c.skipped + result.skipped,
+    moves: c.moves + result.moves,
+    seats: c.seats + result.seats,
+    labels: c.labels
+  }
+  yield* run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
 }

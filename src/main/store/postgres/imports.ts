@@ -4,21 +4,10 @@
  * opens, never during a reviewer's write. The import row is locked
  * by every step that changes it (../ops/imports.ts).
  */
-import {
-  StoreError,
-  type ImportBatch,
-  type ImportBatchResult,
-  type ImportCounts,
-  type ImportRecord,
-  type SeatInput,
-  type PreparedTask,
-  type TallyInput
-} from '../contract'
+import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput, TallyInput } from '../contract'
 import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
-import { requireStaged } from '../ops/imports'
-import { isPrepared, prepareTask } from '../prepared-task'
+import { recordBatch, stagedBatch } from '../ops/imports'
 import { taskAdmission, type ExistingTask } from '../task-admission'
-import { checkSeat } from '../validate'
 import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
@@ -95,14 +84,7 @@ async function indexQuestions(q: PgSql, tasks: PreparedTask[]): Promise<void> {
 }
 
 export async function writeImportBatch(q: PgSql, now: string, importId: string, batch: ImportBatch): Promise<ImportBatchResult> {
-  const imp = await runPlan(q, requireStaged(POSTGRES, importId, 'write to'))
-  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
-    throw new StoreError('bad_input', 'an import batch needs a tasks array')
-  }
-  const extraSeats = batch.seats ?? []
-  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
-  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
+  const { imp, extraSeats, tasks } = await runPlan(q, stagedBatch(POSTGRES, importId, batch))
 
   const own = await runPlan(q, seatCache(imp.id))
   const existing = await existingRows(q, tasks)
@@ -126,15 +108,7 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
   }
   await insertTasks(q, imp, inserted, now)
   await indexQuestions(q, inserted)
-  const c = imp.counts
-  const counts: ImportCounts = {
-    tasks: c.tasks + result.written,
-    skipped: c.skipped + result.skipped,
-    moves: c.moves + result.moves,
-    seats: c.seats + result.seats,
-    labels: c.labels
-  }
-  await q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  await runPlan(q, recordBatch(now, imp, result))
   return result
 }
 

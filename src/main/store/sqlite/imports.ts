@@ -3,21 +3,11 @@
  * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
  * opens, never during a reviewer's write.
  */
-import {
-  StoreError,
-  type ImportBatch,
-  type ImportBatchResult,
-  type ImportCounts,
-  type ImportRecord,
-  type SeatInput,
-  type PreparedTask
-} from '../contract'
+import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput } from '../contract'
 import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
-import { requireStaged } from '../ops/imports'
+import { recordBatch, stagedBatch } from '../ops/imports'
 import { insertTallies } from '../ops/tallies'
-import { isPrepared, prepareTask } from '../prepared-task'
 import { taskAdmission, type ExistingTask } from '../task-admission'
-import { checkSeat } from '../validate'
 import type { Sql } from './connection'
 import { SQLITE } from './dialect'
 import { runPlan } from './plan-driver'
@@ -68,14 +58,7 @@ function indexQuestions(q: Sql, importId: string, first: number, last: number): 
 }
 
 export function writeImportBatch(q: Sql, now: string, importId: string, batch: ImportBatch): ImportBatchResult {
-  const imp = runPlan(q, requireStaged(SQLITE, importId, 'write to'))
-  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
-    throw new StoreError('bad_input', 'an import batch needs a tasks array')
-  }
-  const extraSeats = batch.seats ?? []
-  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
-  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
+  const { imp, extraSeats, tasks } = runPlan(q, stagedBatch(SQLITE, importId, batch))
 
   const own = runPlan(q, seatCache(imp.id))
   const existing = existingRows(q, tasks)
@@ -101,15 +84,7 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
     result.moves += t.moveCount
   }
   if (result.written > 0) indexQuestions(q, imp.id, first, last)
-  const c = imp.counts
-  const counts: ImportCounts = {
-    tasks: c.tasks + result.written,
-    skipped: c.skipped + result.skipped,
-    moves: c.moves + result.moves,
-    seats: c.seats + result.seats,
-    labels: c.labels
-  }
-  q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  runPlan(q, recordBatch(now, imp, result))
   return result
 }
 
