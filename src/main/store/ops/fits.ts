@@ -149,3 +149,13 @@ export function* finishDecisions(d: Dialect, now: string, fitId: string, actor: 
   yield* appendAudit(now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
   return { fitId, count: c.n, decidedAt: now }
 }
+
+/** A page's rows added to its fit's running counts, in the page's transaction (they always equal its rows). */
+export function* countPage(fitId: string, n: number, acted: number, spot: number): Plan<number> {
+  yield* run(
+    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
+       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
+    n, n - acted, spot, fitId
+  )
+  return n
+}

@@ -9,7 +9,7 @@ import { StoreError, type DecisionPage } from '../contract'
 import { badPosterior, twice } from '../decision-check'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
 import { ACT, checkDecisionPage, SPOT } from '../decision-page'
-import { decisionsTableOf, undecidedFit } from '../ops/fits'
+import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
@@ -94,10 +94,5 @@ export async function appendDecisionPage(q: PgSql, fitId: string, page: Decision
     if (again !== undefined) throw twice(again.task_id)
     await insertChunk(q, table, fitId, page, from, to)
   }
-  await q.run(
-    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
-       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    n, n - acted, spot, fitId
-  )
-  return n
+  return runPlan(q, countPage(fitId, n, acted, spot))
 }

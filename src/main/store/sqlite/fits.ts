@@ -4,7 +4,7 @@
  */
 import { StoreError, type DecisionPage } from '../contract'
 import { badPosterior, twice } from '../decision-check'
-import { decisionsTableOf, undecidedFit } from '../ops/fits'
+import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { Sql } from './connection'
 import { SQLITE } from './dialect'
@@ -97,12 +97,7 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
       throw e
     }
   }
-  q.run(
-    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
-       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    n, n - acted, spot, fitId
-  )
-  return n
+  return runPlan(q, countPage(fitId, n, acted, spot))
 }
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)

@@ -5,14 +5,7 @@
  * rolls the whole transaction back, so the file is left exactly as it was.
  */
 import { existsSync } from 'node:fs'
-import {
-  checkMigrationList,
-  migrationLabel,
-  migrationSha256,
-  planMigrations,
-  type AppliedMigration,
-  type Migration
-} from '../migrations'
+import { checkMigrationList, migrationLabel, migrationSha256, planMigrations, type AppliedMigration, type Migration } from '../migrations'
 import { StoreError, type MigrationReport } from '../contract'
 import type { Sql } from './connection'
 
