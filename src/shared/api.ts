@@ -13,6 +13,7 @@ import { loopInputSchemas, type EngineSettings } from './loop-schemas'
 import type * as L from './loop-types'
 import { teamInputSchemas, type TeamSettings } from './team-schemas'
 import type { AdjudicationList } from './team-types'
+import type { Shell } from './vocabularies'
 
 export * from './loop-schemas'
 export type * from './loop-types'
@@ -43,7 +44,7 @@ export const apiInputSchemas = {
   ...teamInputSchemas
 } satisfies Record<ApiMethod, z.ZodType>
 
-export type Shell = 'electron' | 'web' | 'cli'
+export type { Shell } from './vocabularies'
 
 export interface AppInfo {
   version: string

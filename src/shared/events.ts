@@ -1,6 +1,7 @@
 /** Everything the main side pushes to the renderer (DESIGN.md, "Transports"). */
-export const TOPICS = ['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit'] as const
-export type Topic = (typeof TOPICS)[number]
+import type { Topic } from './vocabularies'
+
+export { TOPICS, type Topic } from './vocabularies'
 
 export type ApiEvent =
   | { type: 'changed'; topics: Topic[] }

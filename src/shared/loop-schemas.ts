@@ -4,13 +4,13 @@
  * here, so the main side always sees complete arguments.
  */
 import { z } from 'zod'
+import { LABEL_SOURCES, QUEUE_SORTS, TASK_STATES } from './vocabularies'
+
+export { LABEL_SOURCES, QUEUE_SORTS, TASK_STATES } from './vocabularies'
 
 export const METHOD_NAMES = [
   'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
 ] as const
-export const TASK_STATES = ['act', 'defer', 'human'] as const
-export const LABEL_SOURCES = ['random', 'escalation'] as const
-export const QUEUE_SORTS = ['gap', 'age', 'disagreement', 'group'] as const
 export const STATE_SOURCES = ['social', 'posterior'] as const
 /** ENGINE.md §8.7's concentration bounds (`--bound`, `engine.bound`). */
 export const BOUND_KINDS = ['binomial', 'hoeffding'] as const

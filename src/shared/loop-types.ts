@@ -6,8 +6,9 @@
 import type { JsonValue } from './json'
 import type { BoundKind, BudgetSetting } from './loop-schemas'
 
-export type TaskState = 'act' | 'defer' | 'human'
-export type LabelSource = 'random' | 'escalation'
+import type { DecisionKind, LabelSource, TaskState } from './vocabularies'
+
+export type { LabelSource, TaskState } from './vocabularies'
 
 export interface LabelView {
   id: string
@@ -40,7 +41,7 @@ export interface QueueRow {
   /** Moves in the trace. */
   moves: number
   state: TaskState | null
-  decision: 'act' | 'defer' | null
+  decision: DecisionKind | null
   spotCheck: boolean
   /** The human label, else the acted answer or the engine's best guess. */
   answer: string | null
@@ -121,7 +122,7 @@ export interface RoundView {
 
 export interface DecisionView {
   fitId: string
-  decision: 'act' | 'defer'
+  decision: DecisionKind
   spotCheck: boolean
   answer: string | null
   stopRound: number | null
@@ -144,7 +145,7 @@ export interface Verdict {
   rounds: RoundView[]
   decision: DecisionView | null
   /** The decision under the fit before the current one (the console says "back in the queue"). */
-  previous: { fitId: string; decision: 'act' | 'defer' } | null
+  previous: { fitId: string; decision: DecisionKind } | null
 }
 
 export interface TaskDetail {

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { findCircles, importGraph, type ImportGraph } from '../helpers/import-cycles'
 
 const root = join(__dirname, '../..')
 const ALLOWED = new Set(['src/main/index.ts', 'src/main/host/electron.ts', 'src/preload/index.ts'])
@@ -35,5 +37,58 @@ describe('process boundaries', () => {
       .filter((f) => !f.endsWith('hash.ts'))
       .filter((f) => /from\s+['"](?:electron|better-sqlite3|node:fs|node:http|node:child_process)['"]/.test(readFileSync(f, 'utf8')))
     expect(offenders.map((f) => relative(root, f))).toEqual([])
+  })
+})
+
+describe('import circles', () => {
+  it('src holds none, `import type` counted', () => {
+    const graph = importGraph(root, 'src', { '@shared': join(root, 'src/shared') })
+    expect(graph.size).toBeGreaterThan(300)
+    expect(findCircles(graph)).toEqual([])
+  })
+
+  it('the checker finds a circle in a synthetic graph, and only the circle', () => {
+    const graph: ImportGraph = new Map([
+      ['a', ['b']],
+      ['b', ['c', 'x']],
+      ['c', ['a']],
+      ['d', ['d']],
+      ['x', []],
+      ['y', ['x', 'package']]
+    ])
+    expect(findCircles(graph)).toEqual([['a', 'b', 'c'], ['d']])
+    graph.set('c', [])
+    graph.set('d', [])
+    expect(findCircles(graph)).toEqual([])
+  })
+
+  it('the graph sees a circle planted on disk through type imports and re-exports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-circles-'))
+    try {
+      const write = (path: string, text: string) => {
+        mkdirSync(dirname(join(dir, path)), { recursive: true })
+        writeFileSync(join(dir, path), text)
+      }
+      write('src/contract/index.ts', "export type * from './types'\n")
+      write('src/contract/types.ts', "import type { Row } from '../ops/row'\nexport type T = Row\n")
+      write('src/ops/row.ts', "import type { T } from '../contract'\nexport type Row = { t: T }\n// import '../far'\nconst s = \"import '../far'\"\n")
+      write('src/far.ts', "export const far = 1\n")
+      expect(findCircles(importGraph(dir, 'src'))).toEqual([['src/contract/index.ts', 'src/contract/types.ts', 'src/ops/row.ts']])
+      write('src/ops/row.ts', 'export type Row = { t: string }\n')
+      expect(findCircles(importGraph(dir, 'src'))).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('database drivers', () => {
+  it('only the two backend folders of the store import better-sqlite3 or pg', () => {
+    const DRIVER = /^\s*(?:import|export)\s[^;]*?from\s*['"](?:better-sqlite3|pg)['"]/m
+    const importers = files(join(root, 'src'))
+      .filter((f) => DRIVER.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+    expect(importers.length).toBeGreaterThan(0)
+    expect(importers.filter((f) => !/^src\/main\/store\/(sqlite|postgres)\//.test(f))).toEqual([])
   })
 })

@@ -3,9 +3,9 @@ import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-
 import { fileLines, splitLines } from './lines'
 import { parseJsonLine } from './json-line'
 import type { ReadError } from './read-error'
+import { LABEL_SOURCES, type LabelSource } from '../../shared/vocabularies'
 
-export const LABEL_SOURCES = ['random', 'escalation'] as const
-export type LabelSource = (typeof LABEL_SOURCES)[number]
+export { LABEL_SOURCES, type LabelSource }
 
 /** One human label (FORMATS.md `arbiter.labels/1`; ENGINE.md §10 for `source`). */
 export interface Label {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { CallContext, Shell } from '../../shared/api'
-import type { Topic } from '../../shared/events'
+import { TOPICS, type Topic } from '../../shared/vocabularies'
 import type { Actor, Store } from '../store'
 import type { EventHub } from './event-hub'
 import type { ModelCache } from './fit/model'
@@ -32,7 +32,7 @@ export interface Core {
   labelsChanged(): Promise<boolean>
 }
 
-export const ALL_TOPICS: Topic[] = ['tasks', 'labels', 'settings', 'fits', 'decisions', 'imports', 'audit']
+export const ALL_TOPICS: Topic[] = [...TOPICS]
 
 export function actorOf(ctx: CallContext): Actor {
   return { reviewer: ctx.reviewer, sessionId: ctx.sessionId, shell: ctx.shell }

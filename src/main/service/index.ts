@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { CallContext, EngineSettings, ServerHandlers, Settings } from '../../shared/api'
 import type { Topic } from '../../shared/events'
-import { openStore, type Store } from '../store'
+import { openStore, topicsOf, type Store } from '../store'
 import { APP_VERSION } from '../version'
 import { actorOf, ALL_TOPICS, runJobWithEvents, type Core, type ServiceOptions } from './core'
 import { demoHandlers } from './handlers/demo'
@@ -61,7 +61,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     },
     (fit) => {
       models.clear()
-      changed(['fits', 'decisions', 'tasks', 'audit'])
+      // A fit job saves the fit, backfills tallies, and finishes its decisions in its own thread.
+      changed(topicsOf('saveFit', 'saveTallies', 'finishDecisions'))
       hub.emit({ type: 'fit-landed', fitId: fit.id })
     }
   )

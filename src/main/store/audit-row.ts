@@ -1,6 +1,6 @@
 /** Audit log rows → AuditEntry, shared by both backends. */
 import { parseJsonObject } from './rows'
-import type { AuditEntry, Shell } from './types'
+import type { AuditEntry, Shell } from './contract'
 
 export type AuditRow = {
   seq: number

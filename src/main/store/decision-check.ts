@@ -1,5 +1,5 @@
 /** The check of one decision row a fit saves, the same for both backends. */
-import { DECISION_KINDS, StoreError, type DecisionInput } from './types'
+import { DECISION_KINDS, StoreError, type DecisionInput } from './contract'
 import { MAX_ID_LENGTH } from '../../shared/limits'
 import { WHY_KEYS } from './decision-numbers'
 import { checkId, checkInt, checkJson, checkJsonObject, checkNullableFinite, checkNullableString, checkOneOf } from './validate'

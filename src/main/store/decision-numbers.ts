@@ -1,17 +1,17 @@
 /**
- * A decision's number lists as SQLite stores them since schema 5: little-endian float64 BLOBs,
- * NaN standing for null. Why not JSON text: a decide writes a million rows of posteriors, bounds,
+ * A decision's number lists as both backends store them (SQLite since schema 5, PostgreSQL since
+ * its 0004): little-endian float64 BLOBs (bytea), NaN standing for null. Why not JSON text: a decide writes a million rows of posteriors, bounds,
  * k and gap decompositions, and formatting their ten-odd floats per row as the shortest
  * round-tripping decimal was a third of the write (measured: 1M rows in 6.0 s as JSON, 3.2 s as
  * BLOBs). The bytes are exact, so nothing is rounded. A stored number is never NaN (the store
  * refuses non-finite numbers), so NaN ↔ null is unambiguous.
  *
  * The posterior is stored in the task's candidate order (the task's candidate list, immutable, is
- * its key list), so the BLOB holds no names. A fit decided before schema 5 keeps its JSON text:
- * the readers take either (`typeof` tells them apart).
+ * its key list), so the BLOB holds no names. A SQLite fit decided before schema 5 keeps its JSON
+ * text: the readers take either (`typeof` tells them apart).
  */
 import { LITTLE_ENDIAN } from './int32-blob'
-import type { DecisionWhy } from './types'
+import type { DecisionWhy } from './contract'
 
 /** The five figures every gap decomposition has, in their stored order. */
 export const WHY_KEYS = ['round', 'k', 'qhat', 'bias', 'conc'] as const

@@ -13,39 +13,13 @@
 import { MAX_ID_LENGTH } from '../../shared/limits'
 import { checkDecisionRows } from './decision-check'
 import { WHY_KEYS, WHY_N, WHY_STRIDE } from './decision-numbers'
-import { StoreError, type DecisionInput, type DecisionWhy } from './types'
+import { StoreError, type DecisionInput, type DecisionPage, type DecisionWhy } from './contract'
 
 // Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
 // and `add` runs for every decided task.
 const KEYS = WHY_KEYS
 const N_AT = WHY_N
 const STRIDE = WHY_STRIDE
-
-export interface DecisionPage {
-  readonly taskIds: string[]
-  /** Per row: bit 0 set = act (else defer), bit 1 set = spot-checked. */
-  readonly flags: Uint8Array
-  readonly answers: (string | null)[]
-  readonly reasons: (string | null)[]
-  readonly stopRounds: Float64Array
-  readonly gaps: Float64Array
-  readonly disagreements: Float64Array
-  /** The candidate lists the posteriors are in, and each row's list. */
-  readonly lists: string[][]
-  readonly listOf: Int32Array
-  /** Row i's posterior is posteriors[at[i] … at[i] + lists[listOf[i]].length). */
-  readonly posteriors: Float64Array
-  readonly posteriorAt: Int32Array
-  /** Row i's bound (and k) list is bounds[boundAt[i] … boundAt[i + 1]); boundLength[i] −1 = null. */
-  readonly bounds: Float64Array
-  readonly boundAt: Int32Array
-  readonly boundLength: Int32Array
-  readonly ks: Float64Array
-  readonly kAt: Int32Array
-  readonly kLength: Int32Array
-  /** Six per row: WHY_KEYS order, then `n` (NaN when not reported); all NaN for no decomposition. */
-  readonly whys: Float64Array
-}
 
 export const ACT = 1
 export const SPOT = 2

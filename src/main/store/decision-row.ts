@@ -1,7 +1,7 @@
 /** Decision rows → DecisionRecord, shared by both backends. */
 import { readNumbers, readPosterior, readWhy, type StoredNumbers } from './decision-numbers'
 import { isSet, parseStringArray, type SqlFlag } from './rows'
-import type { DecisionRecord } from './types'
+import type { DecisionRecord } from './contract'
 
 /** A row of a fit's decisions table (../fit-decisions.ts): the fit and its time are the table's. */
 export type DecisionRow = {

@@ -10,7 +10,7 @@
  * A fit id is a UUID the store generated (saveFit, rollback), so the name is derived, never stored.
  * `decisions_none` is the always-empty table the reads join while no fit is decided.
  */
-import { StoreError } from './types'
+import { StoreError } from './contract'
 
 export const NO_FIT_DECISIONS = 'decisions_none'
 

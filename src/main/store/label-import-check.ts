@@ -2,7 +2,7 @@
  * The checks of a label file (`arbiter.labels/1`) import that hold no SQL, the same for both
  * backends: the input's shape, and each label against the task it names.
  */
-import { LABEL_SOURCES, StoreError, type ImportLabelsInput, type LabelSource } from './types'
+import { LABEL_SOURCES, StoreError, type ImportLabelsInput, type LabelSource } from './contract'
 import { parseStringArray } from './rows'
 import { checkId, checkIsoUtc, checkNullableString, checkOneOf, checkSha256, checkString } from './validate'
 

@@ -5,7 +5,7 @@
  * and its own list of migrations.
  */
 import { createHash } from 'node:crypto'
-import { StoreError } from './types'
+import { StoreError } from './contract'
 
 /** One numbered file `NNNN-kebab.ts`. Never edit one that shipped: add the next number instead. */
 export type Migration = {

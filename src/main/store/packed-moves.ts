@@ -4,7 +4,7 @@
  * so an empty `answer`, `target`, `confidence`, `text` or `raw` costs nothing.
  */
 import type { Force } from '../../shared/trace'
-import type { JsonObject, JsonValue, MoveInput } from './types'
+import type { JsonObject, JsonValue, MoveInput } from './contract'
 
 type PackedMove = {
   id: string

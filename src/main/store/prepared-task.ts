@@ -5,29 +5,10 @@
  * a structured clone of strings is a copy, of nested move objects a rebuild — the writer thread's
  * largest cost after SQLite itself. Produced only by `prepareTask`; the store trusts its output.
  */
-import type { TaskInput, TallyInput } from './types'
+import type { PreparedTask, TaskInput } from './contract'
 import { packMoves } from './packed-moves'
 import { checkTallies } from './tallies-check'
 import { checkTask } from './validate'
-
-export type PreparedTask = {
-  prepared: true
-  id: string
-  question: string | null
-  /** JSON array text. */
-  candidates: string
-  gold: string | null
-  group: string | null
-  /** JSON object text. */
-  raw: string
-  contentSha256: string
-  /** packMoves text. */
-  moves: string
-  moveCount: number
-  /** Every seat the task mentions, moves first, with the model its trace declares (or null). */
-  seats: [id: string, model: string | null][]
-  tallies: TallyInput | null
-}
 
 export function isPrepared(t: TaskInput | PreparedTask): t is PreparedTask {
   return (t as PreparedTask).prepared === true

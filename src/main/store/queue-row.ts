@@ -3,7 +3,7 @@ import { HAS_LIVE_LABEL } from './label-rules'
 import { readNumbers, readPosterior, type StoredNumbers } from './decision-numbers'
 import { isSet, parseStringArray, type SqlFlag } from './rows'
 import type { FilterMode } from './task-filter-check'
-import type { TaskRow } from './types'
+import type { TaskRow } from './contract'
 import type { DecidedFit } from './fit-decisions'
 
 const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.created_at, t.version,

@@ -6,8 +6,8 @@
  * session's label write on it is a `conflict` naming the holder (never a silent overwrite).
  * Only the SQL that both dialects share lives here; each backend runs it with its own driver.
  */
-import { StoreError } from './store-error'
-import type { Reservation } from './types-loop'
+import { StoreError } from './contract'
+import type { Reservation } from './contract'
 
 /** The longest hold a caller may ask for: a forgotten window must not keep a task for days. */
 export const MAX_RESERVATION_MS = 24 * 3600_000

@@ -3,7 +3,7 @@
  * and `null` for SQL NULL. JSON columns arrive as their text in both (see postgres/connection.ts);
  * a flag column is 0/1 in SQLite and a boolean in PostgreSQL.
  */
-import type { JsonObject, JsonValue } from './json'
+import type { JsonObject, JsonValue } from './contract'
 import type {
   FitRecord,
   ImportCounts,
@@ -12,7 +12,7 @@ import type {
   ImportState,
   LabelRecord,
   LabelSource
-} from './types'
+} from './contract'
 
 export function parseJson(text: string): JsonValue {
   return JSON.parse(text) as JsonValue

@@ -2,8 +2,8 @@
  * The check of a settings patch, the same for both backends: one level deep, and `null` removes a
  * key (RFC 7396 semantics), so a patch can never store a JSON null.
  */
-import type { JsonValue } from './json'
-import { StoreError, type SettingsPatch } from './types'
+import type { JsonValue } from './contract'
+import { StoreError, type SettingsPatch } from './contract'
 import { checkId, checkJson } from './validate'
 
 export type CheckedSettingsPatch = {

@@ -1,4 +1,4 @@
-import { StoreError, type TallyInput } from './types'
+import { StoreError, type TallyInput } from './contract'
 
 /** The shape checks the engine relies on when it reads the arrays back. */
 export function checkTallies(taskId: string, K: number, t: TallyInput): void {

@@ -14,11 +14,10 @@
  * - `ints`: Int32 LE, per task its counts (R·S·(2K+2)) then vote0 (S), back to back.
  */
 import { bytesToInt32, int32ToBytes, LITTLE_ENDIAN } from './int32-blob'
-import { StoreError, type StoredTallies } from './types'
+import { StoreError, type StoredTallies, type TallyPackRow } from './contract'
 
 export const PACK_TASKS = 10_000
 
-export type TallyPackRow = { tasks: number; first_task: string; last_task: string; ids: string; dict: string; meta: Buffer; ints: Buffer }
 
 /** One task of a decoded pack: the shared lists and views on the pack's one buffer. */
 export type PackedTallies = {

@@ -3,7 +3,7 @@
  */
 import { bytesToInt32, LITTLE_ENDIAN } from './int32-blob'
 import { parseStringArray } from './rows'
-import type { StoredTallies } from './types'
+import type { StoredTallies } from './contract'
 
 export type TallyRow = {
   task_id: string

@@ -1,9 +1,6 @@
 /** Which imports' tallies are packed, and the check an import's packs pass before they are written. */
-import { StoreError } from './types'
-import { compareIds, type TallyPackRow } from './tally-pack'
-
-/** A published import with tasks; `packedTasks`: how many of them its packs hold (0: not packed). */
-export type TallySource = { importId: string; tasks: number; packedTasks: number }
+import { StoreError, type TallyPackRow, type TallySource } from './contract'
+import { compareIds } from './tally-pack'
 
 /** The packs cover the import's tasks exactly once, in ascending, non-overlapping id ranges. */
 export function encodedPackCheck(source: TallySource, packs: readonly TallyPackRow[]): void {

@@ -2,7 +2,7 @@
  * Whether an import batch may write a task whose id the database already holds — the same rule on
  * both backends; only the deletion of an abandoned leftover is theirs to run.
  */
-import { StoreError, type ImportRecord, type ImportState } from './types'
+import { StoreError, type ImportRecord, type ImportState } from './contract'
 
 export type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
 

@@ -1,5 +1,5 @@
 /** The parts of a task filter that hold no SQL: its check, and the shape both backends build from it. */
-import { LABEL_SOURCES, StoreError, TASK_STATES, type QueueQuery, type TaskFilter } from './types'
+import { LABEL_SOURCES, StoreError, TASK_STATES, type QueueQuery, type TaskFilter } from './contract'
 import { checkId, checkNullableString, checkOneOf } from './validate'
 
 export type FilterMode = 'decided' | 'tasks'

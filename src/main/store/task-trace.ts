@@ -1,6 +1,6 @@
 /** A task's head row, its unpacked moves and its seats' models → TaskTrace, shared by both backends. */
 import { parseStringArray } from './rows'
-import type { TaskTrace } from './types'
+import type { TaskTrace } from './contract'
 
 export type TaskHead = {
   id: string

@@ -6,8 +6,8 @@
 import { MAX_ID_LENGTH } from '../../shared/limits'
 import { FORCES } from '../../shared/trace'
 import { BOUND_KINDS, type BoundKind } from '../../shared/loop-schemas'
-import type { JsonObject, JsonValue } from './json'
-import { SHELLS, StoreError, type Actor, type MoveInput, type SeatInput, type TaskInput } from './types'
+import type { JsonObject, JsonValue } from './contract'
+import { SHELLS, StoreError, type Actor, type MoveInput, type SeatInput, type TaskInput } from './contract'
 
 const SHA256_RE = /^[0-9a-f]{64}$/
 const ISO_UTC_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/

@@ -3,9 +3,9 @@
  * rows back, nulls included, and the store's check of a page refuses what the check of rows does.
  */
 import { describe, expect, it } from 'vitest'
-import { checkDecisionPage, DecisionPageBuilder, pageBuffers, pageOfRows, rowsOfPage, type DecisionPage } from '../../../src/main/store/decision-page'
+import { checkDecisionPage, DecisionPageBuilder, pageBuffers, pageOfRows, rowsOfPage } from '../../../src/main/store/decision-page'
 import { bytesOf, candidateOrder } from '../../../src/main/store/decision-numbers'
-import type { DecisionInput } from '../../../src/main/store'
+import type { DecisionInput, DecisionPage } from '../../../src/main/store'
 
 const ROWS: DecisionInput[] = [
   { taskId: 't1', decision: 'act', spotCheck: true, answer: 'A', posterior: { A: 0.9, B: 0.1 }, stopRound: 2, gap: -0.25, bound: [0.5, null, 0.95], disagreement: 0.5, k: [8, null, 16], why: { round: 2, k: 16, qhat: 0.97, bias: 0.01, conc: 0.02 }, reason: null },

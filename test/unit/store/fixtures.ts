@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { Actor, DecisionInput, MoveInput, Store, TaskFilter, TaskInput } from '../../../src/main/store'
+import type { Actor, DecisionInput, DecisionPage, MoveInput, SaveDecisionsResult, Store, TaskFilter, TaskInput, WriteResult } from '../../../src/main/store'
+import { DecisionPageBuilder, pageOfRows } from '../../../src/main/store/decision-page'
 import { talliesOf } from '../../../src/main/service/import/task-input'
 
 export const ANA: Actor = { reviewer: 'ana', sessionId: 'session-ana', shell: 'electron' }
@@ -86,3 +87,31 @@ export function withTallies(task: TaskInput): TaskInput {
 }
 
 export const NO_FILTER: TaskFilter = { decision: null, group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }
+
+/**
+ * Test setup, outside the contract: a fit's decisions as a decide writes them, one page then the
+ * finish. The rows are checked and turned into a page on the way (pageOfRows), as a decide does.
+ */
+export async function saveDecisions(store: Store, fitId: string, rows: DecisionInput[], actor: Actor): Promise<WriteResult<SaveDecisionsResult>> {
+  await store.appendDecisionPage(fitId, pageOfRows(rows))
+  return store.finishDecisions(fitId, actor)
+}
+
+/** One page of rows (checked on the way, as by a decide). */
+export async function appendDecisions(store: Store, fitId: string, rows: DecisionInput[]): Promise<WriteResult<number>> {
+  return store.appendDecisionPage(fitId, pageOfRows(rows))
+}
+
+/** Rows as a page WITHOUT the rows' own checks: what reaches the store's check of a page unfiltered. */
+export function rawPage(rows: DecisionInput[]): DecisionPage {
+  const page = new DecisionPageBuilder(rows.length)
+  for (const d of rows) {
+    const keys = Object.keys(d.posterior)
+    page.add({
+      taskId: d.taskId, act: d.decision === 'act', spotCheck: d.spotCheck, answer: d.answer, reason: d.reason ?? null,
+      stopRound: d.stopRound, gap: d.gap, disagreement: d.disagreement, candidates: keys, posterior: keys.map((k) => d.posterior[k]),
+      bound: d.bound, k: d.k ?? null, why: d.why ?? null
+    })
+  }
+  return page.finish()
+}

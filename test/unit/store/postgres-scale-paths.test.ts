@@ -9,12 +9,12 @@
 import pg from 'pg'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
-import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
+import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
-import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
+import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection, saveDecisions } from './fixtures'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 const TTL = 60_000
@@ -54,7 +54,7 @@ async function decided(n: number): Promise<string> {
   const tasks = Array.from({ length: n }, (_, i) => makeTask(`t${i}`))
   await importTasks(store, tasks)
   const fit = await store.saveFit(FIT, ANA)
-  await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / n, { spotCheck: i % 5 === 0 })), ANA)
+  await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / n, { spotCheck: i % 5 === 0 })), ANA)
   return fit.value.id
 }
 

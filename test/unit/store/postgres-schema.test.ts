@@ -12,7 +12,7 @@ import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Mig
 import { migrationSha256 } from '../../../src/main/store/migrations'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
-import { ANA, BO, decision, importTasks, makeTask, rejection, sha } from './fixtures'
+import { ANA, appendDecisions, BO, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
 
 const cluster = usePostgres()
 
@@ -39,7 +39,7 @@ async function withLabelAndDecision(url: string): Promise<{ labelId: string; fit
   await importTasks(store, [makeTask('t1'), makeTask('t2')])
   const label = await store.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
   const fit = await store.saveFit(FIT, ANA)
-  await store.saveDecisions(fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
+  await saveDecisions(store, fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
   await store.close()
   return { labelId: label.value.labelId, fitId: fit.value.id }
 }
@@ -131,7 +131,7 @@ describeWith(POSTGRES, 'postgres schema guarantees', () => {
     }
   })
 
-  it('migration 0002 moves every fit\'s decisions into a table of its own, indexed; queue, detail and checks read them', async () => {
+  it('migration 0002 moves every fit\'s decisions into a table of its own, indexed, and 0004 turns their number lists into float64 bytes; queue, detail and checks read them', async () => {
     const url = await cluster().createDatabase()
     const v1 = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) })
     await importTasks(v1, ['t1', 't2', 't3'].map((id) => makeTask(id)))
@@ -151,7 +151,9 @@ describeWith(POSTGRES, 'postgres schema guarantees', () => {
         await c.query(
           `INSERT INTO decisions (fit_id, task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement, decided_at,
              task_created_at, task_group, ks, why, reason)
-           SELECT $1, id, $2, $3, 'true', '{"true":0.6,"false":0.4}', NULL, $4, '[0.5]', 0.2, '2026-11-30T10:00:00.000Z', created_at, grp, '[3]', NULL, 'gap'
+           SELECT $1, id, $2, $3, 'true', '{"false":0.4,"true":0.6}', NULL, $4, '[0.5,null]', 0.2, '2026-11-30T10:00:00.000Z', created_at, grp, '[3,null]',
+             CASE WHEN id = 't3' THEN '{"round":1,"k":8,"n":9,"qhat":0.9,"bias":0.01,"conc":0.1}'::json
+                  WHEN id = 't2' THEN '{"round":2,"k":16,"qhat":0.8,"bias":0,"conc":0.2}'::json END, 'gap'
            FROM tasks WHERE id = $5`,
           [fit, kind, spot, gap, task]
         )
@@ -170,7 +172,14 @@ describeWith(POSTGRES, 'postgres schema guarantees', () => {
         ['t1', 0.3, true, newer, '2026-11-30T11:00:00.000Z']
       ])
       const detail = await store.taskDetail('t3')
-      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3], reason: 'gap' })
+      expect(detail.decision).toMatchObject({ fitId: newer, decision: 'defer', gap: 0.2, k: [3, null], bound: [0.5, null], reason: 'gap' })
+      // The posterior in the task's candidate order [true, false], whatever the JSON's key order; `n` kept when it was there.
+      expect(detail.decision?.posterior).toEqual({ true: 0.6, false: 0.4 })
+      expect(Object.keys(detail.decision?.posterior ?? {})).toEqual(['true', 'false'])
+      expect(detail.decision?.why).toEqual({ round: 1, k: 8, n: 9, qhat: 0.9, bias: 0.01, conc: 0.1 })
+      expect((await store.taskDetail('t2')).decision?.why).toEqual({ round: 2, k: 16, qhat: 0.8, bias: 0, conc: 0.2 })
+      expect((await store.taskDetail('t1')).decision?.why).toBeNull()
+      expect(page.rows.map((r) => [r.posterior, r.bound])).toEqual([[{ true: 0.6, false: 0.4 }, [0.5, null]], [{ true: 0.6, false: 0.4 }, [0.5, null]]])
       expect(detail.previousDecision).toMatchObject({ fitId: older, decision: 'defer', gap: 0.1, decidedAt: '2026-11-30T10:00:00.000Z' })
       expect(await store.counts()).toMatchObject({ deferred: 2, acted: 1, spotCheck: 1 })
       expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
@@ -179,6 +188,8 @@ describeWith(POSTGRES, 'postgres schema guarantees', () => {
     }
     expect(await count(url, `SELECT count(*) AS n FROM pg_tables WHERE tablename = 'decisions'`)).toBe(0)
     expect(await count(url, `SELECT count(*) AS n FROM pg_indexes WHERE tablename = '${decisionsTable(older)}'`)).toBe(5)
+    expect(await count(url, `SELECT count(*) AS n FROM information_schema.columns
+      WHERE table_name IN ('${decisionsTable(older)}', 'decisions_none') AND column_name IN ('posterior', 'bound', 'ks', 'why') AND data_type = 'bytea'`)).toBe(8)
     // A table no fit owns, or a fit whose table lost rows, is reported.
     await raw(url, async (c) => {
       await c.query(`SET session_replication_role = replica`)
@@ -376,7 +387,7 @@ describeWith(POSTGRES, 'postgres under concurrent clients', () => {
     }
   })
 
-  it('saves a fit’s decisions once, publishes an import once, and gives a free task to one session', async () => {
+  it('writes a fit’s decisions once, publishes an import once, and gives a free task to one session', async () => {
     const url = await cluster().createDatabase()
     const a = await openPostgresStore(url)
     const b = await openPostgresStore(url)
@@ -388,12 +399,17 @@ describeWith(POSTGRES, 'postgres under concurrent clients', () => {
       expect(((publishes.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
 
       const fit = await a.saveFit(FIT, ANA)
-      const saves = await Promise.allSettled([
-        a.saveDecisions(fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)], ANA),
-        b.saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1)], BO)
+      // Two pages deciding one task: one lands whole, the other is refused whole.
+      const pages = await Promise.allSettled([
+        appendDecisions(a, fit.value.id, [decision('t1', 'act', -0.1), decision('t2', 'defer', 0.2)]),
+        appendDecisions(b, fit.value.id, [decision('t1', 'defer', 0.1)])
       ])
-      expect(saves.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
-      expect(((saves.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
+      expect(pages.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(((pages.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).message).toMatch(/task t1 appears twice/)
+      // Two finishes of one fit: one makes it current, the other finds it decided.
+      const finishes = await Promise.allSettled([a.finishDecisions(fit.value.id, ANA), b.finishDecisions(fit.value.id, BO)])
+      expect(finishes.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(((finishes.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StoreError).code).toBe('conflict')
       const decided = await a.latestFit()
       expect(await count(url, `SELECT count(*) AS n FROM ${decisionsTable(fit.value.id)}`)).toBe(decided?.decisionCount)
 
@@ -415,20 +431,21 @@ describeWith(POSTGRES, 'postgres queue plans', () => {
     await importTasks(store, tasks)
     for (let f = 0; f < 2; f++) {
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300)), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300)), ANA)
     }
     const table = decisionsTable((await store.latestFit())?.id as string)
     // The queue's own ORDER BY text, as task-filter.ts builds it.
-    const { orderBy } = await import('../../../src/main/store/postgres/task-filter')
+    const { orderBy } = await import('../../../src/main/store/ops/task-filter')
+    const { POSTGRES } = await import('../../../src/main/store/postgres/dialect')
     await store.close()
     const select = `SELECT d.task_id FROM ${table} d JOIN tasks t ON t.id = d.task_id WHERE d.decision = 'defer'`
     const cases: [string, string][] = [
-      [`${table}_by_gap`, orderBy('gap', 'asc', 'decided')],
-      [`${table}_by_gap`, orderBy('gap', 'desc', 'decided')],
-      [`${table}_by_age`, orderBy('age', 'asc', 'decided')],
-      [`${table}_by_disagreement`, orderBy('disagreement', 'asc', 'decided')],
-      [`${table}_by_disagreement`, orderBy('disagreement', 'desc', 'decided')],
-      [`${table}_by_group`, orderBy('group', 'asc', 'decided')]
+      [`${table}_by_gap`, orderBy(POSTGRES, 'gap', 'asc', 'decided')],
+      [`${table}_by_gap`, orderBy(POSTGRES, 'gap', 'desc', 'decided')],
+      [`${table}_by_age`, orderBy(POSTGRES, 'age', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy(POSTGRES, 'disagreement', 'asc', 'decided')],
+      [`${table}_by_disagreement`, orderBy(POSTGRES, 'disagreement', 'desc', 'decided')],
+      [`${table}_by_group`, orderBy(POSTGRES, 'group', 'asc', 'decided')]
     ]
     await raw(url, async (c) => {
       await c.query('ANALYZE')

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, type QueueSort, type TaskFilter } from '../../../src/main/store'
-import { buildFilter, orderBy, rowColumns } from '../../../src/main/store/sqlite/task-filter'
+import { buildFilter, orderBy, rowColumns } from '../../../src/main/store/ops/task-filter'
+import { SQLITE } from '../../../src/main/store/sqlite/dialect'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
-import { ANA, decision, importTasks, makeTask, NO_FILTER, withTallies } from './fixtures'
+import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions, withTallies } from './fixtures'
 import { rawDb, useTempDir, writeLegacyTasks } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -22,7 +23,7 @@ describe('sqlite: the operating loop’s schema', () => {
     await importTasks(store, tasks)
     for (let f = 0; f < 2; f++) {
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 4 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300, { disagreement: (i % 7) / 7 })), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 4 === 0 ? 'act' : 'defer', ((i * 7919) % 300) / 300, { disagreement: (i % 7) / 7 })), ANA)
     }
     const fitId = (await store.currentFit())?.id as string
     await store.close()
@@ -43,9 +44,9 @@ describe('sqlite: the operating loop’s schema', () => {
         if (analyzed) db.exec('ANALYZE')
         for (const [f, sort, index] of cases) {
           for (const decisionKind of ['defer', 'act'] as const) {
-            const b = buildFilter({ ...NO_FILTER, decision: decisionKind, ...f }, fitId, now)
+            const b = buildFilter(SQLITE, { ...NO_FILTER, decision: decisionKind, ...f }, fitId, now)
             for (const direction of ['asc', 'desc'] as const) {
-              const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(sort, direction, b.mode)} LIMIT 50`
+              const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(SQLITE, sort, direction, b.mode)} LIMIT 50`
               const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...b.fromParams, ...b.params) as { detail: string }[]).map((r) => r.detail)
               const where = `${JSON.stringify(f)} ${sort} ${direction}\n${plan.join('\n')}`
               expect(plan.some((d) => d.startsWith('SEARCH d USING') && d.includes(`INDEX ${index} (decision=?`)), where).toBe(true)
@@ -57,13 +58,13 @@ describe('sqlite: the operating loop’s schema', () => {
         }
         // A search drives from the full-text index (few rows), then sorts them: no table scan.
         for (const search of ['claim t01', 'claim']) {
-          const b = buildFilter({ ...NO_FILTER, decision: 'defer', search }, fitId, now)
-          const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', b.mode)} LIMIT 50`
+          const b = buildFilter(SQLITE, { ...NO_FILTER, decision: 'defer', search }, fitId, now)
+          const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(SQLITE, 'gap', 'asc', b.mode)} LIMIT 50`
           const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...b.fromParams, ...b.params) as { detail: string }[]).map((r) => r.detail)
           expect(plan.some((d) => d.includes('task_search VIRTUAL TABLE')), plan.join('\n')).toBe(true)
           expect(plan.filter((d) => /^SCAN (d|t)\b/.test(d)), plan.join('\n')).toEqual([])
         }
-        const b = buildFilter({ ...NO_FILTER, group: 'G1' }, fitId, now, true)
+        const b = buildFilter(SQLITE, { ...NO_FILTER, group: 'G1' }, fitId, now, true)
         const sql = `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE t.id > ? AND ${b.where.join(' AND ')} ORDER BY t.id LIMIT 50`
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...b.fromParams, 't100', ...b.params) as { detail: string }[]).map((r) => r.detail)
         expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS, StoreError, type Migration } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
 import { applyPragmas } from '../../../src/main/store/sqlite/connection'
-import { ANA, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
+import { ANA, importTasks, makeTask, NO_FILTER, rejection, saveDecisions } from './fixtures'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { fileSha256, rawDb, useTempDir } from './sqlite-helpers'
 
@@ -236,7 +236,7 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
       expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
       // A fit decided after 0005 stores its number lists as float64 BLOBs, beside the JSON of older fits.
       const next = (await store.saveFit(FIT, ANA)).value.id
-      await store.saveDecisions(next, [{ taskId: 't3', decision: 'defer', spotCheck: false, answer: 'true', posterior: { false: 0.25, true: 0.75 }, stopRound: null, gap: 0.05, bound: [0.5, null], disagreement: 0, k: [3, 5], why: { round: 1, k: 5, qhat: 0.5, bias: 0, conc: 0.1 } }], ANA)
+      await saveDecisions(store, next, [{ taskId: 't3', decision: 'defer', spotCheck: false, answer: 'true', posterior: { false: 0.25, true: 0.75 }, stopRound: null, gap: 0.05, bound: [0.5, null], disagreement: 0, k: [3, 5], why: { round: 1, k: 5, qhat: 0.5, bias: 0, conc: 0.1 } }], ANA)
       expect((await store.taskDetail('t3')).decision).toMatchObject({ fitId: next, posterior: { true: 0.75, false: 0.25 }, bound: [0.5, null], k: [3, 5], why: { round: 1, k: 5, qhat: 0.5, bias: 0, conc: 0.1 } })
       expect((await store.taskDetail('t3')).previousDecision).toMatchObject({ fitId: newer, posterior: { true: 0.6, false: 0.4 }, bound: [0.5], k: [3] })
       const raw = rawDb(path, true)
@@ -268,7 +268,7 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
     const store = await openSqliteStore(path)
     await importTasks(store, [makeTask('t1')])
     const fit = (await store.saveFit(FIT, ANA)).value.id
-    await store.saveDecisions(fit, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: null, posterior: { true: 0.5, false: 0.5 }, stopRound: null, gap: 0.1, bound: null, disagreement: 0 }], ANA)
+    await saveDecisions(store, fit, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: null, posterior: { true: 0.5, false: 0.5 }, stopRound: null, gap: 0.1, bound: null, disagreement: 0 }], ANA)
     expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
     await store.close()
     const db = rawDb(path)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, SQLITE_MIGRATIONS } from '../../../src/main/store'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
-import { ANA, importTasks, makeTask } from './fixtures'
+import { ANA, importTasks, makeTask, saveDecisions } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 import { oldDefaultsSuite } from './suite-old-defaults'
 
@@ -38,7 +38,7 @@ describe('sqlite migration 0006: a why’s n as a sixth float64', () => {
       await importTasks(store, [makeTask('t1')])
       for (const why of [{ round: 1, k: 128, qhat: 0.9, bias: 0.01, conc: 0.09 }, { round: 1, k: 128, n: 143, qhat: 0.9, bias: 0.01, conc: 0.09 }]) {
         const fit = (await store.saveFit({ method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null, bound: 'binomial' }, ANA)).value.id
-        await store.saveDecisions(fit, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8, 0.81], disagreement: 0, k: [128, 128], why }], ANA)
+        await saveDecisions(store, fit, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8, 0.81], disagreement: 0, k: [128, 128], why }], ANA)
         ids.push(fit)
       }
     } finally {

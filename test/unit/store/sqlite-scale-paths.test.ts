@@ -6,13 +6,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
-import { LABELED_BY_DECISION } from '../../../src/main/store/decided-counts'
-import { LIVE_LABEL, TALLY_PAGE } from '../../../src/main/store/sqlite/tallies'
-import { IMPORT_TALLY_PAGE } from '../../../src/main/store/sqlite/tally-packs'
-import { buildFilter, orderBy } from '../../../src/main/store/sqlite/task-filter'
+import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
+import { LIVE_LABEL } from '../../../src/main/store/label-rules'
+import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
+import { SQLITE } from '../../../src/main/store/sqlite/dialect'
+import { buildFilter, orderBy } from '../../../src/main/store/ops/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
-import { ANA, decision, importTasks, makeTask, NO_FILTER } from './fixtures'
+import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -51,7 +52,7 @@ describe('sqlite: stored decision counts', () => {
       await importTasks(store, tasks)
       expect(await store.counts()).toMatchObject({ tasks: 30, moves: 120, acted: 0, deferred: 0 })
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 30, { spotCheck: i % 5 === 0 })), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 30, { spotCheck: i % 5 === 0 })), ANA)
       await expectAgreement(store, path, fit.value.id)
 
       const labels = []
@@ -65,7 +66,7 @@ describe('sqlite: stored decision counts', () => {
       await expectAgreement(store, path, fit.value.id)
 
       const second = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5)), ANA)
+      await saveDecisions(store, second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5)), ANA)
       await expectAgreement(store, path, second.value.id)
       const back = await store.rollbackFit(fit.value.id, ANA)
       await expectAgreement(store, path, back.value.id)
@@ -102,7 +103,7 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
     const db = rawDb(path, true)
     try {
       // The fit's pages, and the pages an import's tally packs are made from (one import's tasks).
-      for (const [sql, params] of [[TALLY_PAGE, ['', 10]], [IMPORT_TALLY_PAGE, ['', 'import-1', 10]]] as const) {
+      for (const [sql, params] of [[TALLY_PAGE(SQLITE), ['', 10]], [IMPORT_TALLY_PAGE(SQLITE), ['', 'import-1', 10]]] as const) {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
         expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
         expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])
@@ -127,8 +128,8 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
       const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL, NO_FIT_DECISIONS), 'now', 'me', 'defer')
       expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])
-      const b = buildFilter({ ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
-      const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy('gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
+      const b = buildFilter(SQLITE, { ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
+      const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(SQLITE, 'gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
       expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_none_by_gap \(decision=\?\)/)
       expect(page, page.join('\n')).toContain('SEARCH rx USING INDEX sqlite_autoindex_reservations_1 (task_id=?)')
       expect(page.filter((d) => d.includes('TEMP B-TREE') || /^SCAN/.test(d)), page.join('\n')).toEqual([])

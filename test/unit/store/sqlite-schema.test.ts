@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, openStore, type Store } from '../../../src/main/store'
-import { ANA, decision, importTasks, makeTask, rejection, sha } from './fixtures'
+import { ANA, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 
@@ -15,7 +15,7 @@ async function withLabelAndDecision(path: string): Promise<{ labelId: string; fi
   await importTasks(store, [makeTask('t1'), makeTask('t2')])
   const label = await store.recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
   const fit = await store.saveFit(FIT, ANA)
-  await store.saveDecisions(fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
+  await saveDecisions(store, fit.value.id, [decision('t1', 'act', -0.2), decision('t2', 'defer', 0.3)], ANA)
   await store.close()
   return { labelId: label.value.labelId, fitId: fit.value.id }
 }
@@ -115,7 +115,7 @@ describe('sqlite schema guarantees', () => {
     await importTasks(store, tasks)
     for (let f = 0; f < 3; f++) {
       const fit = await store.saveFit(FIT, ANA)
-      await store.saveDecisions(fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', (i * 7919) % 400 / 400)), ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', (i * 7919) % 400 / 400)), ANA)
     }
     const table = decisionsTable((await store.latestFit())?.id as string)
     await store.close()

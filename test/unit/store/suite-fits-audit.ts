@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { FitInput, Store } from '../../../src/main/store'
-import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, sha } from './fixtures'
+import { ANA, appendDecisions, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rawPage, rejection, saveDecisions, sha } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
 const FIT: FitInput = {
@@ -32,7 +32,7 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
         decision('t2', 'defer', 0.2, { spotCheck: true, stopRound: null, bound: null }),
         decision('t3', 'defer', 0.3, { answer: null, gap: null, disagreement: null })
       ]
-      const saved = await store().saveDecisions(fit.value.id, rows, ANA)
+      const saved = await saveDecisions(store(), fit.value.id, rows, ANA)
       expect(saved.value).toMatchObject({ fitId: fit.value.id, count: 3 })
       expect(saved.topics).toEqual(expect.arrayContaining(['decisions', 'audit']))
       expect(await store().counts()).toMatchObject({ acted: 1, deferred: 2, spotCheck: 1, fits: 1 })
@@ -41,26 +41,27 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect(latest?.decisionCount).toBe(3)
       expect(hasUndefined(latest)).toBe(false)
 
-      expect((await rejection(store().saveDecisions(fit.value.id, rows, ANA))).code).toBe('conflict')
+      expect((await rejection(saveDecisions(store(), fit.value.id, rows, ANA))).code).toBe('conflict')
 
       // A child fit is the latest fit at once, but counts keep showing the decided parent.
       const child = await store().saveFit({ ...FIT, parentFitId: fit.value.id }, ANA)
       expect((await store().latestFit())?.id).toBe(child.value.id)
       expect(await store().counts()).toMatchObject({ acted: 1, deferred: 2, fits: 2 })
-      await store().saveDecisions(child.value.id, [decision('t1', 'defer', 0.1)], ANA)
+      await saveDecisions(store(), child.value.id, [decision('t1', 'defer', 0.1)], ANA)
       expect(await store().counts()).toMatchObject({ acted: 0, deferred: 1, spotCheck: 0 })
     })
 
     it('writes no decision when one row is bad', async () => {
       const fit = await store().saveFit(FIT, ANA)
-      const missing = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1), decision('ghost', 'defer', 1)], ANA))
+      const missing = await rejection(saveDecisions(store(), fit.value.id, [decision('t1', 'act', -1), decision('ghost', 'defer', 1)], ANA))
       expect(missing.code).toBe('not_found')
-      const badAnswer = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1, { answer: 'maybe' })], ANA))
+      const badAnswer = await rejection(saveDecisions(store(), fit.value.id, [decision('t1', 'act', -1, { answer: 'maybe' })], ANA))
       expect(badAnswer.code).toBe('bad_input')
-      const dup = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1), decision('t1', 'act', -1)], ANA))
-      expect(dup.code).toBe('bad_input')
+      // The store's own check of a page, not the rows' check on the way to it.
+      const dup = await rejection(store().appendDecisionPage(fit.value.id, rawPage([decision('t1', 'act', -1), decision('t1', 'act', -1)])))
+      expect(dup).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/task t1 appears twice/) })
       expect((await store().latestFit())?.decidedAt).toBeNull()
-      expect((await rejection(store().saveDecisions('no-such-fit', [], ANA))).code).toBe('not_found')
+      expect((await rejection(saveDecisions(store(), 'no-such-fit', [], ANA))).code).toBe('not_found')
       expect((await rejection(store().saveFit({ ...FIT, parentFitId: 'no-such-fit' }, ANA))).code).toBe('not_found')
     })
 
@@ -68,15 +69,22 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       const fit = await store().saveFit(FIT, ANA)
       const wrong: Record<string, number>[] = [{ true: 1 }, { true: 0.5, false: 0.3, maybe: 0.2 }, { true: 0.5, maybe: 0.5 }]
       for (const posterior of wrong) {
-        const bad = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'act', -1, { posterior })], ANA))
+        const bad = await rejection(saveDecisions(store(), fit.value.id, [decision('t1', 'act', -1, { posterior })], ANA))
         expect(bad.code).toBe('bad_input')
         expect(bad.message).toContain('posterior of task t1')
       }
-      const why = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1, { why: { round: 1, k: 8, qhat: 0.9, bias: 0.01 } as never })], ANA))
-      expect(why.code).toBe('bad_input')
-      expect(why.message).toContain('why')
-      const nan = await rejection(store().saveDecisions(fit.value.id, [decision('t1', 'defer', 0.1, { bound: [0.5, Number.NaN] })], ANA))
+      const partial = [decision('t1', 'defer', 0.1, { why: { round: 1, k: 8, qhat: 0.9, bias: 0.01 } as never })]
+      for (const why of [await rejection(saveDecisions(store(), fit.value.id, partial, ANA)), await rejection(store().appendDecisionPage(fit.value.id, rawPage(partial)))]) {
+        expect(why.code).toBe('bad_input')
+        expect(why.message).toContain('why')
+      }
+      const nan = await rejection(saveDecisions(store(), fit.value.id, [decision('t1', 'defer', 0.1, { bound: [0.5, Number.NaN] })], ANA))
       expect(nan.code).toBe('bad_input')
+      // In a page NaN is null: a NaN posterior, an infinite bound are the page check's to refuse.
+      const nanPosterior = await rejection(store().appendDecisionPage(fit.value.id, rawPage([decision('t1', 'defer', 0.1, { posterior: { true: Number.NaN, false: 0.5 } })])))
+      expect(nanPosterior).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/posterior must be finite/) })
+      const infinite = await rejection(store().appendDecisionPage(fit.value.id, rawPage([decision('t1', 'defer', 0.1, { bound: [0.5, Number.POSITIVE_INFINITY] })])))
+      expect(infinite).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/bound must be finite numbers or nulls/) })
       expect((await store().getFit(fit.value.id)).decisionCount).toBe(0)
     })
 
@@ -92,7 +100,7 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
         disagreement: 1 / 7,
         reason: null
       })
-      await store().saveDecisions(fit.value.id, [row, decision('t3', 'defer', 0.4, { why: null, k: null, bound: null })], ANA)
+      await saveDecisions(store(), fit.value.id, [row, decision('t3', 'defer', 0.4, { why: null, k: null, bound: null })], ANA)
       const d = (await store().taskDetail('t2')).decision
       expect(d).toMatchObject({ posterior: { true: 2 / 3, false: 1 / 3 }, bound: [0.1 + 0.7, null, 1e-300], k: [64, null, 512], gap: 0.1 + 0.2, disagreement: 1 / 7 })
       expect(d?.why).toEqual({ round: 2, k: 512, qhat: 0.9556962025316456, bias: 0, conc: 0.10817614891264284 })
@@ -106,11 +114,11 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
 
     it('keeps appended pages out of sight until the finish makes them current together', async () => {
       const first = await store().saveFit(FIT, ANA)
-      await store().saveDecisions(first.value.id, [decision('t1', 'defer', 0.1), decision('t2', 'defer', 0.2), decision('t3', 'defer', 0.3)], ANA)
+      await saveDecisions(store(), first.value.id, [decision('t1', 'defer', 0.1), decision('t2', 'defer', 0.2), decision('t3', 'defer', 0.3)], ANA)
       const next = await store().saveFit({ ...FIT, parentFitId: first.value.id }, ANA)
-      const page1 = await store().appendDecisions(next.value.id, [decision('t1', 'act', -0.1, { spotCheck: true }), decision('t2', 'act', -0.2)])
+      const page1 = await appendDecisions(store(), next.value.id, [decision('t1', 'act', -0.1, { spotCheck: true }), decision('t2', 'act', -0.2)])
       expect(page1).toEqual({ value: 2, topics: [] })
-      await store().appendDecisions(next.value.id, [decision('t3', 'defer', 0.4)])
+      await appendDecisions(store(), next.value.id, [decision('t3', 'defer', 0.4)])
       // Still the first fit's queue: three deferred, nothing acted.
       expect(await store().counts()).toMatchObject({ acted: 0, deferred: 3, spotCheck: 0 })
       expect((await store().currentFit())?.id).toBe(first.value.id)
@@ -125,17 +133,19 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect(audit).toMatchObject({ action: 'decisions.save', target: next.value.id, reviewer: BO.reviewer, details: { count: 3, acted: 2, deferred: 1, spotCheck: 1 } })
 
       expect((await rejection(store().finishDecisions(next.value.id, ANA))).code).toBe('conflict')
-      expect((await rejection(store().appendDecisions(next.value.id, [decision('t1', 'act', -1)]))).code).toBe('conflict')
+      expect((await rejection(appendDecisions(store(), next.value.id, [decision('t1', 'act', -1)]))).code).toBe('conflict')
+      expect((await rejection(store().appendDecisionPage('no-such-fit', rawPage([decision('t1', 'act', -1)])))).code).toBe('not_found')
+      expect((await rejection(store().finishDecisions('no-such-fit', ANA))).code).toBe('not_found')
     })
 
     it('refuses a task decided twice across pages, and a bad page leaves the pages before it', async () => {
       const fit = await store().saveFit(FIT, ANA)
-      await store().appendDecisions(fit.value.id, [decision('t1', 'act', -0.1)])
-      const again = await rejection(store().appendDecisions(fit.value.id, [decision('t2', 'defer', 0.2), decision('t1', 'defer', 0.3)]))
+      await appendDecisions(store(), fit.value.id, [decision('t1', 'act', -0.1)])
+      const again = await rejection(appendDecisions(store(), fit.value.id, [decision('t2', 'defer', 0.2), decision('t1', 'defer', 0.3)]))
       expect(again).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/task t1 appears twice/) })
-      expect((await rejection(store().appendDecisions(fit.value.id, [decision('ghost', 'defer', 1)]))).code).toBe('not_found')
+      expect((await rejection(appendDecisions(store(), fit.value.id, [decision('ghost', 'defer', 1)]))).code).toBe('not_found')
       expect((await store().getFit(fit.value.id)).decisionCount).toBe(1)
-      await store().appendDecisions(fit.value.id, [decision('t2', 'defer', 0.2)])
+      await appendDecisions(store(), fit.value.id, [decision('t2', 'defer', 0.2)])
       expect((await store().finishDecisions(fit.value.id, ANA)).value.count).toBe(2)
       expect(await store().counts()).toMatchObject({ acted: 1, deferred: 1 })
     })
@@ -168,7 +178,7 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
         ['fit.save', async () => {
           fitId = (await s.saveFit(FIT, BO)).value.id
         }],
-        ['decisions.save', () => s.saveDecisions(fitId, [decision('t1', 'defer', 0.2)], BO)]
+        ['decisions.save', () => saveDecisions(s, fitId, [decision('t1', 'defer', 0.2)], BO)]
       ]
       let lastSeq = 0
       for (const [action, op] of ops) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { Migration, Store } from '../../../src/main/store'
 import { DEFAULTS_NOTICE_KEY, engineSettingsFromStored, readDefaultsNotice } from '../../../src/main/service/engine-settings'
 import { DEFAULT_ENGINE_SETTINGS } from '../../../src/shared/api'
-import { ANA, importTasks, makeTask, rejection } from './fixtures'
+import { ANA, importTasks, makeTask, rejection, saveDecisions } from './fixtures'
 
 export type OldDefaultsBackend = {
   /** A location no store has opened yet. */
@@ -133,12 +133,12 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
         expect(bad.code).toBe('bad_input')
         expect(bad.message).toMatch(/bound/)
 
-        await store.saveDecisions(binomial.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, n: 143, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA)
+        await saveDecisions(store, binomial.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, n: 143, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA)
         expect((await store.taskDetail('t1')).decision?.why).toEqual({ round: 0, k: 128, n: 143, qhat: 0.9, bias: 0.01, conc: 0.09 })
         const other = (await store.saveFit({ ...FIT, bound: 'hoeffding' }, ANA)).value
-        await store.saveDecisions(other.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA)
+        await saveDecisions(store, other.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA)
         expect((await store.taskDetail('t1')).decision?.why).toEqual({ round: 0, k: 128, qhat: 0.9, bias: 0.01, conc: 0.09 })
-        expect((await rejection(store.saveDecisions((await store.saveFit(FIT, ANA)).value.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, n: 1.5, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA))).message).toMatch(/why must be null or/)
+        expect((await rejection(saveDecisions(store, (await store.saveFit(FIT, ANA)).value.id, [{ taskId: 't1', decision: 'defer', spotCheck: false, answer: 'true', posterior: { true: 0.6, false: 0.4 }, stopRound: null, gap: 0.1, bound: [0.8], disagreement: 0, k: [128], why: { round: 0, k: 128, n: 1.5, qhat: 0.9, bias: 0.01, conc: 0.09 } }], ANA))).message).toMatch(/why must be null or/)
 
         const back = (await store.rollbackFit(binomial.id, ANA)).value
         expect(back.bound).toBe('binomial')

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { FitInput, QueueQuery, Store, TaskFilter, TaskInput } from '../../../src/main/store'
-import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, withTallies } from './fixtures'
+import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, saveDecisions, withTallies } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
 const FIT: FitInput = { method: 'per-agent', hyperparameters: { b: 0.7 }, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -15,7 +15,7 @@ async function seed(s: Store): Promise<string> {
   tasks[4] = withTallies({ ...tasks[4], moves: [{ ...tasks[4].moves[0], seat: 'S9' }] })
   await importTasks(s, tasks)
   const fit = await s.saveFit(FIT, ANA)
-  await s.saveDecisions(fit.value.id, [
+  await saveDecisions(s, fit.value.id, [
     decision('t1', 'defer', 0.3, { disagreement: 0.1 }),
     decision('t2', 'defer', 0.1, { disagreement: 0.5, answer: 'false' }),
     decision('t3', 'act', -0.2, { disagreement: 0.0, spotCheck: true, k: [128, 256], why: { round: 1, k: 256, qhat: 0.9, bias: 0, conc: 0.1 } }),
@@ -113,7 +113,7 @@ export function defineQueueTests(makeStore: MakeStore): void {
       expect(d.tallies?.seatIds).toEqual(['A1', 'A2', 'A3'])
       expect(hasUndefined(d)).toBe(false)
       const next = await s.saveFit({ ...FIT, parentFitId: fitId }, ANA)
-      await s.saveDecisions(next.value.id, [decision('t3', 'defer', 0.4)], ANA)
+      await saveDecisions(s, next.value.id, [decision('t3', 'defer', 0.4)], ANA)
       const after = await s.taskDetail('t3')
       expect([after.decision?.decision, after.previousDecision?.decision, after.previousDecision?.fitId]).toEqual(['defer', 'act', fitId])
       expect((await rejection(s.taskDetail('ghost'))).code).toBe('not_found')
@@ -183,7 +183,7 @@ export function defineQueueTests(makeStore: MakeStore): void {
       const first = await seed(s)
       const second = await s.saveFit({ ...FIT, hyperparameters: { b: 0.6 } }, ANA)
       expect((await s.currentFit())?.id).toBe(first) // not decided yet
-      await s.saveDecisions(second.value.id, [decision('t1', 'act', -0.5)], ANA)
+      await saveDecisions(s, second.value.id, [decision('t1', 'act', -0.5)], ANA)
       const list = await s.listFits(10)
       expect(list.map((f) => [f.id, f.current])).toEqual([[second.value.id, true], [first, false]])
       expect(list[0]).not.toHaveProperty('certificate')

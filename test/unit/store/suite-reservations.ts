@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Actor, QueueQuery, Store } from '../../../src/main/store'
-import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection } from './fixtures'
+import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection, saveDecisions } from './fixtures'
 import type { MakeStore, StoreHandle } from './store-suite'
 
 const MIN = 60_000
@@ -37,7 +37,7 @@ export function defineReservationTests(makeStore: MakeStore): void {
       handle = await makeStore({ now: () => new Date(clock) })
       await importTasks(s(), [makeTask('t1'), makeTask('t2'), makeTask('t3')])
       const fit = await s().saveFit({ method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }, ANA)
-      await s().saveDecisions(fit.value.id, ['t1', 't2', 't3'].map((t, i) => decision(t, 'defer', 0.1 * (i + 1))), ANA)
+      await saveDecisions(s(), fit.value.id, ['t1', 't2', 't3'].map((t, i) => decision(t, 'defer', 0.1 * (i + 1))), ANA)
     })
     afterEach(async () => {
       await handle?.cleanup()

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { TallyInput } from '../../../src/main/store'
-import { decodeTallyPack, encodeTallyPack, unpack, type TallyPackRow } from '../../../src/main/store/tally-pack'
+import type { TallyInput, TallyPackRow } from '../../../src/main/store'
+import { decodeTallyPack, encodeTallyPack, unpack } from '../../../src/main/store/tally-pack'
 import { ANA, BO, hasUndefined, importTasks, makeTask, rejection, sha, withTallies } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Actor, FitInput, LabelSource, QueueQuery, Store, TaskFilter } from '../../../src/main/store'
-import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, withTallies } from './fixtures'
+import { ANA, BO, decision, hasUndefined, importTasks, makeTask, NO_FILTER, rejection, saveDecisions, withTallies } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
 const CY: Actor = { reviewer: 'cy', sessionId: 'session-cy', shell: 'web' }
@@ -33,7 +33,7 @@ export function defineTeamTests(makeStore: MakeStore): void {
     beforeEach(async () => {
       await importTasks(store(), [1, 2, 3, 4].map((i) => withTallies(makeTask(`t${i}`))))
       const fit = await store().saveFit(FIT, ANA)
-      await store().saveDecisions(fit.value.id, [1, 2, 3, 4].map((i) => decision(`t${i}`, 'defer', i / 10)), ANA)
+      await saveDecisions(store(), fit.value.id, [1, 2, 3, 4].map((i) => decision(`t${i}`, 'defer', i / 10)), ANA)
     })
 
     it('keeps one reviewer’s rule: their latest live label counts, even over an earlier one left live', async () => {

@@ -1,4 +1,6 @@
 import type { TaskFilterArgs } from '../../../shared/api'
+import { EXPORT_FORMATS } from '../../../shared/loop-schemas'
+import { LABEL_SOURCES, TASK_STATES } from '../../../shared/vocabularies'
 import { dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { runExport } from '../../service/export'
 import { defaultDbPath } from '../../paths'
@@ -27,7 +29,7 @@ gap, bound, label, labelSource, reviewer, decidedAt, fit) or the live labels of 
 
 Exit 0 on success, 2 on bad input, 1 on other failure.`
 
-const ENUMS = { decision: ['act', 'defer', 'human'], 'label-source': ['random', 'escalation'], format: ['jsonl', 'csv'] } as const
+const ENUMS = { decision: TASK_STATES, 'label-source': LABEL_SOURCES, format: EXPORT_FORMATS } as const
 
 function oneOf<K extends keyof typeof ENUMS>(name: K, v: string | undefined): (typeof ENUMS)[K][number] | null {
   if (v === undefined) return null

@@ -11,8 +11,8 @@
  */
 import type { Trace } from '../../../shared/trace'
 import { SeatIndex, type TaskTallies } from '../../engine'
-import type { Actor, EffectiveLabel, StoredTallies, Store, TaskTrace } from '../../store'
-import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, packedAt, type DecodedPack, type PackedTallies, type TallyPackRow } from '../../store/tally-pack'
+import type { Actor, EffectiveLabel, StoredTallies, Store, TallyPackRow, TaskTrace } from '../../store'
+import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, packedAt, type DecodedPack, type PackedTallies } from '../../store/tally-pack'
 import { talliesOf as computeTallies } from '../import/task-input'
 
 

@@ -2,7 +2,7 @@
 import type { BudgetSetting, FitDetail, FitSeat, FitSummary, ServerHandlers } from '../../../shared/api'
 import { budgetSchema } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { FitRecord, FitSummary as StoredSummary, JsonObject } from '../../store'
+import { topicsOf, type FitRecord, type FitSummary as StoredSummary, type JsonObject } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
@@ -79,13 +79,13 @@ export function fitHandlers(core: Core): H {
     'engine.getSettings': () => readEngineSettings(core.store()),
     'engine.updateSettings': async ({ patch }, ctx) => {
       const s = await updateEngineSettings(core.store(), patch, actorOf(ctx))
-      core.changed(['settings', 'audit'])
+      core.changed(topicsOf('setSettings'))
       return s
     },
     'engine.defaultsNotice': () => readDefaultsNotice(core.store()),
     'engine.dismissDefaultsNotice': async (_args, ctx) => {
       const dismissed = await dismissDefaultsNotice(core.store(), actorOf(ctx))
-      if (dismissed) core.changed(['settings', 'audit'])
+      if (dismissed) core.changed(topicsOf('setSettings'))
       return { dismissed }
     }
   }

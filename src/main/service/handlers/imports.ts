@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { CallContext, FileSource, ImportRecordView, ServerHandlers } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { ImportRecord } from '../../store'
+import { topicsOf, type ImportRecord } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import type { Uploads } from '../uploads'
@@ -65,7 +65,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
           }
         })
         if (value.status === 'imported') {
-          core.changed(['imports', 'tasks', 'labels', 'audit'])
+          core.changed(topicsOf('publishImport', 'importLabels'))
           await core.labelsChanged()
         }
         return { ...value, jobId }

@@ -5,7 +5,7 @@
  */
 import type { LabelSource, ServerHandlers } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { AwaitingTask } from '../../store'
+import { topicsOf, type AwaitingTask } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { labelView } from '../task-detail'
@@ -27,7 +27,7 @@ export function teamHandlers(core: Core): H {
     'team.updateSettings': async ({ patch }, ctx) => {
       const settings = await updateTeamSettings(core.store(), patch, actorOf(ctx))
       // N decides what Calibrate draws and what awaits adjudication: both views refresh.
-      core.changed(['settings', 'labels', 'audit'])
+      core.changed([...topicsOf('setSettings'), 'labels'])
       return settings
     },
     'adjudicate.list': async ({ offset, limit }, ctx) => {

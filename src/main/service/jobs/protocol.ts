@@ -1,6 +1,6 @@
 import type { AuditSummary, BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import type { Actor, FitRecord } from '../../store'
-import type { ImportOutcome, ImportRequest } from '../import'
+import type { ImportOutcome, ImportRequest } from '../import/types'
 
 /** A re-decide: the fit with this id, under `budget`, and under `bound` when given (else the fit's own). */
 export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind }

@@ -18,7 +18,7 @@
  * - `read`: REPEATABLE READ READ ONLY, one snapshot per operation (SQLite's deferred read).
  */
 import pg from 'pg'
-import { StoreError } from '../types'
+import { StoreError } from '../contract'
 
 export type Params = unknown[]
 

@@ -1,194 +1,98 @@
 /**
- * Fits and their decisions. A fit is written once; its decisions are written once — all together,
- * or in pages — into the fit's own table (../fit-decisions.ts), and finishing indexes that table
- * and sets `decided_at`, so a reader never sees a half-decided fit as the current one. The fit
- * row is locked FOR UPDATE while its decisions are saved: two clients saving decisions for one fit
- * queue up, and the second finds it decided (`conflict`).
+ * A page of a fit's decisions, PostgreSQL's bulk write: a statement per chunk of rows, each column
+ * an array parameter, the number lists as the float64 bytes of the page's own columns
+ * (../decision-numbers.ts; migration 0004). The rest of a fit's life is written once for both
+ * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
+ * fit's decisions queue up, and the second finds it decided (`conflict`).
  */
-import { randomUUID } from 'node:crypto'
-import { badPosterior, checkDecisionRows, twice } from '../decision-check'
-import { checkDecisionPage, rowsOfPage, type DecisionPage } from '../decision-page'
-import {
-  StoreError,
-  type Actor,
-  type DecisionInput,
-  type FitInput,
-  type FitRecord,
-  type SaveDecisionsResult
-} from '../types'
-import { checkBound, checkId, checkJsonObject } from '../validate'
-import { appendAudit } from './audit'
+import { StoreError, type DecisionPage } from '../contract'
+import { badPosterior, twice } from '../decision-check'
+import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
+import { ACT, checkDecisionPage, SPOT } from '../decision-page'
+import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
+import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
-import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
-import { decisionsTable, type DecidedFit } from '../fit-decisions'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0002-decisions-per-fit'
-
-export async function getFit(q: PgSql, id: string, lock = false): Promise<FitRecord | null> {
-  const row = await q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
-  return row === undefined ? null : toFit(row)
-}
-
-export async function saveFit(q: PgSql, now: string, input: FitInput, actor: Actor): Promise<FitRecord> {
-  const method = checkId(input.method, 'method')
-  const hyper = checkJsonObject(input.hyperparameters, 'hyperparameters')
-  const rel = checkJsonObject(input.reliabilities, 'reliabilities')
-  const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
-  const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
-  const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
-  const bound = checkBound(input.bound)
-  if (parent !== null && (await getFit(q, parent)) === null) {
-    throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
-  }
-  const id = randomUUID()
-  await q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
-    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent, bound
-  )
-  await appendAudit(q, now, actor, 'fit.save', id, bound === null ? { method, parentFitId: parent } : { method, parentFitId: parent, bound })
-  const fit = await getFit(q, id)
-  if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
-  return fit
-}
-
-/** Newest first; `created_at` ties (same millisecond) fall back to insertion order. */
-export async function latestFit(q: PgSql): Promise<FitRecord | null> {
-  const row = await q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits ORDER BY created_at DESC, seq DESC LIMIT 1`)
-  return row === undefined ? null : toFit(row)
-}
-
-/** The fit whose decisions the console shows: the newest one that has them. */
-export async function latestDecidedFit(q: PgSql): Promise<DecidedFit | null> {
-  const row = await q.get<{ id: string; decided_at: string; method: string }>(
-    'SELECT id, decided_at, method FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, seq DESC LIMIT 1'
-  )
-  return row === undefined ? null : { id: row.id, decidedAt: row.decided_at, method: row.method }
-}
-
-export async function latestDecidedFitId(q: PgSql): Promise<string | null> {
-  return (await latestDecidedFit(q))?.id ?? null
-}
-
-/** Why a decision row was not inserted: its task is not visible, its answer or its posterior's keys are not its candidates. */
-async function refuseDecision(q: PgSql, fitId: string, d: DecisionInput): Promise<never> {
-  const t = await q.get<{ candidates: string }>(
-    `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ? AND i.state = 'published'`,
-    d.taskId
-  )
-  if (t === undefined) throw new StoreError('not_found', `no task ${d.taskId}`, { taskId: d.taskId, fitId })
-  const candidates = parseStringArray(t.candidates)
-  if (d.answer === null || candidates.includes(d.answer)) throw badPosterior(d.taskId, candidates, Object.keys(d.posterior), fitId)
-  throw new StoreError('bad_input', `answer "${String(d.answer)}" is not a candidate of task ${d.taskId}`, { taskId: d.taskId, fitId, candidates: parseStringArray(t.candidates) })
-}
+import { POSTGRES } from './dialect'
+import { runPlan } from './plan-driver'
 
 /** Rows per INSERT: each statement takes the chunk as arrays (one round trip, not one per row). */
 const CHUNK = 2000
 
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
+const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
+
+/** The chunk's published tasks: id → its candidates (JSON text). */
+async function chunkTasks(q: PgSql, ids: string[]): Promise<Map<string, string>> {
+  const rows = await q.all<{ id: string; candidates: string }>(
+    `SELECT t.id, t.candidates FROM unnest(?::text[]) AS u(id) JOIN tasks t ON t.id = u.id
+     JOIN imports i ON i.id = t.import_id AND i.state = 'published'`,
+    ids
+  )
+  return new Map(rows.map((r) => [r.id, r.candidates]))
+}
 
 /**
- * One statement per chunk: the task's immutable created_at and group are copied from its row, and
- * a missing task, an answer that is not its candidate or a posterior whose keys are not exactly
- * its candidates (as SQLite, which stores the posterior in candidate order) inserts nothing
- * (diagnosed below).
+ * Rows [from, to) of the page, checked against their tasks in page order (a missing task, an answer
+ * that is not a candidate, a posterior whose keys are not exactly the candidates: the first such row
+ * is the error, and nothing of the page is written), then inserted in one statement that copies
+ * each task's immutable created_at and group from its row.
  */
-async function insertChunk(q: PgSql, table: string, fitId: string, rows: DecisionInput[]): Promise<void> {
-  const inserted = await q.run(
+async function insertChunk(q: PgSql, table: string, fitId: string, page: DecisionPage, from: number, to: number): Promise<void> {
+  const ids = page.taskIds.slice(from, to)
+  const tasks = await chunkTasks(q, ids)
+  const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
+  const posteriors: Buffer[] = []
+  for (let i = from; i < to; i++) {
+    const id = page.taskIds[i]
+    const text = tasks.get(id)
+    if (text === undefined) throw new StoreError('not_found', `no task ${id}`, { taskId: id, fitId })
+    let k = known.get(text)
+    if (k === undefined) known.set(text, (k = { candidates: parseStringArray(text), orders: [] }))
+    const l = page.listOf[i]
+    let order = k.orders[l]
+    if (order === undefined) k.orders[l] = order = candidateOrder(k.candidates, page.lists[l])
+    const answer = page.answers[i]
+    if (answer !== null && !k.candidates.includes(answer)) {
+      throw new StoreError('bad_input', `answer "${answer}" is not a candidate of task ${id}`, { taskId: id, fitId, candidates: k.candidates })
+    }
+    if (order === null) throw badPosterior(id, k.candidates, page.lists[l], fitId)
+    const at = page.posteriorAt[i]
+    posteriors.push(order.length === 0 ? bytesOf(page.posteriors, at, k.candidates.length) : gatheredBytes(page.posteriors, at, order))
+  }
+  const col = <T>(f: (i: number) => T): T[] => Array.from({ length: to - from }, (_, j) => f(from + j))
+  await q.run(
     `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
        disagreement, task_created_at, task_group, ks, why, reason)
-     SELECT t.id, u.decision, u.spot, u.answer, u.posterior::json, u.stop_round, u.gap, u.bound::json, u.disagreement,
-       t.created_at, t.grp, u.ks::json, u.why::json, u.reason
-     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::integer[], ?::float8[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[])
+     SELECT t.id, u.decision, u.spot, u.answer, u.posterior, u.stop_round, u.gap, u.bound, u.disagreement,
+       t.created_at, t.grp, u.ks, u.why, u.reason
+     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[])
        AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
-     JOIN tasks t ON t.id = u.task JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     WHERE (u.answer IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(t.candidates) c WHERE c = u.answer))
-       AND (SELECT count(*) FROM json_object_keys(u.posterior::json)) = json_array_length(t.candidates)
-       AND NOT EXISTS (SELECT 1 FROM json_object_keys(u.posterior::json) AS k(key)
-         WHERE k.key NOT IN (SELECT json_array_elements_text(t.candidates)))
+     JOIN tasks t ON t.id = u.task
      ORDER BY t.id`,
-    rows.map((d) => d.taskId), rows.map((d) => d.decision), rows.map((d) => d.spotCheck), rows.map((d) => d.answer),
-    rows.map((d) => JSON.stringify(d.posterior)), rows.map((d) => d.stopRound), rows.map((d) => d.gap), rows.map((d) => json(d.bound)),
-    rows.map((d) => d.disagreement), rows.map((d) => json(d.k)), rows.map((d) => json(d.why)), rows.map((d) => d.reason ?? null)
+    ids, col((i) => (page.flags[i] & ACT ? 'act' : 'defer')), col((i) => (page.flags[i] & SPOT) !== 0), col((i) => page.answers[i]),
+    posteriors, col((i) => nullIfNaN(page.stopRounds[i])), col((i) => nullIfNaN(page.gaps[i])),
+    col((i) => (page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]))),
+    col((i) => nullIfNaN(page.disagreements[i])),
+    col((i) => (page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]))),
+    col((i) => (Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)))),
+    col((i) => page.reasons[i])
   )
-  if (inserted === rows.length) return
-  const missing = await q.get<{ n: number }>(
-    `SELECT u.n FROM unnest(?::text[]) WITH ORDINALITY AS u(task, n)
-     WHERE NOT EXISTS (SELECT 1 FROM ${table} d WHERE d.task_id = u.task) ORDER BY u.n LIMIT 1`,
-    rows.map((d) => d.taskId)
-  )
-  await refuseDecision(q, fitId, rows[(missing?.n ?? 1) - 1])
-}
-
-/** The fit's table, created empty on its first page (the fit row is locked, so once). */
-async function tableOf(q: PgSql, fitId: string): Promise<string> {
-  const name = decisionsTable(fitId)
-  if ((await q.get('SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?', name)) === undefined) {
-    await q.exec(DECISIONS_TABLE(name))
-  }
-  return name
-}
-
-/** A page in columns (../decision-page.ts), checked as one, written as its rows. */
-export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
-  checkDecisionPage(page)
-  return appendDecisions(q, fitId, rowsOfPage(page))
 }
 
 /**
- * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisions` says why pages and
- * why no index yet): the fit row locked, the rows inserted, the fit's running counts raised, in
- * one transaction.
+ * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisionPage` says why pages and
+ * why no index yet): the page checked as one, the fit row locked, the rows inserted, the fit's
+ * running counts raised, in one transaction.
  */
-export async function appendDecisions(q: PgSql, fitId: string, rows: DecisionInput[]): Promise<number> {
-  await undecidedFit(q, fitId)
-  const { acted, spot } = checkDecisionRows(rows)
-  const table = await tableOf(q, fitId)
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK)
-    const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, chunk.map((d) => d.taskId))
+export async function appendDecisionPage(q: PgSql, fitId: string, page: DecisionPage): Promise<number> {
+  const { acted, spot } = checkDecisionPage(page)
+  await runPlan(q, undecidedFit(POSTGRES, fitId))
+  const n = page.taskIds.length
+  const table = await runPlan(q, decisionsTableOf(POSTGRES, fitId))
+  for (let from = 0; from < n; from += CHUNK) {
+    const to = Math.min(n, from + CHUNK)
+    const again = await q.get<{ task_id: string }>(`SELECT task_id FROM ${table} WHERE task_id = ANY(?::text[]) LIMIT 1`, page.taskIds.slice(from, to))
     if (again !== undefined) throw twice(again.task_id)
-    await insertChunk(q, table, fitId, chunk)
+    await insertChunk(q, table, fitId, page, from, to)
   }
-  await q.run(
-    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
-       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    rows.length, rows.length - acted, spot, fitId
-  )
-  return rows.length
-}
-
-/** Indexes the fit's table and makes its decisions (every page appended) the current ones, once. */
-export async function finishDecisions(q: PgSql, now: string, fitId: string, actor: Actor): Promise<SaveDecisionsResult> {
-  await undecidedFit(q, fitId)
-  const table = await tableOf(q, fitId)
-  await q.exec(DECISION_INDEXES(table))
-  // The planner's row counts for the new table: without them its first queue reads guess.
-  await q.exec(`ANALYZE ${table}`)
-  const c = (await q.get<{ n: number; deferred: number | null; spot: number | null }>(
-    'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
-    fitId
-  )) as { n: number; deferred: number | null; spot: number | null }
-  const deferred = c.deferred ?? 0
-  const spot = c.spot ?? 0
-  await q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
-  await appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
-  return { fitId, count: c.n, decidedAt: now }
-}
-
-/** All decisions of a fit at once: a page and the finish in one transaction. */
-export async function saveDecisions(q: PgSql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): Promise<SaveDecisionsResult> {
-  await appendDecisions(q, fitId, rows)
-  return finishDecisions(q, now, fitId, actor)
-}
-
-/** The fit, locked FOR UPDATE: two clients writing one fit's decisions queue up. */
-async function undecidedFit(q: PgSql, fitId: string): Promise<FitRecord> {
-  checkId(fitId, 'fitId')
-  const fit = await getFit(q, fitId, true)
-  if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
-  if (fit.decidedAt !== null) {
-    throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
-  }
-  return fit
+  return runPlan(q, countPage(fitId, n, acted, spot))
 }

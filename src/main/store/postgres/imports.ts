@@ -1,67 +1,22 @@
 /**
- * Staged imports (DESIGN.md, "Imports"): rows are written in batches under an import id that
- * stays invisible, then published by flipping that one import row. Abandoned (and stale staged)
- * imports are swept when a store opens, never during a reviewer's write. The import row is read
- * FOR UPDATE by every step that changes it, so two clients writing or publishing one import
- * queue up behind each other instead of both acting on a stale state.
+ * An import's staged batches, this backend's bulk write (the rest of an import's life is written
+ * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
+ * opens, never during a reviewer's write. The import row is locked
+ * by every step that changes it (../ops/imports.ts).
  */
-import { randomUUID } from 'node:crypto'
-import {
-  IMPORT_KINDS,
-  LABEL_SOURCES,
-  StoreError,
-  type Actor,
-  type BeginImportInput,
-  type ImportBatch,
-  type ImportBatchResult,
-  type ImportCounts,
-  type ImportRecord,
-  type PublishOptions,
-  type TallyInput
-} from '../types'
-import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
-import { appendAudit } from './audit'
+import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput, TallyInput } from '../contract'
+import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
+import { recordBatch, stagedBatch } from '../ops/imports'
+import { taskAdmission, type ExistingTask } from '../task-admission'
 import type { PgSql } from './connection'
-import { admitSeat, seatCache } from './import-seats'
-import { recordGoldLabels } from './label-import'
+import { POSTGRES } from './dialect'
+import { runPlan } from './plan-driver'
 import { searchLexemes } from './search'
 import { insertTallies } from './tallies'
-import { taskAdmission, type ExistingTask } from '../task-admission'
-import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 
-async function getImport(q: PgSql, id: string, lock = false): Promise<ImportRecord | null> {
-  const row = await q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, id)
-  return row === undefined ? null : toImport(row)
-}
-
-async function requireImport(q: PgSql, id: string, lock = false): Promise<ImportRecord> {
-  checkId(id, 'importId')
-  const imp = await getImport(q, id, lock)
-  if (imp === null) throw new StoreError('not_found', `no import ${id}`, { importId: id })
-  return imp
-}
-
-async function requireStaged(q: PgSql, id: string, verb: string): Promise<ImportRecord> {
-  const imp = await requireImport(q, id, true)
-  if (imp.state !== 'staged') {
-    throw new StoreError('conflict', `cannot ${verb} import ${id}: it is ${imp.state}`, { importId: id, state: imp.state })
-  }
-  return imp
-}
-
-export async function beginImport(q: PgSql, now: string, input: BeginImportInput, actor: Actor): Promise<ImportRecord> {
-  checkId(input.fileName, 'fileName')
-  checkSha256(input.sha256, 'sha256')
-  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
-  const id = randomUUID()
-  await q.run(
-    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
-     VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
-    id, input.fileName, input.sha256, input.kind, now, now,
-    JSON.stringify(EMPTY_IMPORT_COUNTS), actor.reviewer, actor.sessionId, actor.shell
-  )
-  return requireImport(q, id)
+/** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
+function admit(q: PgSql, imp: ImportRecord, s: SeatInput, own: SeatCache): Promise<number> {
+  return seatIsNews(s, own) ? runPlan(q, admitSeat(imp, s, own)) : Promise.resolve(0)
 }
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
@@ -129,21 +84,14 @@ async function indexQuestions(q: PgSql, tasks: PreparedTask[]): Promise<void> {
 }
 
 export async function writeImportBatch(q: PgSql, now: string, importId: string, batch: ImportBatch): Promise<ImportBatchResult> {
-  const imp = await requireStaged(q, importId, 'write to')
-  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
-    throw new StoreError('bad_input', 'an import batch needs a tasks array')
-  }
-  const extraSeats = batch.seats ?? []
-  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
-  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
+  const { imp, extraSeats, tasks } = await runPlan(q, stagedBatch(POSTGRES, importId, batch))
 
-  const own = await seatCache(q, imp.id)
+  const own = await runPlan(q, seatCache(imp.id))
   const existing = await existingRows(q, tasks)
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const inserted: PreparedTask[] = []
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
-  for (const s of extraSeats) result.seats += await admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
+  for (const s of extraSeats) result.seats += await admit(q, imp, { id: s.id, model: s.model ?? null }, own)
   for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
@@ -152,7 +100,7 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
       result.skipped++
       continue
     }
-    for (const [id, model] of t.seats) result.seats += await admitSeat(q, imp, { id, model }, own)
+    for (const [id, model] of t.seats) result.seats += await admit(q, imp, { id, model }, own)
     written.set(t.id, t.contentSha256)
     inserted.push(t)
     result.written++
@@ -160,67 +108,8 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
   }
   await insertTasks(q, imp, inserted, now)
   await indexQuestions(q, inserted)
-  const c = imp.counts
-  const counts: ImportCounts = {
-    tasks: c.tasks + result.written,
-    skipped: c.skipped + result.skipped,
-    moves: c.moves + result.moves,
-    seats: c.seats + result.seats,
-    labels: c.labels
-  }
-  await q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  await runPlan(q, recordBatch(now, imp, result))
   return result
-}
-
-export async function publishImport(q: PgSql, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): Promise<ImportRecord> {
-  const imp = await requireStaged(q, importId, 'publish')
-  const goldAs = opts.goldAs ?? null
-  if (goldAs !== null) {
-    checkOneOf(goldAs.source, LABEL_SOURCES, 'goldAs.source')
-    checkId(goldAs.reviewer, 'goldAs.reviewer')
-  }
-  // Gold labels first: their count goes into the import row, which is final once published.
-  const goldLabels = goldAs === null ? 0 : await recordGoldLabels(q, now, imp.id, goldAs, actor)
-  const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
-  await q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
-  await appendAudit(q, now, actor, 'import.publish', imp.id, {
-    fileName: imp.fileName,
-    sha256: imp.sha256,
-    kind: imp.kind,
-    counts,
-    begunBy: imp.createdBy,
-    goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
-  })
-  return requireImport(q, imp.id)
-}
-
-export async function listImports(q: PgSql, limit: number): Promise<ImportRecord[]> {
-  checkInt(limit, 'limit', 1)
-  const rows = await q.all<ImportRow>(
-    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
-    Math.min(limit, 1000)
-  )
-  return rows.map(toImport)
-}
-
-export async function abandonImport(q: PgSql, now: string, importId: string): Promise<ImportRecord> {
-  const imp = await requireImport(q, importId, true)
-  if (imp.state === 'abandoned') return imp
-  if (imp.state === 'published') {
-    throw new StoreError('conflict', `import ${imp.id} is published and cannot be abandoned`, { importId: imp.id })
-  }
-  await q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
-  return requireImport(q, imp.id)
-}
-
-export async function findImportBySha(q: PgSql, sha256: string): Promise<ImportRecord | null> {
-  checkSha256(sha256, 'sha256')
-  const row = await q.get<ImportRow>(
-    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE sha256 = ? AND state <> 'abandoned'
-     ORDER BY state = 'published' DESC, created_at DESC LIMIT 1`,
-    sha256
-  )
-  return row === undefined ? null : toImport(row)
 }
 
 /** Whether the open-time sweep has anything to do (the common case takes no write transaction). */

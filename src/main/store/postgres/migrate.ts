@@ -7,15 +7,8 @@
  * database exactly as it was. There is no backup copy (no `VACUUM INTO`): back a server up with
  * its own tools (pg_dump), so `backupPath` is null.
  */
-import {
-  checkMigrationList,
-  migrationLabel,
-  migrationSha256,
-  planMigrations,
-  type AppliedMigration,
-  type Migration
-} from '../migrations'
-import { StoreError, type MigrationReport } from '../types'
+import { checkMigrationList, migrationLabel, migrationSha256, planMigrations, type AppliedMigration, type Migration } from '../migrations'
+import { StoreError, type MigrationReport } from '../contract'
 import type pg from 'pg'
 import { PgSql } from './connection'
 

@@ -7,7 +7,7 @@
  * what to do when the client is lost (poll, reconnect) is the watcher's policy (service/watch.ts).
  */
 import pg from 'pg'
-import { TOPICS, type ChangeFeedEvents, type Topic } from '../types'
+import { TOPICS, type ChangeFeedEvents, type Topic } from '../contract'
 import type { PgSql } from './connection'
 
 export const CHANGE_CHANNEL = 'arbiter_changes'

@@ -4,28 +4,19 @@
  * it is reported. The URL's password never appears in `info().path` nor in a message.
  */
 import { randomUUID } from 'node:crypto'
-import { checkMigrationList, type Migration } from '../migrations'
-import { StoreError, type Store } from '../types'
+import { checkMigrationList } from '../migrations'
+import { StoreError, type Store } from '../contract'
+import { DEFAULT_STALE_IMPORT_MS, type OpenOptions } from '../open-options'
 import { createPool, toStoreError, transaction } from './connection'
 import { sweepImports, sweepNeeded } from './imports'
 import { migratePostgres } from './migrate'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { createPostgresStore } from './store'
 
-export type PostgresOpenOptions = {
-  /** Test-only: a schema history other than the shipped one. */
-  migrations?: readonly Migration[]
-  /** No writes at all: no migration, no sweep; write operations are refused. */
-  readonly?: boolean
-  /** A staged import untouched this long is swept at open (see sqlite/open.ts). Default one hour. */
-  staleImportMs?: number
+export type PostgresOpenOptions = OpenOptions & {
   /** Connections in the pool (default 4). */
   poolSize?: number
-  /** Test seam for the clock. */
-  now?: () => Date
 }
-
-const DEFAULT_STALE_IMPORT_MS = 60 * 60 * 1000
 
 export const POSTGRES_URL = /^postgres(ql)?:\/\//i
 

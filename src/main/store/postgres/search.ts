@@ -1,5 +1,5 @@
 /**
- * Question search, with the semantics of the SQLite queue (sqlite/task-filter.ts `ftsQuery`, an
+ * Question search, with the semantics of the SQLite queue (sqlite/dialect.ts `ftsQuery`, an
  * FTS5 `unicode61 remove_diacritics 2` index): the words of the text, case- and accent-folded,
  * each matched as a prefix of a question's word, all of them required. The lexemes are made here
  * in code, for the index and the query alike, so PostgreSQL's text-search parser and dictionaries

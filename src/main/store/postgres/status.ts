@@ -1,43 +1,10 @@
 /**
- * Read-only status: counts over visible data, integrity checks, and the data version a watcher
- * polls to notice other processes' commits.
+ * What only this backend can say about itself: its integrity, its schema version, and the data
+ * version a watcher polls to notice other processes' commits (the counts: ../ops/status.ts).
  */
-import { decisionsTable, decisionTableProblems } from '../fit-decisions'
-import type { IntegrityReport, StoreCounts } from '../types'
+import type { IntegrityReport } from '../contract'
+import { decisionTableProblems } from '../fit-decisions'
 import type { PgSql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
-
-const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
-
-export async function counts(q: PgSql): Promise<StoreCounts> {
-  const n = async (sql: string, ...params: unknown[]): Promise<number> => (await q.get<{ n: number }>(sql, ...params))?.n ?? 0
-  const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
-  const fitId = await latestDecidedFitId(q)
-  // A live label makes a task `human`: it leaves the acted / deferred counts, as it leaves the queue.
-  const decisions = (where: string): Promise<number> =>
-    fitId === null
-      ? Promise.resolve(0)
-      : n(
-          `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
-           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
-        )
-  const stored = fitId === null ? null : await decidedCounts(q, fitId)
-  // A published import's counts are final and its tasks can never be deleted (see sqlite/status.ts).
-  const imported = (what: 'tasks' | 'moves') =>
-    n(`SELECT coalesce(sum((i.counts ->> '${what}')::bigint), 0) AS n FROM imports i WHERE i.state = 'published' AND i.kind <> 'labels'`)
-  return {
-    tasks: await imported('tasks'),
-    seats: await n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),
-    moves: await imported('moves'),
-    labels: await n(`SELECT count(*) AS n FROM labels l WHERE ${live}`),
-    labeledTasks: await n(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE ${live}`),
-    deferred: stored?.deferred ?? (await decisions(`decision = 'defer'`)),
-    acted: stored?.acted ?? (await decisions(`decision = 'act'`)),
-    spotCheck: stored?.spotCheck ?? (await decisions('spot_check')),
-    fits: await n('SELECT count(*) AS n FROM fits')
-  }
-}
 
 /**
  * PostgreSQL checks its own pages and enforces foreign keys itself (they cannot be switched off

@@ -1,41 +1,25 @@
 /**
- * The PostgreSQL `Store`: each method is one transaction on a pooled connection (connection.ts:
- * writes SERIALIZABLE and retried on a serialization failure, except the one-task writes —
- * reserve, release, label, undo — which lock the task's row first and run READ COMMITTED; reads
- * one REPEATABLE READ snapshot).
- * The clock is read once per operation so every row a write produces carries the same time, even
- * when the transaction is retried. Every write also bumps this store's data-version row and
- * NOTIFYs its topics, in the same transaction (status.ts, notify.ts). Driver errors are mapped to StoreError here, at the boundary.
+ * The PostgreSQL `Store` (../build-store.ts): each operation is one transaction on a pooled
+ * connection (connection.ts: writes SERIALIZABLE and retried on a serialization failure, except the
+ * one-task writes — reserve, release, label, undo — which lock the task's row first and run READ
+ * COMMITTED; reads one REPEATABLE READ snapshot), and a plan runs in it one awaited statement at a
+ * time (plan-driver.ts). Every write also bumps this store's data-version row and NOTIFYs its
+ * topics, in the same transaction (status.ts, notify.ts). Here are only what PostgreSQL does its
+ * own way: its transactions, its change feed, its status, its bulk writes and its queue.
  */
 import type pg from 'pg'
-import {
-  StoreError,
-  type Actor,
-  type MigrationReport,
-  type Store,
-  type Topic,
-  type WriteResult
-} from '../types'
-import { checkActor } from '../validate'
-import { auditTail } from './audit'
+import { buildStore, type BackendOperations, type Driver } from '../build-store'
+import type { MigrationReport, Store } from '../contract'
+import type { Tx } from '../operations'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
-import { appendDecisionPage, appendDecisions, finishDecisions, latestDecidedFitId, latestFit, saveDecisions, saveFit } from './fits'
-import { currentFit, listFits, requireFit, rollbackFit } from './fit-history'
-import { taskDetail } from './detail'
-import { abandonImport, beginImport, findImportBySha, listImports, publishImport, writeImportBatch } from './imports'
-import { importLabels } from './label-import'
-import { labelCounts } from './label-counts'
+import { POSTGRES } from './dialect'
+import { appendDecisionPage } from './fits'
+import * as imports from './imports'
 import { ChangeListeners, notifyChange } from './notify'
-import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './labels'
-import { facets, filteredLabels, filteredTasks, queuePage } from './queue'
-import { recentLabels, releaseTask, reserveTask } from './reservations'
-import { existingTasks, saveTallies, seatModels, talliesOf, tallyPage, tasksWithoutTallies } from './tallies'
-import { importTallyPage, saveTallyPacks, tallyPack, tallySources } from './tally-packs'
-import { getSettings, setSettings } from './settings'
-import { awaitingAdjudicationPlan, blindTasksPlan, drawPlan, effectiveLabelsPlan, votesPlan } from '../team-reads'
-import { LABELS } from './label-dialect'
-import { runPlan } from './read-plan'
-import { bumpDataVersion, counts, dataVersion, integrityCheck, schemaVersion } from './status'
+import { runPlan } from './plan-driver'
+import * as status from './status'
+import { bumpDataVersion, dataVersion, schemaVersion } from './status'
+import * as tallies from './tallies'
 
 export type PostgresStoreMeta = {
   /** The connection URL without its password. */
@@ -47,131 +31,36 @@ export type PostgresStoreMeta = {
   writer: string
 }
 
+/** SQLite's staged and finishing writes are PostgreSQL's ordinary ones. */
+const MODE: Record<Tx, TransactionMode> = { read: 'read', write: 'write', task: 'task', staged: 'write', finish: 'write' }
+
 export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Store {
-  let closed = false
   const listeners = new ChangeListeners({ connectionString: pool.options.connectionString, connectionTimeoutMillis: 15_000 }, meta.writer)
-
-  const live = (): void => {
-    if (closed) throw new StoreError('internal', 'the store is closed')
-  }
-  const read = async <T>(fn: (q: PgSql) => Promise<T>): Promise<T> => {
-    try {
-      live()
-      return await transaction(pool, 'read', fn)
-    } catch (e) {
-      throw toStoreError(e)
-    }
-  }
-  /** `mode` 'task': fn must lock its task's row before anything else (connection.ts). */
-  const write = async <T>(
-    topics: Topic[],
-    actor: Actor | null,
-    fn: (q: PgSql, now: string) => Promise<T>,
-    mode: Exclude<TransactionMode, 'read'> = 'write'
-  ): Promise<WriteResult<T>> => {
-    try {
-      live()
-      if (meta.readonly) throw new StoreError('internal', 'the store was opened read-only')
-      if (actor !== null) checkActor(actor)
-      const now = meta.now().toISOString()
-      const value = await transaction(pool, mode, async (q) => {
-        const v = await fn(q, now)
-        await bumpDataVersion(q, meta.writer)
-        await notifyChange(q, meta.writer, topics)
-        return v
-      })
-      return { value, topics }
-    } catch (e) {
-      throw toStoreError(e)
-    }
-  }
-  const nowIso = () => meta.now().toISOString()
-
-  return {
-    info: () =>
-      read(async (q) => ({
-        backend: 'postgres' as const,
-        path: meta.path,
-        schemaVersion: await schemaVersion(q),
-        readonly: meta.readonly,
-        migration: meta.migration
-      })),
-    counts: () => read((q) => counts(q)),
-    dataVersion: () => read((q) => dataVersion(q, meta.writer)),
-    listenChanges: (events) => {
-      live()
-      return listeners.listen(events)
-    },
-    integrityCheck: () => read((q) => integrityCheck(q)),
-
-    getSettings: () => read((q) => getSettings(q)),
-    setSettings: (patch, actor) => write(['settings', 'audit'], actor, (q, now) => setSettings(q, now, patch, actor)),
-
-    beginImport: (input, actor) => write(['imports'], actor, (q, now) => beginImport(q, now, input, actor)),
-    writeImportBatch: (importId, batch) => write(['imports'], null, (q, now) => writeImportBatch(q, now, importId, batch)),
-    publishImport: (importId, actor, opts) =>
-      write(['imports', 'tasks', 'labels', 'audit'], actor, (q, now) => publishImport(q, now, importId, actor, opts)),
-    abandonImport: (importId) => write(['imports'], null, (q, now) => abandonImport(q, now, importId)),
-    findImportBySha: (sha256) => read((q) => findImportBySha(q, sha256)),
-
-    recordLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => recordLabel(q, now, input, actor), 'task'),
-    undoLabel: (input, actor) => write(['labels', 'tasks', 'audit'], actor, (q, now) => undoLabel(q, now, input, actor), 'task'),
-    liveLabels: (taskId) => read((q) => liveLabels(q, taskId)),
-    getTaskSummary: (taskId) => read((q) => getTaskSummary(q, taskId)),
-
-    saveFit: (input, actor) => write(['fits', 'audit'], actor, (q, now) => saveFit(q, now, input, actor)),
-    saveDecisions: (fitId, rows, actor) =>
-      write(['decisions', 'fits', 'audit'], actor, (q, now) => saveDecisions(q, now, fitId, rows, actor)),
-    // Invisible until finished: no topic changes.
-    appendDecisions: (fitId, rows) => write([], null, (q) => appendDecisions(q, fitId, rows)),
-    appendDecisionPage: (fitId, page) => write([], null, (q) => appendDecisionPage(q, fitId, page)),
-    finishDecisions: (fitId, actor) => write(['decisions', 'fits', 'audit'], actor, (q, now) => finishDecisions(q, now, fitId, actor)),
-    latestFit: () => read((q) => latestFit(q)),
-
-    auditTail: (limit) => read((q) => auditTail(q, limit)),
-
-    existingTasks: (taskIds) => read((q) => existingTasks(q, taskIds)),
-    tallyPage: (after, limit) => read((q) => tallyPage(q, after, limit)),
-    tallySources: () => read((q) => tallySources(q)),
-    importTallyPage: (importId, after, limit) => read((q) => importTallyPage(q, importId, after, limit)),
-    tallyPack: (importId, part) => read((q) => tallyPack(q, importId, part)),
-    // Derived data no screen shows: no topic changes.
-    saveTallyPacks: (importId, packs) => write([], null, (q) => saveTallyPacks(q, importId, packs)),
-    tasksWithoutTallies: (limit) => read((q) => tasksWithoutTallies(q, limit)),
-    talliesOf: (taskIds) => read((q) => talliesOf(q, taskIds)),
-    seatModels: () => read((q) => seatModels(q)),
-    saveTallies: (rows, actor) => write(['tasks', 'audit'], actor, (q, now) => saveTallies(q, now, rows, actor)),
-    effectiveLabels: () => read((q) => runPlan(q, effectiveLabelsPlan(LABELS))),
-    queuePage: (query) => read((q) => queuePage(q, nowIso(), query)),
-    filteredTasks: (filter, after, limit) => read((q) => filteredTasks(q, nowIso(), filter, after, limit)),
-    filteredLabels: (filter, after, limit) => read((q) => filteredLabels(q, nowIso(), filter, after, limit)),
-    facets: () => read((q) => facets(q)),
-    taskDetail: (taskId) => read((q) => taskDetail(q, nowIso(), taskId)),
-    drawUnlabeled: (input) => read(async (q) => runPlan(q, drawPlan(input, await latestDecidedFitId(q), LABELS))),
-    reserveTask: (taskId, actor, ttlMs) => write(['tasks', 'audit'], actor, (q, now) => reserveTask(q, now, taskId, actor, ttlMs), 'task'),
-    releaseTask: (taskId, actor) => write(['tasks', 'audit'], actor, (q, now) => releaseTask(q, now, taskId, actor), 'task'),
-    recentLabels: (limit) => read((q) => recentLabels(q, limit)),
-    labelCounts: () => read((q) => labelCounts(q)),
-    awaitingAdjudication: (query) => read((q) => runPlan(q, awaitingAdjudicationPlan(query, LABELS))),
-    blindTasks: (query) => read((q) => runPlan(q, blindTasksPlan(query, LABELS))),
-    votes: () => read((q) => runPlan(q, votesPlan(LABELS))),
-    importLabels: (input, actor) =>
-      write(['imports', 'labels', 'tasks', 'audit'], actor, (q, now) => importLabels(q, now, input, actor)),
-    listImports: (limit) => read((q) => listImports(q, limit)),
-    listFits: (limit) => read((q) => listFits(q, limit)),
-    getFit: (fitId) => read((q) => requireFit(q, fitId)),
-    currentFit: () => read((q) => currentFit(q)),
-    rollbackFit: (fitId, actor) => write(['fits', 'decisions', 'audit'], actor, (q, now) => rollbackFit(q, now, fitId, actor)),
-
+  const driver: Driver<PgSql> = {
+    dialect: POSTGRES,
+    readonly: meta.readonly,
+    now: meta.now,
+    transaction: (tx, topics, fn) =>
+      transaction(pool, MODE[tx], async (q) => {
+        const value = await fn(q)
+        if (topics !== null) {
+          await bumpDataVersion(q, meta.writer)
+          await notifyChange(q, meta.writer, topics)
+        }
+        return value
+      }),
+    runPlan,
+    toStoreError,
     close: async () => {
-      if (closed) return
-      closed = true
-      try {
-        await listeners.closeAll()
-        await pool.end()
-      } catch (e) {
-        throw toStoreError(e)
-      }
-    }
+      await listeners.closeAll()
+      await pool.end()
+    },
+    listenChanges: (events) => listeners.listen(events)
   }
+  const own: BackendOperations<PgSql> = {
+    ...imports, ...status, ...tallies, appendDecisionPage,
+    info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
+    dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
+  }
+  return buildStore(driver, own)
 }

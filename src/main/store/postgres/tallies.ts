@@ -1,26 +1,14 @@
 /**
- * Per-task tallies (ENGINE.md §2): written with the task at import, read page by page by fit and
- * decide, backfilled for tasks imported before they existed. Int32 arrays are stored as
- * little-endian bytes (bytea) of the VIEW, as in SQLite (see sqlite/tallies.ts).
+ * Tallies PostgreSQL writes and reads its own way: an import batch's tallies in one statement
+ * (int32 arrays as little-endian bytea of the VIEW, as ../int32-blob.ts says), a list of tasks'
+ * tallies and existing rows. The rest of the tallies' life is written once (../ops/tallies.ts).
  */
-import {
-  StoreError,
-  type Actor,
-  type ExistingTask,
-  type StoredTallies,
-  type TallyInput,
-  type TaskTrace
-} from '../types'
-import { checkId, checkInt } from '../validate'
-import { checkTallies } from '../tallies-check'
-import { appendAudit } from './audit'
-import type { PgSql } from './connection'
-import { parseStringArray } from '../rows'
+import { StoreError, type ExistingTask, type StoredTallies, type TallyInput } from '../contract'
 import { int32ToBytes } from '../int32-blob'
-import { TALLY_COLUMNS, toStoredTallies, toTallyPage, type TallyRow } from '../tally-rows'
-import { readTaskTraces } from './traces'
-import { EFFECTIVE_LABEL_ID as effectiveLabelId } from '../label-rules'
-import { LABELS } from './label-dialect'
+import { parseStringArray } from '../rows'
+import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
+import { checkId } from '../validate'
+import type { PgSql } from './connection'
 
 /** Tallies of several tasks in one statement. */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
@@ -35,21 +23,6 @@ export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: T
   )
 }
 
-/**
- * A page of tallies, built to be held by the million: the page's count arrays are views on one
- * slab, and tasks with the same candidates, seats or rounds share one frozen array (see
- * sqlite/tallies.ts). Callers must not mutate them.
- */
-export async function tallyPage(q: PgSql, afterTaskId: string | null, limit: number): Promise<StoredTallies[]> {
-  checkInt(limit, 'limit', 1)
-  const rows = await q.all<TallyRow>(
-    `SELECT ${TALLY_COLUMNS} FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-     JOIN task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
-    afterTaskId ?? '', Math.min(limit, 100_000)
-  )
-  return toTallyPage(rows)
-}
-
 export async function talliesOf(q: PgSql, taskIds: string[]): Promise<StoredTallies[]> {
   if (!Array.isArray(taskIds)) throw new StoreError('bad_input', 'taskIds must be an array')
   taskIds.forEach((id) => checkId(id, 'taskId'))
@@ -60,47 +33,6 @@ export async function talliesOf(q: PgSql, taskIds: string[]): Promise<StoredTall
     taskIds
   )
   return rows.map(toStoredTallies)
-}
-
-export async function seatModels(q: PgSql): Promise<Record<string, string>> {
-  const out: Record<string, string> = {}
-  const rows = await q.all<{ id: string; model: string }>(
-    `SELECT s.id, s.model FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published'
-     WHERE s.model IS NOT NULL ORDER BY i.published_at, s.id`
-  )
-  for (const r of rows) if (!(r.id in out)) out[r.id] = r.model
-  return out
-}
-
-export async function tasksWithoutTallies(q: PgSql, limit: number): Promise<TaskTrace[]> {
-  checkInt(limit, 'limit', 1)
-  const ids = (
-    await q.all<{ id: string }>(
-      `SELECT t.id FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'
-       WHERE NOT EXISTS (SELECT 1 FROM task_tallies tt WHERE tt.task_id = t.id) ORDER BY t.id LIMIT ?`,
-      Math.min(limit, 10_000)
-    )
-  ).map((r) => r.id)
-  return readTaskTraces(q, ids)
-}
-
-export async function saveTallies(q: PgSql, now: string, rows: { taskId: string; tallies: TallyInput }[], actor: Actor): Promise<number> {
-  if (!Array.isArray(rows)) throw new StoreError('bad_input', 'rows must be an array')
-  let written = 0
-  for (const { taskId, tallies } of rows) {
-    checkId(taskId, 'taskId')
-    const task = await q.get<{ candidates: string }>(
-      `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`,
-      taskId
-    )
-    if (task === undefined) throw new StoreError('not_found', `no task ${taskId}`, { taskId })
-    checkTallies(taskId, parseStringArray(task.candidates).length, tallies)
-    if ((await q.get('SELECT 1 AS one FROM task_tallies WHERE task_id = ?', taskId)) !== undefined) continue
-    await insertTallies(q, [{ taskId, tallies }])
-    written++
-  }
-  if (written > 0) await appendAudit(q, now, actor, 'tallies.backfill', null, { tasks: written })
-  return written
 }
 
 export async function existingTasks(q: PgSql, taskIds: string[]): Promise<ExistingTask[]> {
@@ -117,7 +49,3 @@ export async function existingTasks(q: PgSql, taskIds: string[]): Promise<Existi
     taskId: r.id, contentSha256: r.content_sha256, candidates: parseStringArray(r.candidates), importId: r.import_id, fileName: r.file_name, state: r.state
   }))
 }
-
-/** The shared label rules (../label-rules.ts) in this backend's dialect. */
-export { LIVE_LABEL } from '../label-rules'
-export const EFFECTIVE_LABEL_ID = (taskExpr: string): string => effectiveLabelId(taskExpr, LABELS)

@@ -4,7 +4,7 @@
  * synchronous; the async boundary is store.ts.
  */
 import Database from 'better-sqlite3'
-import { StoreError } from '../types'
+import { StoreError } from '../contract'
 
 export type Db = Database.Database
 export type Params = unknown[]

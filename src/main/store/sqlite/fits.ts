@@ -1,82 +1,17 @@
 /**
- * Fits and their decisions. A fit is written once; its decisions are written once — all together,
- * or in pages — into the fit's own table (../fit-decisions.ts), and finishing indexes that table
- * and sets `decided_at`, so a reader never sees a half-decided fit as the current one.
+ * A page of a fit's decisions, SQLite's bulk write: the rows go in as float64 BLOBs bound straight
+ * from the page's columns. The rest of a fit's life is written once for both backends (../ops/fits.ts).
  */
-import { randomUUID } from 'node:crypto'
+import { StoreError, type DecisionPage } from '../contract'
 import { badPosterior, twice } from '../decision-check'
-import {
-  StoreError,
-  type Actor,
-  type DecisionInput,
-  type FitInput,
-  type FitRecord,
-  type SaveDecisionsResult
-} from '../types'
-import { checkBound, checkId, checkJsonObject } from '../validate'
-import { appendAudit } from './audit'
+import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
+import { parseStringArray } from '../rows'
 import type { Sql } from './connection'
-import { FIT_COLUMNS, parseStringArray, toFit, type FitRow } from '../rows'
-import { decisionsTable, type DecidedFit } from '../fit-decisions'
-import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
-import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
+import { SQLITE } from './dialect'
+import { runPlan } from './plan-driver'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
-import { ACT, checkDecisionPage, pageOfRows, SPOT, type DecisionPage } from '../decision-page'
+import { ACT, checkDecisionPage, SPOT } from '../decision-page'
 import { compareIds } from '../tally-pack'
-
-export function getFit(q: Sql, id: string): FitRecord | null {
-  const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits WHERE id = ?`, id)
-  return row === undefined ? null : toFit(row)
-}
-
-export function saveFit(q: Sql, now: string, input: FitInput, actor: Actor): FitRecord {
-  const method = checkId(input.method, 'method')
-  const hyper = checkJsonObject(input.hyperparameters, 'hyperparameters')
-  const rel = checkJsonObject(input.reliabilities, 'reliabilities')
-  const cert = input.certificate === null ? null : checkJsonObject(input.certificate, 'certificate')
-  const metrics = input.metrics === null ? null : checkJsonObject(input.metrics, 'metrics')
-  const parent = input.parentFitId === null ? null : checkId(input.parentFitId, 'parentFitId')
-  const bound = checkBound(input.bound)
-  if (parent !== null && getFit(q, parent) === null) {
-    throw new StoreError('not_found', `no fit ${parent} (parentFitId)`, { fitId: parent })
-  }
-  const id = randomUUID()
-  q.run(
-    `INSERT INTO fits (id, created_at, method, hyperparameters, reliabilities, certificate, metrics, parent_fit_id, bound)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id, now, method, JSON.stringify(hyper), JSON.stringify(rel),
-    cert === null ? null : JSON.stringify(cert), metrics === null ? null : JSON.stringify(metrics), parent, bound
-  )
-  appendAudit(q, now, actor, 'fit.save', id, bound === null ? { method, parentFitId: parent } : { method, parentFitId: parent, bound })
-  const fit = getFit(q, id)
-  if (fit === null) throw new StoreError('internal', `fit ${id} vanished after insert`)
-  return fit
-}
-
-/** Newest first; `created_at` ties (same millisecond) fall back to insertion order. */
-export function latestFit(q: Sql): FitRecord | null {
-  const row = q.get<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits ORDER BY created_at DESC, rowid DESC LIMIT 1`)
-  return row === undefined ? null : toFit(row)
-}
-
-/** The fit whose decisions the console shows: the newest one that has them. */
-export function latestDecidedFit(q: Sql): DecidedFit | null {
-  const row = q.get<{ id: string; decided_at: string; method: string }>(
-    'SELECT id, decided_at, method FROM fits WHERE decided_at IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1'
-  )
-  return row === undefined ? null : { id: row.id, decidedAt: row.decided_at, method: row.method }
-}
-
-export function latestDecidedFitId(q: Sql): string | null {
-  return latestDecidedFit(q)?.id ?? null
-}
-
-/** The fit's table, created empty on its first page (a fit that is never decided has none). */
-function tableOf(q: Sql, fitId: string): string {
-  const name = decisionsTable(fitId)
-  if (q.get(`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`, name) === undefined) q.db.exec(DECISIONS_TABLE(name))
-  return name
-}
 
 /** What a decision row copies or checks from its task: [id, candidates (JSON), created_at, group]. */
 type TaskFacts = [string, string, string, string | null]
@@ -106,13 +41,6 @@ function pageTasks(q: Sql, ids: readonly string[]): (taskId: string) => TaskFact
   return (id) => found.get(id) ?? (one.get(id) as TaskFacts | undefined)
 }
 
-/** Rows as one page (decision-page.ts): the public form of `appendDecisionPage`. */
-export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): number {
-  undecidedFit(q, fitId) // a missing or decided fit is the first error, before the rows' own
-
-  return appendDecisionPage(q, fitId, pageOfRows(rows))
-}
-
 /**
  * One page of an undecided fit's decisions, in one transaction. The rows stay out of sight until
  * `finishDecisions` sets the fit's `decided_at` (every reader goes through the current, decided
@@ -124,11 +52,11 @@ export function appendDecisions(q: Sql, fitId: string, rows: DecisionInput[]): n
  * posterior in its task's candidate order.
  */
 export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): number {
-  undecidedFit(q, fitId)
+  runPlan(q, undecidedFit(SQLITE, fitId))
   const { acted, spot } = checkDecisionPage(page)
   const n = page.taskIds.length
   if (n === 0) return 0
-  const table = tableOf(q, fitId)
+  const table = runPlan(q, decisionsTableOf(SQLITE, fitId))
   const taskOf = pageTasks(q, page.taskIds)
   // Prepared once per page: the statement cache keys on the SQL text, a lookup per call.
   const insert = q.stmt(
@@ -169,63 +97,7 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
       throw e
     }
   }
-  q.run(
-    `UPDATE fits SET decision_count = decision_count + ?, deferred_count = coalesce(deferred_count, 0) + ?,
-       spot_count = coalesce(spot_count, 0) + ? WHERE id = ?`,
-    n, n - acted, spot, fitId
-  )
-  return n
+  return runPlan(q, countPage(fitId, n, acted, spot))
 }
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
-
-const SORT_THREADS = 4
-
-/**
- * Builds a filled decisions table's queue indexes, each sort helped by four more threads: the
- * sorter's helpers spend much of their time waiting on memory, so even on 2 cores four of them
- * were faster than one (a million rows' four indexes in 1.5–1.7 s against 1.8–2.2 s).
- */
-export function indexDecisions(q: Sql, table: string): void {
-  q.db.pragma(`threads = ${SORT_THREADS}`)
-  try {
-    q.db.exec(DECISION_INDEXES(table))
-  } finally {
-    q.db.pragma('threads = 0')
-  }
-}
-
-/** Indexes the fit's table and makes its decisions (every page appended) the current ones, once. */
-export function finishDecisions(q: Sql, now: string, fitId: string, actor: Actor): SaveDecisionsResult {
-  undecidedFit(q, fitId)
-  const table = tableOf(q, fitId)
-  // A sort per index over the finished table: several times cheaper than keeping four indexes
-  // ordered row by row (fit-decisions.ts).
-  indexDecisions(q, table)
-  const c = q.get<{ n: number; deferred: number | null; spot: number | null }>(
-    'SELECT decision_count AS n, deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?',
-    fitId
-  ) as { n: number; deferred: number | null; spot: number | null }
-  const deferred = c.deferred ?? 0
-  const spot = c.spot ?? 0
-  q.run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
-  appendAudit(q, now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
-  return { fitId, count: c.n, decidedAt: now }
-}
-
-/** All decisions of a fit at once: a page and the finish in one transaction. */
-export function saveDecisions(q: Sql, now: string, fitId: string, rows: DecisionInput[], actor: Actor): SaveDecisionsResult {
-  appendDecisions(q, fitId, rows)
-  return finishDecisions(q, now, fitId, actor)
-}
-
-function undecidedFit(q: Sql, fitId: string): FitRecord {
-  checkId(fitId, 'fitId')
-  const fit = getFit(q, fitId)
-  if (fit === null) throw new StoreError('not_found', `no fit ${fitId}`, { fitId })
-  if (fit.decidedAt !== null) {
-    throw new StoreError('conflict', `fit ${fitId} already has its decisions (saved ${fit.decidedAt})`, { fitId })
-  }
-  return fit
-}
-

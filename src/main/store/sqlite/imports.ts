@@ -1,63 +1,20 @@
 /**
- * Staged imports (DESIGN.md, "Imports"): rows are written in batches under an import id that
- * stays invisible, then published by flipping that one import row. Abandoned (and stale staged)
- * imports are swept when a store opens, never during a reviewer's write.
+ * An import's staged batches, this backend's bulk write (the rest of an import's life is written
+ * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
+ * opens, never during a reviewer's write.
  */
-import { randomUUID } from 'node:crypto'
-import {
-  IMPORT_KINDS,
-  LABEL_SOURCES,
-  StoreError,
-  type Actor,
-  type BeginImportInput,
-  type ImportBatch,
-  type ImportBatchResult,
-  type ImportCounts,
-  type ImportRecord,
-  type PublishOptions
-} from '../types'
-import { checkId, checkInt, checkOneOf, checkSeat, checkSha256 } from '../validate'
-import { appendAudit } from './audit'
-import type { Sql } from './connection'
-import { admitSeat, seatCache } from './import-seats'
-import { recordGoldLabels } from './label-import'
-import { insertTallies } from './tallies'
+import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput } from '../contract'
+import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
+import { recordBatch, stagedBatch } from '../ops/imports'
+import { insertTallies } from '../ops/tallies'
 import { taskAdmission, type ExistingTask } from '../task-admission'
-import { isPrepared, prepareTask, type PreparedTask } from '../prepared-task'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
+import type { Sql } from './connection'
+import { SQLITE } from './dialect'
+import { runPlan } from './plan-driver'
 
-function getImport(q: Sql, id: string): ImportRecord | null {
-  const row = q.get<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
-  return row === undefined ? null : toImport(row)
-}
-
-function requireImport(q: Sql, id: string): ImportRecord {
-  checkId(id, 'importId')
-  const imp = getImport(q, id)
-  if (imp === null) throw new StoreError('not_found', `no import ${id}`, { importId: id })
-  return imp
-}
-
-function requireStaged(q: Sql, id: string, verb: string): ImportRecord {
-  const imp = requireImport(q, id)
-  if (imp.state !== 'staged') {
-    throw new StoreError('conflict', `cannot ${verb} import ${id}: it is ${imp.state}`, { importId: id, state: imp.state })
-  }
-  return imp
-}
-
-export function beginImport(q: Sql, now: string, input: BeginImportInput, actor: Actor): ImportRecord {
-  checkId(input.fileName, 'fileName')
-  checkSha256(input.sha256, 'sha256')
-  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
-  const id = randomUUID()
-  q.run(
-    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
-     VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
-    id, input.fileName, input.sha256, input.kind, now, now,
-    JSON.stringify(EMPTY_IMPORT_COUNTS), actor.reviewer, actor.sessionId, actor.shell
-  )
-  return requireImport(q, id)
+/** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
+function admit(q: Sql, imp: ImportRecord, s: SeatInput, own: SeatCache): number {
+  return seatIsNews(s, own) ? runPlan(q, admitSeat(imp, s, own)) : 0
 }
 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
@@ -86,7 +43,7 @@ function insertTask(q: Sql, imp: ImportRecord, t: PreparedTask, now: string): nu
     t.id, imp.id, t.question, t.candidates, t.gold, t.group, t.raw, t.contentSha256, now, t.moveCount
   )
   q.run('INSERT INTO task_moves (task_id, moves) VALUES (?, ?)', t.id, t.moves)
-  if (t.tallies !== null) insertTallies(q, t.id, t.tallies)
+  if (t.tallies !== null) runPlan(q, insertTallies(t.id, t.tallies))
   return rowid
 }
 
@@ -101,22 +58,15 @@ function indexQuestions(q: Sql, importId: string, first: number, last: number): 
 }
 
 export function writeImportBatch(q: Sql, now: string, importId: string, batch: ImportBatch): ImportBatchResult {
-  const imp = requireStaged(q, importId, 'write to')
-  if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.tasks)) {
-    throw new StoreError('bad_input', 'an import batch needs a tasks array')
-  }
-  const extraSeats = batch.seats ?? []
-  extraSeats.forEach((s, i) => checkSeat(s, `seats[${i}]`))
-  // Validated and serialised here, unless the caller's thread did it already (prepared-task.ts).
-  const tasks = batch.tasks.map((t) => (isPrepared(t) ? t : prepareTask(t)))
+  const { imp, extraSeats, tasks } = runPlan(q, stagedBatch(SQLITE, importId, batch))
 
-  const own = seatCache(q, imp.id)
+  const own = runPlan(q, seatCache(imp.id))
   const existing = existingRows(q, tasks)
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
   let first = Infinity
   let last = -Infinity
-  for (const s of extraSeats) result.seats += admitSeat(q, imp, { id: s.id, model: s.model ?? null }, own)
+  for (const s of extraSeats) result.seats += admit(q, imp, { id: s.id, model: s.model ?? null }, own)
   for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
@@ -125,7 +75,7 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
       result.skipped++
       continue
     }
-    for (const [id, model] of t.seats) result.seats += admitSeat(q, imp, { id, model }, own)
+    for (const [id, model] of t.seats) result.seats += admit(q, imp, { id, model }, own)
     const rowid = insertTask(q, imp, t, now)
     written.set(t.id, t.contentSha256)
     first = Math.min(first, rowid)
@@ -134,65 +84,8 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
     result.moves += t.moveCount
   }
   if (result.written > 0) indexQuestions(q, imp.id, first, last)
-  const c = imp.counts
-  const counts: ImportCounts = {
-    tasks: c.tasks + result.written,
-    skipped: c.skipped + result.skipped,
-    moves: c.moves + result.moves,
-    seats: c.seats + result.seats,
-    labels: c.labels
-  }
-  q.run('UPDATE imports SET counts = ?, updated_at = ? WHERE id = ?', JSON.stringify(counts), now, imp.id)
+  runPlan(q, recordBatch(now, imp, result))
   return result
-}
-
-export function publishImport(q: Sql, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): ImportRecord {
-  const imp = requireStaged(q, importId, 'publish')
-  const goldAs = opts.goldAs ?? null
-  if (goldAs !== null) {
-    checkOneOf(goldAs.source, LABEL_SOURCES, 'goldAs.source')
-    checkId(goldAs.reviewer, 'goldAs.reviewer')
-  }
-  // Gold labels first: their count goes into the import row, which is final once published.
-  const goldLabels = goldAs === null ? 0 : recordGoldLabels(q, now, imp.id, goldAs, actor)
-  const counts: ImportCounts = { ...imp.counts, labels: imp.counts.labels + goldLabels }
-  q.run(`UPDATE imports SET state = 'published', published_at = ?, updated_at = ?, counts = ? WHERE id = ?`, now, now, JSON.stringify(counts), imp.id)
-  appendAudit(q, now, actor, 'import.publish', imp.id, {
-    fileName: imp.fileName,
-    sha256: imp.sha256,
-    kind: imp.kind,
-    counts,
-    begunBy: imp.createdBy,
-    goldAs: goldAs === null ? null : { source: goldAs.source, reviewer: goldAs.reviewer, labels: goldLabels }
-  })
-  return requireImport(q, imp.id)
-}
-
-export function listImports(q: Sql, limit: number): ImportRecord[] {
-  checkInt(limit, 'limit', 1)
-  return q
-    .all<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'published' ORDER BY published_at DESC, rowid DESC LIMIT ?`, Math.min(limit, 1000))
-    .map(toImport)
-}
-
-export function abandonImport(q: Sql, now: string, importId: string): ImportRecord {
-  const imp = requireImport(q, importId)
-  if (imp.state === 'abandoned') return imp
-  if (imp.state === 'published') {
-    throw new StoreError('conflict', `import ${imp.id} is published and cannot be abandoned`, { importId: imp.id })
-  }
-  q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
-  return requireImport(q, imp.id)
-}
-
-export function findImportBySha(q: Sql, sha256: string): ImportRecord | null {
-  checkSha256(sha256, 'sha256')
-  const row = q.get<ImportRow>(
-    `SELECT ${IMPORT_COLUMNS} FROM imports WHERE sha256 = ? AND state <> 'abandoned'
-     ORDER BY state = 'published' DESC, created_at DESC LIMIT 1`,
-    sha256
-  )
-  return row === undefined ? null : toImport(row)
 }
 
 /**

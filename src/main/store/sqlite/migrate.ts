@@ -5,15 +5,8 @@
  * rolls the whole transaction back, so the file is left exactly as it was.
  */
 import { existsSync } from 'node:fs'
-import {
-  checkMigrationList,
-  migrationLabel,
-  migrationSha256,
-  planMigrations,
-  type AppliedMigration,
-  type Migration
-} from '../migrations'
-import { StoreError, type MigrationReport } from '../types'
+import { checkMigrationList, migrationLabel, migrationSha256, planMigrations, type AppliedMigration, type Migration } from '../migrations'
+import { StoreError, type MigrationReport } from '../contract'
 import type { Sql } from './connection'
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

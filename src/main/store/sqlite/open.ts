@@ -6,35 +6,23 @@
 import Database from 'better-sqlite3'
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { checkMigrationList, type Migration } from '../migrations'
-import { StoreError, type Store } from '../types'
+import { checkMigrationList } from '../migrations'
+import { StoreError, type Store } from '../contract'
+import { DEFAULT_STALE_IMPORT_MS, type OpenOptions } from '../open-options'
 import { applyPragmas, DEFAULT_BUSY_TIMEOUT_MS, Sql, toStoreError, type Db } from './connection'
 import { sweepImports } from './imports'
 import { migrateSqlite } from './migrate'
 import { SQLITE_MIGRATIONS } from './migrations'
 import { createSqliteStore } from './store'
 
-export type SqliteOpenOptions = {
-  /** Test-only: a schema history other than the shipped one. */
-  migrations?: readonly Migration[]
-  /** No writes at all: no migration, no sweep; write operations are refused. */
-  readonly?: boolean
+export type SqliteOpenOptions = OpenOptions & {
   busyTimeoutMs?: number
   /**
    * Path of a better-sqlite3 `.node` binary built for another ABI (the Electron build ships
    * one); default: the binary next to the package, built for this Node.
    */
   nativeBinding?: string
-  /**
-   * A staged import whose last batch is older than this is taken to belong to a dead process
-   * and is swept at open. Keep it well above the time between two batches. Default one hour.
-   */
-  staleImportMs?: number
-  /** Test seam for the clock. */
-  now?: () => Date
 }
-
-export const DEFAULT_STALE_IMPORT_MS = 60 * 60 * 1000
 
 export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}): Promise<Store> {
   const readonly = opts.readonly === true

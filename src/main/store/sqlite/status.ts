@@ -1,45 +1,10 @@
 /**
- * Read-only status: counts over visible data, integrity checks, and the data version a watcher
- * polls to notice other processes' commits.
+ * What only this backend can say about itself: its integrity, its schema version, and the data
+ * version a watcher polls to notice other processes' commits (the counts: ../ops/status.ts).
  */
-import type { IntegrityReport, StoreCounts } from '../types'
+import type { IntegrityReport } from '../contract'
+import { decisionTableProblems } from '../fit-decisions'
 import type { Sql } from './connection'
-import { decidedCounts } from './decided-counts'
-import { latestDecidedFitId } from './fits'
-import { decisionsTable, decisionTableProblems } from '../fit-decisions'
-
-const PUBLISHED = `JOIN imports i ON i.id = x.import_id AND i.state = 'published'`
-
-export function counts(q: Sql): StoreCounts {
-  const n = (sql: string, ...params: unknown[]): number => q.get<{ n: number }>(sql, ...params)?.n ?? 0
-  const live = `l.label IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id)`
-  const fitId = latestDecidedFitId(q)
-  // A live label makes a task `human`: it leaves the acted / deferred counts, as it leaves the queue.
-  const decisions = (where: string): number =>
-    fitId === null
-      ? 0
-      : n(
-          `SELECT count(*) AS n FROM ${decisionsTable(fitId)} d WHERE ${where}
-           AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.task_id = d.task_id AND ${live})`
-        )
-  const stored = fitId === null ? null : decidedCounts(q, fitId)
-  // A published import's counts are final and its tasks can never be deleted: summing the task
-  // imports (a label import counts the tasks it labeled) is exact, and flat however many tasks they hold.
-  const imported = (what: 'tasks' | 'moves') =>
-    n(`SELECT coalesce(sum(json_extract(i.counts, '$.${what}')), 0) AS n FROM imports i WHERE i.state = 'published' AND i.kind <> 'labels'`)
-  return {
-    tasks: imported('tasks'),
-    seats: n(`SELECT count(DISTINCT x.id) AS n FROM seats x ${PUBLISHED}`),
-    moves: imported('moves'),
-    // Labels can only be written on visible tasks, and a published import stays published.
-    labels: n(`SELECT count(*) AS n FROM labels l WHERE ${live}`),
-    labeledTasks: n(`SELECT count(DISTINCT l.task_id) AS n FROM labels l WHERE ${live}`),
-    deferred: stored?.deferred ?? decisions(`decision = 'defer'`),
-    acted: stored?.acted ?? decisions(`decision = 'act'`),
-    spotCheck: stored?.spotCheck ?? decisions('spot_check = 1'),
-    fits: n('SELECT count(*) AS n FROM fits')
-  }
-}
 
 export function integrityCheck(q: Sql): IntegrityReport {
   const messages: string[] = []

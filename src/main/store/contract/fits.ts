@@ -1,0 +1,112 @@
+/** Fits and their decisions: a fit is saved, its decisions appended in pages, then made current at once. */
+import type { BoundKind } from '../../../shared/loop-schemas'
+import type { DecisionKind } from '../../../shared/vocabularies'
+import type { Actor, WriteResult } from './common'
+import type { JsonObject } from './json'
+
+export type FitInput = {
+  method: string
+  hyperparameters: JsonObject
+  /** Seat id → reliability (and whatever per-seat figures the engine reports). */
+  reliabilities: JsonObject
+  certificate: JsonObject | null
+  metrics: JsonObject | null
+  /** The fit this one derives from (e.g. a decide run under a fitted model); null for a root. */
+  parentFitId: string | null
+  /** The concentration bound its certificate ran with (ENGINE.md §8.7); left out, none is stored and it reads as Hoeffding's. */
+  bound?: BoundKind
+}
+
+export type FitRecord = Omit<FitInput, 'bound'> & {
+  /** The stored bound; `hoeffding` for a fit that stored none (every fit made before schema 6). */
+  bound: BoundKind
+  id: string
+  createdAt: string
+  /** Set once, when the fit's decisions are saved. */
+  decidedAt: string | null
+  /** Its decisions: all, deferred, spot-checked (the last two null for fits decided before they were kept). */
+  decisionCount: number
+  deferredCount: number | null
+  spotCount: number | null
+}
+
+export type FitSummary = Omit<FitRecord, 'certificate'> & { current: boolean }
+
+export type DecisionInput = {
+  taskId: string
+  decision: DecisionKind
+  spotCheck: boolean
+  /** The acted answer, or the engine's best guess while deferred; a candidate or null. */
+  answer: string | null
+  posterior: Record<string, number>
+  stopRound: number | null
+  gap: number | null
+  bound: (number | null)[] | null
+  disagreement: number | null
+  /** The k behind each L_t (certificate, ENGINE.md §8.9). */
+  k?: (number | null)[] | null
+  /** The gap decomposition at the best round (finite numbers). */
+  why?: DecisionWhy | null
+  /** Why the task was deferred without its bound deciding (e.g. "insufficient evidence"). */
+  reason?: string | null
+}
+
+/**
+ * Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9).
+ * `n` (the binomial bound's neighbourhood size, ties at the radius included) only when the engine
+ * reported it: Hoeffding fits, and fits made before schema 6, have none.
+ */
+export type DecisionWhy = { round: number; k: number; n?: number; qhat: number; bias: number; conc: number }
+
+export type SaveDecisionsResult = { fitId: string; count: number; decidedAt: string }
+
+/**
+ * A page of decisions in columns (built by decision-page.ts): how a decide hands the store a
+ * million rows. Nulls among numbers are NaN (a stored number is finite, so NaN is unambiguous). A
+ * row's posterior is given in the order of one of the page's candidate lists (a council's tasks
+ * share a few), which the store checks against the task's own candidates.
+ */
+export interface DecisionPage {
+  readonly taskIds: string[]
+  /** Per row: bit 0 set = act (else defer), bit 1 set = spot-checked. */
+  readonly flags: Uint8Array
+  readonly answers: (string | null)[]
+  readonly reasons: (string | null)[]
+  readonly stopRounds: Float64Array
+  readonly gaps: Float64Array
+  readonly disagreements: Float64Array
+  /** The candidate lists the posteriors are in, and each row's list. */
+  readonly lists: string[][]
+  readonly listOf: Int32Array
+  /** Row i's posterior is posteriors[at[i] … at[i] + lists[listOf[i]].length). */
+  readonly posteriors: Float64Array
+  readonly posteriorAt: Int32Array
+  /** Row i's bound (and k) list is bounds[boundAt[i] … boundAt[i + 1]); boundLength[i] −1 = null. */
+  readonly bounds: Float64Array
+  readonly boundAt: Int32Array
+  readonly boundLength: Int32Array
+  readonly ks: Float64Array
+  readonly kAt: Int32Array
+  readonly kLength: Int32Array
+  /** Six per row: WHY_KEYS order, then `n` (NaN when not reported); all NaN for no decomposition. */
+  readonly whys: Float64Array
+}
+
+export interface FitStore {
+  saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
+  /**
+   * A fit's decisions are written once (a re-decide is a new fit with `parentFitId`), in pages:
+   * each page one transaction, in columns (decision-page.ts), invisible (the fit is not current)
+   * until `finishDecisions` makes all of them current at once.
+   */
+  appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
+  finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
+  /** The newest fit, decided or not. */
+  latestFit(): Promise<FitRecord | null>
+  listFits(limit: number): Promise<FitSummary[]>
+  getFit(fitId: string): Promise<FitRecord>
+  /** The fit whose decisions are current (newest decided), or null. */
+  currentFit(): Promise<FitRecord | null>
+  /** Makes an earlier fit current again: a new fit copying its content and decisions. */
+  rollbackFit(fitId: string, actor: Actor): Promise<WriteResult<FitRecord>>
+}

@@ -1,0 +1,69 @@
+/** Imports: staged batches made visible by one publish, and label files appended in one write. */
+import type { ImportState, LabelSource } from '../../../shared/vocabularies'
+import type { Actor, WriteResult } from './common'
+import type { ExistingTask, PreparedTask, SeatInput, TaskInput } from './tasks'
+
+export const IMPORT_KINDS = ['traces', 'crowd-csv', 'labels', 'demo'] as const
+export type ImportKind = (typeof IMPORT_KINDS)[number]
+
+/** Running totals of what an import wrote (kept per batch, so publishing stays one small write). */
+/** `labels`: labels the import recorded (a label file, or gold with `--gold-as`). */
+export type ImportCounts = { tasks: number; skipped: number; moves: number; seats: number; labels: number }
+
+export type ImportRecord = {
+  id: string
+  fileName: string
+  sha256: string
+  kind: ImportKind
+  state: ImportState
+  createdAt: string
+  publishedAt: string | null
+  counts: ImportCounts
+  /** The reviewer who began it (beginImport's actor). */
+  createdBy: string
+}
+
+export type BeginImportInput = { fileName: string; sha256: string; kind: ImportKind }
+
+export type ImportBatch = {
+  /** Tasks as read, or already validated and serialised by `prepareTask` (see prepared-task.ts). */
+  tasks: (TaskInput | PreparedTask)[]
+  /** Seats declared outside any task (e.g. a file header); seats of tasks and moves are implied. */
+  seats?: SeatInput[]
+}
+
+export type ImportBatchResult = { written: number; skipped: number; moves: number; seats: number }
+
+export type PublishOptions = { goldAs?: { source: LabelSource; reviewer: string } | null }
+
+export type LabelImportRow = { taskId: string; label: string; source: LabelSource; reviewer: string; at: string; note: string | null }
+
+export type ImportLabelsInput = { fileName: string; sha256: string; kind: ImportKind; labels: LabelImportRow[] }
+
+/**
+ * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no
+ * audit row, so a failed import leaves no trace (FORMATS.md, `import`); its publish is audited.
+ */
+export interface ImportStore {
+  /** Opens a staged (invisible) import. */
+  beginImport(input: BeginImportInput, actor: Actor): Promise<WriteResult<ImportRecord>>
+  /** One transaction per batch; a task already present with the same content is skipped. */
+  writeImportBatch(importId: string, batch: ImportBatch): Promise<WriteResult<ImportBatchResult>>
+  /**
+   * Makes every row of the import visible by flipping one row. With `goldAs`, the gold of the
+   * tasks this import wrote is recorded as labels of that source and reviewer, in the same
+   * transaction (ENGINE.md §10, `--gold-as`).
+   */
+  publishImport(importId: string, actor: Actor, opts?: PublishOptions): Promise<WriteResult<ImportRecord>>
+  /** Marks a staged import abandoned; its rows stay invisible and are swept at the next open. */
+  abandonImport(importId: string): Promise<WriteResult<ImportRecord>>
+  /** The published (else staged) import of a file with this sha256; abandoned ones are ignored. */
+  findImportBySha(sha256: string): Promise<ImportRecord | null>
+  /** Existing rows for these task ids (published or staged; abandoned ones are gone or ignored). */
+  existingTasks(taskIds: string[]): Promise<ExistingTask[]>
+  /** Models of the published seats that declared one (seat id → model), to refuse a clash before writing. */
+  seatModels(): Promise<Record<string, string>>
+  /** Appends labels of a file (and publishes its import record) in one transaction. */
+  importLabels(input: ImportLabelsInput, actor: Actor): Promise<WriteResult<ImportRecord>>
+  listImports(limit: number): Promise<ImportRecord[]>
+}

@@ -1,0 +1,46 @@
+/**
+ * Team mode's part of the store contract (issue #9: several reviewers per task): the tasks that
+ * await adjudication, the blind rule's question "which of these tasks may this reviewer not see
+ * others' labels of yet", and the reviewers' votes that agreement is measured on. The label
+ * rules themselves are SQL shared by both backends (label-rules.ts).
+ */
+import type { LabelRecord } from './labels'
+
+export type AdjudicationQuery = {
+  /** N, the reviewers per task: a blind task is adjudicated once N reviewers labeled it. */
+  reviewersPerTask: number
+  /** Only this task (is it awaiting adjudication?), or null for all. */
+  taskId: string | null
+  offset: number
+  limit: number
+}
+
+export type AwaitingTask = {
+  taskId: string
+  question: string | null
+  group: string | null
+  candidates: string[]
+  version: number
+  /** Every live label, in recording order. */
+  labels: LabelRecord[]
+}
+
+/** In task-id order; `total` counts every task awaiting adjudication. */
+export type AdjudicationPage = { rows: AwaitingTask[]; total: number }
+
+export type BlindQuery = { taskIds: string[]; reviewer: string; reviewersPerTask: number }
+
+/** One reviewer's vote on a task (their latest live, unadjudicated label). */
+export type Vote = { taskId: string; reviewer: string; label: string }
+
+export interface TeamStore {
+  /** Tasks whose reviewers' votes disagree, out of the blind stream, without an adjudicated label. */
+  awaitingAdjudication(query: AdjudicationQuery): Promise<AdjudicationPage>
+  /**
+   * Of these tasks, the ones whose other reviewers' labels `reviewer` must not see yet: still in
+   * the blind stream, labeled by someone, not by them. Empty with one reviewer per task.
+   */
+  blindTasks(query: BlindQuery): Promise<string[]>
+  /** Every vote on the tasks two or more reviewers labeled, by task then reviewer. */
+  votes(): Promise<Vote[]>
+}

@@ -1,0 +1,53 @@
+/**
+ * Labels written in bulk: a label file (`arbiter.labels/1`) and gold recorded as labels
+ * (`--gold-as`, ENGINE.md §10). Both append to the same log as a reviewer's resolve and bump each
+ * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
+ */
+import { randomUUID } from 'node:crypto'
+import { checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
+import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../contract'
+import { checkId } from '../validate'
+import { appendAudit } from './audit'
+import { rowOf, rowsOf, run, type Plan } from '../plan'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
+import type { Dialect } from './dialect'
+
+const INSERT_LABEL = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`
+
+/** Gold of every task the (staged) import wrote, as labels; returns how many. */
+export function* recordGoldLabels(d: Dialect, now: string, importId: string, goldAs: { source: LabelSource; reviewer: string }, actor: Actor): Plan<number> {
+  const rows = yield* rowsOf<{ id: string; gold: string }>(`SELECT id, gold FROM tasks WHERE import_id = ? AND gold IS NOT NULL ORDER BY ${d.seq}`, importId)
+  for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.id, r.gold, goldAs.source, goldAs.reviewer, now, null, d.bool(false), actor.sessionId)
+  yield* run('UPDATE tasks SET version = version + 1 WHERE import_id = ? AND gold IS NOT NULL', importId)
+  return rows.length
+}
+
+type TaskCheck = { candidates: string }
+
+export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput, actor: Actor): Plan<ImportRecord> {
+  checkLabelsImport(input)
+  const rows: ImportedLabel[] = []
+  for (const [i, l] of input.labels.entries()) {
+    const taskId = checkId(l.taskId, `labels[${i}].taskId`)
+    const task = yield* rowOf<TaskCheck>(
+      `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`,
+      taskId
+    )
+    rows.push(checkImportedLabel(l, i, taskId, task))
+  }
+  const id = randomUUID()
+  const tasks = new Set(rows.map((r) => r.taskId))
+  const counts = { ...EMPTY_IMPORT_COUNTS, tasks: tasks.size, labels: rows.length }
+  yield* run(
+    `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, published_at, counts, created_by, session_id, shell)
+     VALUES (?, ?, ?, 'labels', 'published', ?, ?, ?, ?, ?, ?, ?)`,
+    id, input.fileName, input.sha256, now, now, now, JSON.stringify(counts), actor.reviewer, actor.sessionId, actor.shell
+  )
+  for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, d.bool(false), actor.sessionId)
+  for (const t of tasks) yield* run('UPDATE tasks SET version = version + 1 WHERE id = ?', t)
+  yield* appendAudit(now, actor, 'labels.import', id, { fileName: input.fileName, sha256: input.sha256, labels: rows.length, tasks: tasks.size })
+  const row = yield* rowOf<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
+  if (row === undefined) throw new StoreError('internal', `import ${id} vanished after insert`)
+  return toImport(row)
+}

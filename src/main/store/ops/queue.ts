@@ -1,0 +1,100 @@
+/**
+ * The review queue and the filtered listings behind exports, and the filter facets (Calibrate's
+ * draw is a team read: team.ts). All reads; each is one snapshot.
+ */
+import type { Facets, LabelRecord, QueuePage, QueueQuery, TaskFilter, TaskRow } from '../contract'
+import { decisionsTable } from '../fit-decisions'
+import { LIVE_LABEL } from '../label-rules'
+import { rowOf, rowsOf, type Plan } from '../plan'
+import { toTaskRow, type QueueRow } from '../queue-row'
+import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
+import { checkFilter, viewerOf } from '../task-filter-check'
+import { checkInt } from '../validate'
+import { decidedCounts } from './decided-counts'
+import type { Dialect } from './dialect'
+import { latestDecidedFit } from './fits'
+import { buildFilter, orderBy, rowColumns } from './task-filter'
+
+/** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
+function* decidedTotal(f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
+  if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
+  if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
+  const c = yield* decidedCounts(fitId)
+  if (c === null) return null
+  const held = viewer === null ? 0 : ((yield* rowOf<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)
+  return (f.decision === 'defer' ? c.deferred : c.acted) - held
+}
+
+/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
+function* skipping(now: string, viewer: string | null): Plan<string | null> {
+  return viewer !== null && (yield* rowOf(ANY_HELD_BY_OTHERS, now, viewer)) !== undefined ? viewer : null
+}
+
+export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
+  const filter = checkFilter(query.filter)
+  const offset = checkInt(query.offset, 'offset')
+  const limit = checkInt(query.limit, 'limit', 1)
+  const viewer = yield* skipping(now, viewerOf(query))
+  const fit = yield* latestDecidedFit(d)
+  const fitId = fit?.id ?? null
+  const b = buildFilter(d, filter, fitId, now, false, viewer)
+  const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
+  const total =
+    (yield* decidedTotal(filter, fitId, now, viewer)) ??
+    (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
+    0
+  const order = orderBy(d, query.sort, query.direction, b.mode)
+  const rows =
+    b.mode === 'decided' && d.pageDecisionsFirst
+      ? // The page's decision rows first, from the decisions alone (a covering walk of one queue
+        // index); only those 50 are joined to their tasks. A deep offset then skips index entries,
+        // not joined rows.
+        yield* rowsOf<QueueRow>(
+          `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE d.task_id IN (
+             SELECT d.task_id FROM ${decisionsTable(fitId)} d ${where} ORDER BY ${order} LIMIT ? OFFSET ?)
+           ORDER BY ${order}`,
+          ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+        )
+      : yield* rowsOf<QueueRow>(
+          `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+          ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
+        )
+  return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
+}
+
+export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Plan<TaskRow[]> {
+  const f = checkFilter(filter)
+  checkInt(limit, 'limit', 1)
+  const fit = yield* latestDecidedFit(d)
+  const b = buildFilter(d, f, fit?.id ?? null, now, true)
+  const where = ['t.id > ?', ...b.where].join(' AND ')
+  const rows = yield* rowsOf<QueueRow>(
+    `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
+    ...b.fromParams, afterTaskId ?? '', ...b.params, Math.min(limit, 10_000)
+  )
+  return rows.map((r) => toTaskRow(r, fit))
+}
+
+export function* filteredLabels(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Plan<{ rows: LabelRecord[]; lastTaskId: string | null }> {
+  const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit)
+  const labeled = tasks.filter((t) => t.state === 'human').map((t) => t.taskId)
+  // One statement for the page: task-id order, then recording order.
+  const rows = labeled.length === 0
+    ? []
+    : (yield* rowsOf<LabelRow>(
+        `SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id IN ${d.idSet} AND ${LIVE_LABEL('labels')} ORDER BY task_id, ${d.seq}`,
+        d.idParam(labeled)
+      )).map(toLabel)
+  return { rows, lastTaskId: tasks.length === 0 ? null : tasks[tasks.length - 1].taskId }
+}
+
+export function* facets(d: Dialect): Plan<Facets> {
+  const groups = yield* rowsOf<{ grp: string | null; n: number }>(
+    `SELECT t.grp, count(*) AS n FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' GROUP BY t.grp ORDER BY t.grp${d.nulls('ASC')}`
+  )
+  const seats = yield* rowsOf<{ id: string }>(
+    `SELECT DISTINCT s.id FROM seats s JOIN imports i ON i.id = s.import_id AND i.state = 'published' ORDER BY s.id`
+  )
+  return { groups: groups.map((g) => ({ group: g.grp, count: g.n })), seats: seats.map((s) => s.id) }
+}

@@ -1,0 +1,58 @@
+/**
+ * Reservations (their rules: ../reservation-rules.ts): a reviewer (one window = one session) who
+ * opens a task holds it for a while, so other sessions' queues skip it and their label writes on
+ * it are refused, naming the holder. A hold ends with the holder's label, a release, or its
+ * expiry. Only acquiring one is audited; extending one's own is not a new act.
+ *
+ * In PostgreSQL every reservation change and every label write locks the task's row first
+ * (READ COMMITTED, postgres/connection.ts `task`): two sessions reserving one free task at once, or a
+ * reserve racing a label write, take turns, and the second one's statements see the first one's
+ * committed row (the second reserve finds the hold and is refused; a label write finds it and is
+ * a conflict). The lock order is always task, then reservation, then the store's data version.
+ */
+import { type Actor, type RecentLabel, type ReserveResult } from '../contract'
+import { expiryOf, heldByOther, isLive, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
+import { checkId, checkInt } from '../validate'
+import { appendAudit } from './audit'
+import { rowOf, rowsOf, run, type Plan } from '../plan'
+import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
+import type { Dialect } from './dialect'
+import { requireTask } from './labels'
+
+export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Actor, ttlMs: number): Plan<ReserveResult> {
+  yield* requireTask(d, taskId, true)
+  checkInt(ttlMs, 'ttlMs', 1)
+  const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
+  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false }
+  const expiresAt = expiryOf(now, ttlMs)
+  yield* run(
+    `INSERT INTO reservations (task_id, reviewer, session_id, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (task_id) DO UPDATE SET reviewer = excluded.reviewer, session_id = excluded.session_id, expires_at = excluded.expires_at`,
+    taskId, actor.reviewer, actor.sessionId, expiresAt
+  )
+  // Live and not another's: the caller's own, extended.
+  const renewed = isLive(held, now)
+  if (!renewed) yield* appendAudit(now, actor, 'task.reserve', taskId, { expiresAt })
+  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed }
+}
+
+/** Ends the caller's own reservation; true when there was one. */
+export function* releaseTask(d: Dialect, now: string, taskId: string, actor: Actor): Plan<boolean> {
+  checkId(taskId, 'taskId')
+  // The task's row first, as every reservation change (see top); an unknown task has no hold to end.
+  if (d.forUpdate() !== '') yield* rowOf(`SELECT 1 FROM tasks WHERE id = ?${d.forUpdate()}`, taskId)
+  const changed = yield* run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', taskId, actor.sessionId)
+  if (changed > 0) yield* appendAudit(now, actor, 'task.release', taskId, {})
+  return changed > 0
+}
+
+export function* recentLabels(d: Dialect, limit: number): Plan<RecentLabel[]> {
+  checkInt(limit, 'limit', 1)
+  const rows = yield* rowsOf<LabelRow & { question: string | null; superseded: number | boolean }>(
+    `SELECT ${LABEL_COLUMNS.split(', ').map((c) => `l.${c}`).join(', ')}, t.question,
+       EXISTS (SELECT 1 FROM labels s WHERE s.supersedes = l.id) AS superseded
+     FROM labels l JOIN tasks t ON t.id = l.task_id ORDER BY l.${d.seq} DESC LIMIT ?`,
+    Math.min(limit, 1000)
+  )
+  return rows.map((r) => ({ ...toLabel(r), question: r.question, live: r.label !== null && !r.superseded }))
+}

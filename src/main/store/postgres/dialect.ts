@@ -1,0 +1,30 @@
+import type { Dialect } from '../ops/dialect'
+import { searchQuery } from './search'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decision-numbers'
+
+/**
+ * PostgreSQL's side of the operations written once (../ops/dialect.ts): recording order is the
+ * identity `seq`; an id list is a text[]; flags are booleans; a write locks the rows it relies on.
+ */
+export const POSTGRES: Dialect = {
+  backend: 'postgres',
+  seq: 'seq',
+  idSet: '(SELECT unnest(?::text[]))',
+  idParam: (ids) => ids,
+  bool: (value) => value,
+  forUpdate: (of) => (of === undefined ? ' FOR UPDATE' : ` FOR UPDATE OF ${of}`),
+  jsonTexts: (column, alias) => `json_array_elements_text(${column}) AS ${alias}(value)`,
+  jsonInt: (column, key) => `(${column} ->> '${key}')::bigint`,
+  typed: (type) => `?::${type}`,
+  joinInOrder: 'JOIN',
+  noIndex: (expr) => expr,
+  // PostgreSQL puts NULLs last in ascending order; the queue indexes of migration 0001 match either way round.
+  nulls: (direction) => (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST'),
+  searchTerms: searchQuery,
+  searchMatch: 'words @@ ?::tsquery',
+  pageDecisionsFirst: false,
+  tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
+  decisionsTable: DECISIONS_TABLE,
+  // The planner's row counts for the new table: without them its first queue reads guess.
+  decisionIndexes: (table) => `${DECISION_INDEXES(table)}\nANALYZE ${table};`
+}
