@@ -127,7 +127,9 @@ describeWith(CHROMIUM, 'review console on the demo database (Chromium, web host)
       ['4', 'too-few-candidates']
     ])
     await page.screenshot({ path: join(SHOTS, 'import-errors.png') })
-    expect(await server.service.handlers['app.counts']({}, server.service.context())).toEqual(before)
+    // What an import writes; a refit the earlier tests' labels started may still land (fits, decisions).
+    const written = ({ tasks, seats, moves, labels, labeledTasks }: typeof before) => ({ tasks, seats, moves, labels, labeledTasks })
+    expect(written(await server.service.handlers['app.counts']({}, server.service.context()))).toEqual(written(before))
   })
 
   it('exports exactly the rows the queue filter shows', async () => {
