@@ -41,14 +41,18 @@ export const serveCommand: Command = {
       io.out('One login URL per reviewer (send each reviewer only their own):')
       for (const l of server.host.logins) io.out(`${l.reviewer}: ${l.url}`)
     }
+    // The first SIGINT or SIGTERM closes the server cleanly. The handlers stay while it closes: a
+    // signal delivered twice (tsx relays it to its child, a process manager repeats it) would
+    // otherwise kill the process mid-close; a second Ctrl-C still quits at once.
     await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop)
-        process.off('SIGTERM', stop)
+      let stopping = false
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping && signal === 'SIGINT') process.exit(130)
+        stopping = true
         done()
       }
-      process.on('SIGINT', stop)
-      process.on('SIGTERM', stop)
+      process.on('SIGINT', onSignal)
+      process.on('SIGTERM', onSignal)
     })
     await server.close()
     return 0
