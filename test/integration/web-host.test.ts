@@ -78,7 +78,7 @@ describe('web host: token and cookie', () => {
     expect(res.status).toBe(302)
     expect(res.headers.location).toBe('/')
     const cookie = String(res.headers['set-cookie'])
-    expect(cookie).toMatch(new RegExp(`^arbiter_${port}=[A-Za-z0-9_-]{43};`))
+    expect(cookie).toMatch(new RegExp(`^arbiter_${port}=[A-Za-z0-9_-]{24}\\.[A-Za-z0-9_-]{43};`))
     expect(cookie).not.toContain(encodeURIComponent(token)) // the cookie is a session id, never the token
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Strict/)

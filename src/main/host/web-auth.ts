@@ -50,7 +50,7 @@ export function bearer(req: IncomingMessage): string | null {
   return m ? m[1] : null
 }
 
-/** The cookie that carries a browser's session id (web-sessions.ts), never the login token. */
-export function sessionCookie(port: number, sessionId: string): string {
-  return `${cookieName(port)}=${encodeURIComponent(sessionId)}; HttpOnly; SameSite=Strict; Path=/`
+/** The cookie that carries a browser's session (web-sessions.ts), never the login token. */
+export function sessionCookie(port: number, session: string): string {
+  return `${cookieName(port)}=${encodeURIComponent(session)}; HttpOnly; SameSite=Strict; Path=/`
 }

@@ -1,35 +1,38 @@
 /**
  * Browser sessions of the web host (issue #22, "the cookie is the login token"). A login URL's
- * token is exchanged once, at `/?token=…`, for a random session id, and the cookie carries that id:
- * cookies ignore ports, so every service on 127.0.0.1 receives the cookie — it must not be a
- * credential it could replay elsewhere, and the id dies with this process. The exchange is refused
- * when a page of another site navigates to the login URL (a browser says so in `Sec-Fetch-Site`),
- * and a browser already signed in as another login is asked before it switches.
+ * token is exchanged once, at `/?token=…`, for a session cookie that is not the token: a random
+ * nonce and its HMAC under the login's token. Cookies ignore ports, so every service on 127.0.0.1
+ * receives the cookie — it must not be a credential it could replay elsewhere, and it reveals
+ * nothing of the token. It holds for as long as its login's token does: a restart draws new tokens,
+ * so every cookie of the previous start is void (the console says the server restarted), while a
+ * server back with the same token (a network blip; tests) still knows its browsers. The exchange is
+ * refused when a page of another site navigates to the login URL (a browser says so in
+ * `Sec-Fetch-Site`), and a browser already signed in as another login is asked before it switches.
  */
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Login } from './web-identity'
 
-/** Sessions kept per process; past it the oldest goes (its browser opens its login URL again). */
-export const MAX_BROWSER_SESSIONS = 10_000
+const mac = (token: string, nonce: string): Buffer => createHmac('sha256', token).update(`arbiter-session:${nonce}`).digest()
 
-export class BrowserSessions {
-  private readonly logins = new Map<string, Login>()
+/** A new session cookie value for `login`: `<nonce>.<HMAC(token, nonce)>`, base64url. */
+export function newSession(login: Login): string {
+  const nonce = randomBytes(18).toString('base64url')
+  return `${nonce}.${mac(login.token, nonce).toString('base64url')}`
+}
 
-  /** A new session of `login`; its id is what the cookie carries. */
-  open(login: Login): string {
-    const id = randomBytes(32).toString('base64url')
-    if (this.logins.size >= MAX_BROWSER_SESSIONS) {
-      const oldest = this.logins.keys().next().value
-      if (oldest !== undefined) this.logins.delete(oldest)
-    }
-    this.logins.set(id, login)
-    return id
+/** The login whose token signed this session cookie value; every login is checked, in constant time each. */
+export function sessionLogin(value: string | null | undefined, logins: readonly Login[]): Login | null {
+  if (!value) return null
+  const dot = value.indexOf('.')
+  if (dot <= 0) return null
+  const given = Buffer.from(value.slice(dot + 1), 'base64url')
+  let found: Login | null = null
+  for (const l of logins) {
+    const want = mac(l.token, value.slice(0, dot))
+    if (given.length === want.length && timingSafeEqual(given, want) && found === null) found = l
   }
-
-  find(id: string | null | undefined): Login | null {
-    return id ? (this.logins.get(id) ?? null) : null
-  }
+  return found
 }
 
 /**

@@ -9,7 +9,7 @@ import { signedOutPage, wantsHtml } from './signed-out-page'
 import { readStatic } from './static-files'
 import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
-import { BrowserSessions, crossSitePage, exchangeAllowed, formToken, SESSION_PAGE_CSP, switchPage } from './web-sessions'
+import { crossSitePage, exchangeAllowed, formToken, newSession, SESSION_PAGE_CSP, sessionLogin, switchPage } from './web-sessions'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
@@ -52,11 +52,10 @@ export interface WebHost {
  * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
  * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
  * (400). The token names the login, and the login the caller (web-identity.ts); a browser holds a
- * session id for it, never the token (web-sessions.ts).
+ * session cookie signed with it, never the token (web-sessions.ts).
  */
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logins = createLogins(opts.reviewers, opts.token)
-  const sessions = new BrowserSessions()
   const streams = new Set<ServerResponse>()
   let port = 0
 
@@ -83,7 +82,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
         return send(res, 401, errorBody('unauthorized', 'wrong token'))
       }
       if (!exchangeAllowed(req)) return sendPage(res, 403, crossSitePage())
-      const current = sessions.find(readCookie(req, cookieName(port)))
+      const current = sessionLogin(readCookie(req, cookieName(port)), logins)
       if (current !== null && current !== opened) return sendPage(res, 200, switchPage(current, opened, queryToken))
       return signIn(res, current === null ? opened : null)
     }
@@ -96,7 +95,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       return signIn(res, switched, 303)
     }
     const cookie = readCookie(req, cookieName(port))
-    const login = sessions.find(cookie) ?? findLogin(bearer(req), logins)
+    const login = sessionLogin(cookie, logins) ?? findLogin(bearer(req), logins)
     if (login === null) {
       if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(cookie !== null))
       // Marked apart from a handler's own `unauthorized` (e.g. adjudicators only), which is a 401 too:
@@ -123,7 +122,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   /** To the console, with a new session of `login` in the cookie (null: the browser keeps its own). */
   function signIn(res: ServerResponse, login: Login | null, status = 302): void {
-    const cookie: Record<string, string> = login === null ? {} : { 'Set-Cookie': sessionCookie(port, sessions.open(login)) }
+    const cookie: Record<string, string> = login === null ? {} : { 'Set-Cookie': sessionCookie(port, newSession(login)) }
     res.writeHead(status, { ...cookie, Location: '/', 'Cache-Control': 'no-store' })
     res.end()
   }
