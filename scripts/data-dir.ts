@@ -20,8 +20,8 @@ export const REPO_ROOT = resolve(__dirname, '..')
 /** Where the shipped datasets are copied. */
 export const FIXTURE_DATA_DIR = join(REPO_ROOT, 'test', 'fixtures', 'data')
 
-/** Datasets copied into FIXTURE_DATA_DIR: both Apache-2.0 (see their PROVENANCE.md). */
-export const SHIPPED_DATASETS: readonly string[] = ['crowdkit-ds-fixture', 'gal-adultcontent']
+/** Datasets copied into FIXTURE_DATA_DIR: Apache-2.0, and MMLU-Pro's outputs (Apache-2.0 repository, MIT dataset card; see their PROVENANCE.md). */
+export const SHIPPED_DATASETS: readonly string[] = ['crowdkit-ds-fixture', 'gal-adultcontent', 'mmlu-pro-llm-outputs']
 
 /** The data folder: ARBITER_DATA_DIR, else `shared/data` beside the repository. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
