@@ -10,17 +10,16 @@
  * - item 8: Review shows the labels of this session, the tasks left and the pace; the tab title too.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { runImport } from '../../src/main/service/import'
-import { openStore } from '../../src/main/store'
 import { CHROMIUM, openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
+import { seedTracesAt } from '../helpers/seed'
 /** Long enough for what the console does at once, short enough that an old build fails fast. */
 const SOON = { timeout: 5000 }
 /** A task with more candidates than digits (the demo's have two to four). */
@@ -37,20 +36,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-keys-'))
   const dbPath = join(dir, 'arbiter.db')
   await createDemoDatabase(dbPath)
-  const trace = join(dir, 'wide.trace.jsonl')
-  const moves = WIDE_CANDIDATES.slice(0, 3).map((answer, i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose', answer }))
-  writeFileSync(trace, `${JSON.stringify({ task: WIDE_TASK, question: 'Which call sign comes last?', candidates: WIDE_CANDIDATES, moves })}\n`)
-  const store = await openStore(dbPath)
-  try {
-    const res = await runImport(
-      store,
-      { path: trace, fileName: 'wide.trace.jsonl', displayName: 'wide.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null },
-      { reviewer: 'e2e', sessionId: 'e2e-keys', shell: 'cli' }
-    )
-    expect(res.status).toBe('imported')
-  } finally {
-    await store.close()
-  }
+  const moves = WIDE_CANDIDATES.slice(0, 3).map((answer, i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose' as const, answer }))
+  await seedTracesAt(dbPath, [{ task: WIDE_TASK, question: 'Which call sign comes last?', candidates: WIDE_CANDIDATES, moves }])
   open = await openConsole(dbPath)
   // A refit that a label starts would move the queue under the progress figures: the console's labels here refit nothing.
   await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())

@@ -4,17 +4,16 @@
  * collapsed with an expander that answers a click, and the page never blocks its main thread for a
  * second or more (no long task ≥ 1 s while opening, expanding and scrolling).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { runImport } from '../../src/main/service/import'
-import { openStore } from '../../src/main/store'
 import { CHROMIUM, openConsole, SCHEMES, SHOTS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
+import { seedTracesAt } from '../helpers/seed'
 
 const TASK = 'long-text-task'
 const LONG = 200_000
@@ -32,20 +31,8 @@ beforeAll(async () => {
   const dbPath = join(dir, 'arbiter.db')
   await createDemoDatabase(dbPath)
   const candidates = ['A', 'B', 'C'].map((c) => prose(`candidate-${c}`))
-  const moves = [0, 1, 2].map((i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose', answer: candidates[i], text: prose(`move-${i}`) }))
-  const trace = join(dir, 'long.trace.jsonl')
-  writeFileSync(trace, `${JSON.stringify({ task: TASK, question: prose('question'), candidates, moves })}\n`)
-  const store = await openStore(dbPath)
-  try {
-    const res = await runImport(
-      store,
-      { path: trace, fileName: 'long.trace.jsonl', displayName: 'long.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null },
-      { reviewer: 'e2e', sessionId: 'e2e-long', shell: 'cli' }
-    )
-    expect(res.status).toBe('imported')
-  } finally {
-    await store.close()
-  }
+  const moves = [0, 1, 2].map((i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose' as const, answer: candidates[i], text: prose(`move-${i}`) }))
+  await seedTracesAt(dbPath, [{ task: TASK, question: prose('question'), candidates, moves }])
   open = await openConsole(dbPath)
   ;({ server, page, pageErrors } = open)
 })

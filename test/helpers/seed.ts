@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Trace } from '../../src/shared/trace'
-import type { Actor, Store, TaskInput } from '../../src/main/store'
+import { openStore, type Actor, type Store, type TaskInput } from '../../src/main/store'
 import { taskInputOf } from '../../src/main/service/import/task-input'
 
 export const EXAMPLE_TRACES = join(__dirname, '../../resources/examples/council.trace.jsonl')
@@ -20,6 +20,16 @@ export function exampleTraces(): Trace[] {
 /** The import's own conversion (tallies included), so seeded tasks are exactly what `import` writes. */
 export function taskInput(trace: Trace): TaskInput {
   return taskInputOf(trace, JSON.parse(JSON.stringify(trace)) as Record<string, unknown>)
+}
+
+/** `seedTraces` into the database at `dbPath` (opened and closed here). */
+export async function seedTracesAt(dbPath: string, traces: Trace[]): Promise<void> {
+  const store = await openStore(dbPath)
+  try {
+    await seedTraces(store, traces)
+  } finally {
+    await store.close()
+  }
 }
 
 /** Publishes the traces as one import, through the store's real staged-import operations. */
