@@ -26,8 +26,9 @@ describe('dataDir', () => {
 
   it('reads the shipped datasets from test/fixtures/data, the others from the data folder', () => {
     const env = { ARBITER_DATA_DIR: '/srv/councils' }
-    expect(SHIPPED_DATASETS).toEqual(['crowdkit-ds-fixture', 'gal-adultcontent'])
+    expect(SHIPPED_DATASETS).toEqual(['crowdkit-ds-fixture', 'gal-adultcontent', 'mmlu-pro-llm-outputs'])
     expect(datasetDir('gal-adultcontent', env)).toBe(join(FIXTURE_DATA_DIR, 'gal-adultcontent'))
+    expect(datasetDir('mmlu-pro-llm-outputs', env)).toBe(join(FIXTURE_DATA_DIR, 'mmlu-pro-llm-outputs'))
     expect(datasetDir('zheng-d-product', env)).toBe('/srv/councils/zheng-d-product')
     expect(FIXTURE_DATA_DIR).toBe(join(REPO_ROOT, 'test/fixtures/data'))
   })
