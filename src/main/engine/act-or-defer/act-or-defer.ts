@@ -1,7 +1,8 @@
 import {
   boundMemo,
+  boundsOfStates,
   buildCertificate,
-  computeBounds,
+  decideColumns,
   decideTasks,
   DEFAULT_SPOT_RATE,
   isSpotChecked,
@@ -14,17 +15,19 @@ import {
   type Certificate,
   type CertificateOptions,
   type ResolvedBudget,
+  type DecidedColumns,
+  type RoundState,
   type ScoredTask
 } from '../certificate'
 import type { Hyper, Method } from '../methods'
 import type { TaskTallies } from '../tallies'
 import { calibrationTasks } from './fit-council'
-import { taskRounds } from './round-states'
+import { roundsInto, type RoundColumns } from './round-states'
 import type { CouncilFits, StateSource, TaskVerdict } from './types'
 
 // Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
 // and `prepare` calls these for every task of a decide.
-const rounds = taskRounds
+const roundsOf = roundsInto
 const spotChecked = isSpotChecked
 
 /**
@@ -59,6 +62,16 @@ export interface PreparedBatch {
   readonly answerIndex: Int32Array
   readonly table: BoundTable
   /** 1 where the task is spot-checked (§10; hashed once here, not per budget). */
+  readonly spotCheck: Uint8Array
+}
+
+/** A scored batch's β-independent part in columns (a decide's pages: no object per task or round). */
+export interface PreparedColumns {
+  readonly tallies: readonly TaskTallies[]
+  /** U_t and Ŷ_t (a candidate index) of task i at [i·T + t]. */
+  readonly rounds: RoundColumns
+  readonly table: BoundTable
+  /** 1 where the task is spot-checked (§10). */
   readonly spotCheck: Uint8Array
 }
 
@@ -117,14 +130,40 @@ export class ActOrDefer {
    */
   prepare(tallies: readonly TaskTallies[]): PreparedBatch {
     const T = this.T
-    const answerIndex = new Int32Array(tallies.length * T)
+    const c = this.prepareColumns(tallies)
+    const { p1, delta, answers } = c.rounds
     const tasks = tallies.map((t, i): ScoredTask<string> => {
-      const r = rounds(this.fits.deployed, t, T, this.state, this.fits.seed)
-      answerIndex.set(r.answers, i * T)
-      return { id: t.task, states: r.states, answers: Array.from(r.answers, (a) => t.candidates[a]) }
+      const states: RoundState[] = []
+      const names: string[] = []
+      for (let r = 0, o = i * T; r < T; r++, o++) {
+        states.push({ p1: p1[o], delta: delta[o] })
+        names.push(t.candidates[answers[o]])
+      }
+      return { id: t.task, states, answers: names }
     })
-    const spotCheck = Uint8Array.from(tallies, (t) => (spotChecked(t.task, this.spotRate, this.fits.seed) ? 1 : 0))
-    return { tallies, tasks, answerIndex, table: computeBounds(this.certificate, tasks, this.memo), spotCheck }
+    return { tallies, tasks, answerIndex: answers, table: c.table, spotCheck: c.spotCheck }
+  }
+
+  /** `prepare` in columns: the same states, answers, bounds and spot-checks. */
+  prepareColumns(tallies: readonly TaskTallies[]): PreparedColumns {
+    const T = this.T
+    const n = tallies.length
+    const rounds: RoundColumns = { p1: new Float64Array(n * T), delta: new Float64Array(n * T), answers: new Int32Array(n * T) }
+    const ids: string[] = new Array(n)
+    const spotCheck = new Uint8Array(n)
+    for (let i = 0; i < n; i++) {
+      const t = tallies[i]
+      roundsOf(this.fits.deployed, t, T, this.state, this.fits.seed, rounds, i)
+      ids[i] = t.task
+      spotCheck[i] = spotChecked(t.task, this.spotRate, this.fits.seed) ? 1 : 0
+    }
+    return { tallies, rounds, table: boundsOfStates(this.certificate, { ids, p1: rounds.p1, delta: rounds.delta }, this.memo), spotCheck }
+  }
+
+  /** The stopping rule over a batch prepared in columns (`decide` reports the same per task). */
+  decideColumns(batch: PreparedColumns, budget: Budget): { budget: ResolvedBudget; decided: DecidedColumns } {
+    const resolved = this.resolveBudget(budget)
+    return { budget: resolved, decided: decideColumns(batch.table, resolved.alpha, resolved.reason) }
   }
 
   /** The budget in force (λ = auto is searched once per certificate and cached). */

@@ -13,9 +13,9 @@
  */
 export type { CertifySummary, CouncilFitConfig, CouncilFits, StateSource, TaskVerdict } from './types'
 export { STATE_SOURCES } from './types'
-export { roundsOf, taskRounds, type TaskRounds } from './round-states'
+export { roundsInto, roundsOf, taskRounds, type RoundColumns, type TaskRounds } from './round-states'
 export { calibrationTasks, fitCouncil } from './fit-council'
-export { ActOrDefer, buildActOrDefer, type ActOrDeferConfig, type CertificateInfo, type Decisions, type PreparedBatch } from './act-or-defer'
+export { ActOrDefer, buildActOrDefer, type ActOrDeferConfig, type CertificateInfo, type Decisions, type PreparedBatch, type PreparedColumns } from './act-or-defer'
 export { summarize } from './summary'
 export { certifyTallies, type CertifyTalliesConfig, type CertifyTalliesResult } from './certify-tallies'
 export { certifySplits, evaluationSplit, splitsReport, type CertifySplitsConfig, type SplitsReport, type SplitStats } from './splits'

@@ -41,29 +41,47 @@ function scratch(K: number): [Float64Array, Float64Array] {
   return s
 }
 
+/** Per-round states and answers of a batch in columns: task i's round t at [i·T + t]. */
+export interface RoundColumns {
+  readonly p1: Float64Array
+  readonly delta: Float64Array
+  /** Ŷ_t as a candidate index of its task. */
+  readonly answers: Int32Array
+}
+
 /**
- * U_t and Ŷ_t for t = 0..T−1: Ŷ_t is always the aggregator's §6 tie-broken argmax — also under
- * the social state — so an adversarial seat cannot capture what is acted on. The posterior state
- * rounds p1 and Δ of the raw posterior to the 0.05 grid.
- * Rounds whose cut equals the previous round's reuse its result: an aggregator sees only the moves
- * of rounds ≤ t, so equal cuts give equal posteriors. O(T · posterior) per task.
+ * U_t and Ŷ_t for t = 0..T−1 of task t, written at [i·T + t] of `out`: Ŷ_t is always the
+ * aggregator's §6 tie-broken argmax — also under the social state — so an adversarial seat cannot
+ * capture what is acted on. The posterior state rounds p1 and Δ of the raw posterior to the 0.05
+ * grid. Rounds whose cut equals the previous round's reuse its result: an aggregator sees only the
+ * moves of rounds ≤ t, so equal cuts give equal posteriors. O(T · posterior) per task.
  */
-export function taskRounds(agg: Aggregator, t: TaskTallies, T: number, state: StateSource, seed: number): TaskRounds {
+export function roundsInto(agg: Aggregator, t: TaskTallies, T: number, state: StateSource, seed: number, out: RoundColumns, i: number): void {
   const [p, shares] = scratch(t.K)
-  const states: RoundState[] = new Array(T)
-  const answers = new Int32Array(T)
+  const { p1, delta, answers } = out
   let prevCut = -2
-  for (let r = 0; r < T; r++) {
+  for (let r = 0, o = i * T; r < T; r++, o++) {
     const at = cut(t, r)
     if (at === prevCut) {
-      states[r] = states[r - 1]
-      answers[r] = answers[r - 1]
+      p1[o] = p1[o - 1]
+      delta[o] = delta[o - 1]
+      answers[o] = answers[o - 1]
       continue
     }
     prevCut = at
     agg.posteriorAt(t, r, -1, p)
-    answers[r] = tieRule(p, t.K, t.task, seed)
-    states[r] = state === 'social' ? shareState(social(t, r, shares)) : gridState(p)
+    answers[o] = tieRule(p, t.K, t.task, seed)
+    const u = state === 'social' ? shareState(social(t, r, shares)) : gridState(p)
+    p1[o] = u.p1
+    delta[o] = u.delta
   }
-  return { states, answers }
+}
+
+/** `roundsInto` for one task, as objects. */
+export function taskRounds(agg: Aggregator, t: TaskTallies, T: number, state: StateSource, seed: number): TaskRounds {
+  const out: RoundColumns = { p1: new Float64Array(T), delta: new Float64Array(T), answers: new Int32Array(T) }
+  roundsInto(agg, t, T, state, seed, out, 0)
+  const states: RoundState[] = new Array(T)
+  for (let r = 0; r < T; r++) states[r] = r > 0 && out.p1[r] === out.p1[r - 1] && out.delta[r] === out.delta[r - 1] ? states[r - 1] : { p1: out.p1[r], delta: out.delta[r] }
+  return { states, answers: out.answers }
 }

@@ -62,22 +62,36 @@ export function boundMemo(cert: Certificate): BoundMemo {
 }
 
 /** Validate a scored task's shape against T. */
-function checkStates(task: StateTask, T: number): void {
-  if (task.states.length !== T) {
-    throw new RangeError(`certificate: scored task ${task.id} has ${task.states.length} states, expected T = ${T} (cut or pad to T)`)
-  }
-  for (let t = 0; t < T; t++) {
-    const s = task.states[t]
-    if (!Number.isFinite(s.p1) || !Number.isFinite(s.delta)) {
-      throw new RangeError(`certificate: scored task ${task.id} round ${t} has a non-finite state`)
-    }
-  }
+/** Scored states in columns: U_t of task i is (p1, delta) at [i·T + t]. */
+export interface StateColumns {
+  readonly ids: readonly string[]
+  readonly p1: Float64Array
+  readonly delta: Float64Array
 }
 
+/** The bounds of scored tasks given as objects (see `boundsOfStates`). */
 export function computeBounds(cert: Certificate, tasks: readonly StateTask[], memo: BoundMemo = boundMemo(cert)): BoundTable {
+  const T = cert.T
+  const p1 = new Float64Array(tasks.length * T)
+  const delta = new Float64Array(tasks.length * T)
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i]
+    if (task.states.length !== T) {
+      throw new RangeError(`certificate: scored task ${task.id} has ${task.states.length} states, expected T = ${T} (cut or pad to T)`)
+    }
+    for (let t = 0; t < T; t++) {
+      p1[i * T + t] = task.states[t].p1
+      delta[i * T + t] = task.states[t].delta
+    }
+  }
+  return boundsOfStates(cert, { ids: tasks.map((t) => t.id), p1, delta }, memo)
+}
+
+/** The bounds of scored tasks given in columns: a decide's pages, without an object per task or round. */
+export function boundsOfStates(cert: Certificate, states: StateColumns, memo: BoundMemo = boundMemo(cert)): BoundTable {
   if (memo.certificate !== cert) throw new Error('computeBounds: the memo belongs to another certificate')
   const { T, size } = cert
-  const n = tasks.length
+  const n = states.ids.length
   const L = new Float64Array(n * T).fill(Number.NaN)
   const kOut = new Int32Array(n * T)
   const nOut = new Float64Array(n * T)
@@ -97,8 +111,12 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[], me
 
   const rows = new Int32Array(n)
   for (let i = 0; i < n; i++) {
-    checkStates(tasks[i], T)
-    rows[i] = cert.locRow.get(tasks[i].id) ?? -1
+    for (let t = 0; t < T; t++) {
+      if (!Number.isFinite(states.p1[i * T + t]) || !Number.isFinite(states.delta[i * T + t])) {
+        throw new RangeError(`certificate: scored task ${states.ids[i]} round ${t} has a non-finite state`)
+      }
+    }
+    rows[i] = cert.locRow.get(states.ids[i]) ?? -1
     usable[i] = (rows[i] >= 0 ? kSelf.length : kFull.length) > 0 ? 1 : 0
   }
 
@@ -123,9 +141,8 @@ export function computeBounds(cert: Certificate, tasks: readonly StateTask[], me
     }
     for (let i = 0; i < n; i++) {
       if (usable[i] === 0) continue
-      const s = tasks[i].states[t]
-      const cx = round.cdfP1.count(s.p1)
-      const cy = round.cdfDelta.count(s.delta)
+      const cx = round.cdfP1.count(states.p1[i * T + t])
+      const cy = round.cdfDelta.count(states.delta[i * T + t])
       const row = rows[i]
       let res: QueryResult | undefined
       if (row < 0) {

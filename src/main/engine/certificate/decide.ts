@@ -38,10 +38,46 @@ export function bestRound(table: BoundTable, i: number): number {
   return best
 }
 
+/** The stopping rule's outcome in columns, one entry per task of the table. */
+export interface DecidedColumns {
+  /** τ, or −1 when deferred. */
+  readonly stop: Int32Array
+  /** argmax_t L_t (the why's round), or −1 when the task's 𝒦_used is empty. */
+  readonly best: Int32Array
+  /** (1 − α) − max_t L_t; NaN when α is null or 𝒦_used is empty. */
+  readonly gap: Float64Array
+}
+
 /**
- * Decisions for the scored tasks (same order as the table).
+ * The stopping rule over a bound table, in columns (a decide's pages read these without an object
+ * per task; `decideTasks` reports them per task).
  * @param alpha α = β − (δ + ε_act), or null when β is unknown (λ = auto found nothing feasible).
  * @param reason a reason that defers every task, or null to apply the stopping rule.
+ */
+export function decideColumns(table: BoundTable, alpha: number | null, reason: DeferReason | null): DecidedColumns {
+  const { T, n, L } = table
+  if (reason === null && (alpha === null || !(alpha > 0))) {
+    throw new RangeError('decideTasks: the stopping rule needs α > 0; pass a reason otherwise')
+  }
+  const threshold = alpha === null ? Number.NaN : 1 - alpha
+  const stop = reason === null ? firstCrossing(table, threshold) : new Int32Array(n).fill(-1)
+  const best = new Int32Array(n)
+  const gap = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const bt = bestRound(table, i)
+    best[i] = bt
+    gap[i] = alpha === null || bt < 0 ? Number.NaN : threshold - L[i * T + bt]
+  }
+  return { stop, best, gap }
+}
+
+/** A task's reason: the batch's, else `no-usable-k` when its 𝒦_used is empty, else none. */
+export function taskReason(table: BoundTable, i: number, reason: DeferReason | null): DeferReason | null {
+  return reason ?? (table.usable[i] === 1 ? null : 'no-usable-k')
+}
+
+/**
+ * Decisions for the scored tasks (same order as the table); `decideColumns` says how.
  */
 export function decideTasks<A>(
   table: BoundTable,
@@ -51,11 +87,7 @@ export function decideTasks<A>(
 ): TaskDecision<A>[] {
   const { T, n, L } = table
   if (tasks.length !== n) throw new RangeError('decideTasks: tasks and bound table differ in length')
-  if (reason === null && (alpha === null || !(alpha > 0))) {
-    throw new RangeError('decideTasks: the stopping rule needs α > 0; pass a reason otherwise')
-  }
-  const threshold = alpha === null ? Number.NaN : 1 - alpha
-  const stops = reason === null ? firstCrossing(table, threshold) : null
+  const { stop, best, gap } = decideColumns(table, alpha, reason)
   const out: TaskDecision<A>[] = []
   for (let i = 0; i < n; i++) {
     const task = tasks[i]
@@ -71,16 +103,13 @@ export function decideTasks<A>(
       ks.push(ok ? table.k[i * T + t] : null)
       ns.push(ok ? table.neighbours[i * T + t] : null)
     }
-    const bt = bestRound(table, i)
+    const bt = best[i]
     let why: BoundWhy | null = null
-    let maxL = Number.NaN
     if (bt >= 0) {
       const o = i * T + bt
-      maxL = L[o]
       why = { round: bt, k: table.k[o], n: table.neighbours[o], qhat: table.qhat[o], bias: table.bias[o], conc: table.conc[o] }
     }
-    const gap = alpha === null || bt < 0 ? null : threshold - maxL
-    const tau = stops === null ? -1 : stops[i]
+    const tau = stop[i]
     const act = tau >= 0
     out.push({
       id: task.id,
@@ -90,9 +119,9 @@ export function decideTasks<A>(
       bound,
       k: ks,
       n: ns,
-      gap,
+      gap: Number.isNaN(gap[i]) ? null : gap[i],
       why,
-      reason: reason ?? (ok ? null : 'no-usable-k')
+      reason: taskReason(table, i, reason)
     })
   }
   return out

@@ -46,8 +46,8 @@ export {
   type Certificate,
   type RoundModel
 } from './build'
-export { boundMemo, computeBounds, type BoundMemo, type BoundTable } from './bounds'
-export { bestRound, decideTasks, firstCrossing } from './decide'
+export { boundMemo, boundsOfStates, computeBounds, type BoundMemo, type BoundTable, type StateColumns } from './bounds'
+export { bestRound, decideColumns, decideTasks, firstCrossing, taskReason, type DecidedColumns } from './decide'
 export { MAX_BUDGET_USAGE, selectLambda, type LambdaCandidate, type LambdaSelection } from './lambda'
 export { certify, certifyWith, type CertifyResult } from './certify'
 export { deferAllReason, resolveBudget, type ResolvedBudget } from './resolveBudget'

@@ -11,8 +11,8 @@
  */
 import type { BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
-  buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, tieBreak,
-  type ActOrDefer, type Aggregator, type BoundWhy, type CouncilFitConfig, type Method, type TaskTallies, type TaskVerdict
+  buildActOrDefer, fitAggregator, fitCouncil, isTuned, MethodRefused, socialAt, taskReason, tieBreak,
+  type ActOrDefer, type Aggregator, type BoundWhy, type CouncilFitConfig, type Method, type TaskTallies
 } from '../../engine'
 import { useWasmSha256 } from '../../engine/hash'
 import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
@@ -151,7 +151,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     // pages stay out of sight until the finish makes them current together.
     fitId = fit.value.id
     const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fitId, page) : thread.append(fitId, page))
-    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod === null ? null : aod.decide(page, s.budget).tasks, s), append, progress)
+    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod, s), append, progress)
   } finally {
     await thread?.close()
   }
@@ -227,31 +227,49 @@ async function threadFor(store: Store, writer: FitRequest['writer'], tasks: numb
  */
 const DECIDE_PAGE = 2_000
 
-/** One decision row per scored task, in columns: the verdict, the full-trace posterior, the disagreement. */
-function decisionPage(scored: TaskTallies[], agg: Aggregator, verdicts: TaskVerdict[] | null, s: EngineSettings): DecisionPage {
+/**
+ * One decision row per scored task, in columns: the verdict, the full-trace posterior, the
+ * disagreement. Read straight from the certificate's columns (no object per task or round: a
+ * million tasks' worth of them was a good part of a decide's time, in the collector).
+ */
+function decisionPage(scored: TaskTallies[], agg: Aggregator, aod: ActOrDefer | null, s: EngineSettings): DecisionPage {
   const page = new DecisionPageBuilder(scored.length)
+  const batch = aod === null ? null : aod.prepareColumns(scored)
+  const verdicts = aod === null || batch === null ? null : aod.decideColumns(batch, s.budget)
   // The page copies what it is given, so one scratch of each length serves every row.
-  const scratch = new Map<number, { p: Float64Array; shares: Float64Array; bound: (number | null)[] }>()
+  const scratch = new Map<number, { p: Float64Array; shares: Float64Array }>()
+  const bound: (number | null)[] = []
+  const ks: (number | null)[] = []
   for (let i = 0; i < scored.length; i++) {
     const t = scored[i]
     let own = scratch.get(t.K)
-    if (own === undefined) scratch.set(t.K, (own = { p: new Float64Array(t.K), shares: new Float64Array(t.K), bound: [] }))
+    if (own === undefined) scratch.set(t.K, (own = { p: new Float64Array(t.K), shares: new Float64Array(t.K) }))
     const p = agg.posteriorAt(t, undefined, -1, own.p)
     const disagreement = socialDisagreement(t, own.shares)
-    const v = verdicts?.[i]
-    if (v === undefined) {
+    if (batch === null || verdicts === null) {
       page.add({
         taskId: t.task, act: false, spotCheck: false, answer: t.candidates[tieBreak(p, t.K, t.task, s.seed)], candidates: t.candidates, posterior: p,
         stopRound: null, gap: null, bound: null, disagreement, k: null, why: null, reason: NO_CALIBRATION
       })
       continue
     }
-    const bound = own.bound
-    bound.length = v.bound.length
-    for (let r = 0; r < v.bound.length; r++) bound[r] = finiteOrNull(v.bound[r])
+    const { table, rounds } = batch
+    const T = table.T
+    const usable = table.usable[i] === 1
+    const tau = verdicts.decided.stop[i]
+    const best = verdicts.decided.best[i]
+    bound.length = T
+    ks.length = T
+    for (let r = 0; r < T; r++) {
+      bound[r] = usable ? finiteOrNull(table.L[i * T + r]) : null
+      ks[r] = usable ? table.k[i * T + r] : null
+    }
+    const o = i * T + best
     page.add({
-      taskId: t.task, act: v.decision === 'act', spotCheck: v.spotCheck, answer: v.answer, candidates: t.candidates, posterior: p,
-      stopRound: v.stopRound, gap: finiteOrNull(v.gap), bound, disagreement, k: v.k, why: v.why === null ? null : whyOf(v.why), reason: v.reason
+      taskId: t.task, act: tau >= 0, spotCheck: batch.spotCheck[i] === 1, answer: t.candidates[rounds.answers[i * T + (tau >= 0 ? tau : T - 1)]],
+      candidates: t.candidates, posterior: p, stopRound: tau >= 0 ? tau : null, gap: finiteOrNull(verdicts.decided.gap[i]), bound, disagreement, k: ks,
+      why: best < 0 ? null : whyOf({ round: best, k: table.k[o], n: table.neighbours[o], qhat: table.qhat[o], bias: table.bias[o], conc: table.conc[o] }),
+      reason: taskReason(table, i, verdicts.budget.reason)
     })
   }
   return page.finish()
