@@ -11,9 +11,8 @@
  * few), which the store checks against the task's own candidates.
  */
 import { MAX_ID_LENGTH } from '../../shared/limits'
-import { checkDecisionRows } from './decision-check'
 import { WHY_KEYS, WHY_N, WHY_STRIDE } from './decision-numbers'
-import { StoreError, type DecisionInput, type DecisionPage, type DecisionWhy } from './contract'
+import { StoreError, type DecisionPage, type DecisionWhy } from './contract'
 
 // Read once: under some module transforms (tsx, vitest) an imported binding is a getter per access,
 // and `add` runs for every decided task.
@@ -142,60 +141,8 @@ function room(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuf
   return b
 }
 
-/** Rows → a page, each row checked first (the rows' own checks and messages, decision-check.ts). */
-export function pageOfRows(rows: DecisionInput[]): DecisionPage {
-  checkDecisionRows(rows)
-  const page = new DecisionPageBuilder(rows.length)
-  // Rows with the same posterior keys, in the same order, share one list.
-  const lists = new Map<string, string[]>()
-  for (const d of rows) {
-    const keys = Object.keys(d.posterior)
-    const name = JSON.stringify(keys)
-    let list = lists.get(name)
-    if (list === undefined) lists.set(name, (list = keys))
-    page.add({
-      taskId: d.taskId, act: d.decision === 'act', spotCheck: d.spotCheck, answer: d.answer, reason: d.reason ?? null,
-      stopRound: d.stopRound, gap: d.gap, disagreement: d.disagreement, candidates: list, posterior: list.map((k) => d.posterior[k]),
-      bound: d.bound, k: d.k ?? null, why: d.why ?? null
-    })
-  }
-  return page.finish()
-}
-
-/** A page → rows (for a backend that writes rows), in page order. */
-export function rowsOfPage(p: DecisionPage): DecisionInput[] {
-  return p.taskIds.map((taskId, i) => {
-    const list = p.lists[p.listOf[i]]
-    const posterior: Record<string, number> = {}
-    for (let g = 0; g < list.length; g++) posterior[list[g]] = p.posteriors[p.posteriorAt[i] + g]
-    return {
-      taskId, decision: p.flags[i] & ACT ? 'act' : 'defer', spotCheck: (p.flags[i] & SPOT) !== 0, answer: p.answers[i], posterior,
-      stopRound: orNull(p.stopRounds[i]), gap: orNull(p.gaps[i]), disagreement: orNull(p.disagreements[i]),
-      bound: listOf(p.bounds, p.boundAt[i], p.boundLength[i]), k: listOf(p.ks, p.kAt[i], p.kLength[i]),
-      why: whyOf(p.whys, i), reason: p.reasons[i]
-    }
-  })
-}
-
-const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x)
-
-function listOf(values: Float64Array, at: number, length: number): (number | null)[] | null {
-  if (length < 0) return null
-  const out: (number | null)[] = new Array(length)
-  for (let j = 0; j < length; j++) out[j] = orNull(values[at + j])
-  return out
-}
-
-function whyOf(whys: Float64Array, i: number): DecisionWhy | null {
-  const w = i * WHY_STRIDE
-  if (Number.isNaN(whys[w])) return null
-  const why: DecisionWhy = { round: whys[w], k: whys[w + 1], qhat: whys[w + 2], bias: whys[w + 3], conc: whys[w + 4] }
-  if (!Number.isNaN(whys[w + WHY_N])) why.n = whys[w + WHY_N]
-  return why
-}
-
 /**
- * The store's check of a page, as `checkDecisionRows` checks rows: shapes, ids, no task twice,
+ * The store's check of a page (both backends run it before writing): shapes, ids, no task twice,
  * numbers finite where given (NaN = null), whole decompositions. Returns the act and spot counts.
  */
 export function checkDecisionPage(p: DecisionPage): { acted: number; spot: number } {

@@ -1,11 +1,12 @@
 /**
  * A page of decisions in columns (src/main/store/decision-page.ts): rows → page → rows gives the
- * rows back, nulls included, and the store's check of a page refuses what the check of rows does.
+ * rows back, nulls included (test/helpers/decision-rows.ts), and the store's check of a page refuses a bad one.
  */
 import { describe, expect, it } from 'vitest'
-import { checkDecisionPage, DecisionPageBuilder, pageBuffers, pageOfRows, rowsOfPage } from '../../../src/main/store/decision-page'
+import { checkDecisionPage, DecisionPageBuilder, pageBuffers } from '../../../src/main/store/decision-page'
+import { pageOfRows, rowsOfPage, type DecisionInput } from '../../helpers/decision-rows'
 import { bytesOf, candidateOrder } from '../../../src/main/store/decision-numbers'
-import type { DecisionInput, DecisionPage } from '../../../src/main/store'
+import type { DecisionPage } from '../../../src/main/store'
 
 const ROWS: DecisionInput[] = [
   { taskId: 't1', decision: 'act', spotCheck: true, answer: 'A', posterior: { A: 0.9, B: 0.1 }, stopRound: 2, gap: -0.25, bound: [0.5, null, 0.95], disagreement: 0.5, k: [8, null, 16], why: { round: 2, k: 16, qhat: 0.97, bias: 0.01, conc: 0.02 }, reason: null },
@@ -60,11 +61,6 @@ describe('decision pages', () => {
     expect(bad((p) => (p.listOf[2] = 9))).toMatch(/row 2 \(task t3\): no candidate list 9/)
     expect(bad((p) => (p.boundLength[0] = 99))).toMatch(/bound lies outside the page/)
     expect(bad((p) => p.answers.pop())).toMatch(/answers must have 3 entries/)
-  })
-
-  it('check rows with the rows\' own messages before making a page of them', () => {
-    const e = thrown(() => pageOfRows([{ ...ROWS[0], why: { round: 1 } as never }]))
-    expect(e.message).toMatch(/rows\[0\]\.why must be null or/)
   })
 
   it('refuse a row past the capacity they were built for', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { Actor, DecisionInput, DecisionPage, MoveInput, SaveDecisionsResult, Store, TaskFilter, TaskInput, WriteResult } from '../../../src/main/store'
-import { DecisionPageBuilder, pageOfRows } from '../../../src/main/store/decision-page'
+import type { Actor, DecisionPage, MoveInput, SaveDecisionsResult, Store, TaskFilter, TaskInput, WriteResult } from '../../../src/main/store'
+import { DecisionPageBuilder } from '../../../src/main/store/decision-page'
+import { pageOfRows, type DecisionInput } from '../../helpers/decision-rows'
 import { talliesOf } from '../../../src/main/service/import/task-input'
 
 export const ANA: Actor = { reviewer: 'ana', sessionId: 'session-ana', shell: 'electron' }

@@ -1,6 +1,5 @@
 /** Fits and their decisions: a fit is saved, its decisions appended in pages, then made current at once. */
 import type { BoundKind } from '../../../shared/loop-schemas'
-import type { DecisionKind } from '../../../shared/vocabularies'
 import type { Actor, WriteResult } from './common'
 import type { JsonObject } from './json'
 
@@ -31,25 +30,6 @@ export type FitRecord = Omit<FitInput, 'bound'> & {
 }
 
 export type FitSummary = Omit<FitRecord, 'certificate'> & { current: boolean }
-
-export type DecisionInput = {
-  taskId: string
-  decision: DecisionKind
-  spotCheck: boolean
-  /** The acted answer, or the engine's best guess while deferred; a candidate or null. */
-  answer: string | null
-  posterior: Record<string, number>
-  stopRound: number | null
-  gap: number | null
-  bound: (number | null)[] | null
-  disagreement: number | null
-  /** The k behind each L_t (certificate, ENGINE.md §8.9). */
-  k?: (number | null)[] | null
-  /** The gap decomposition at the best round (finite numbers). */
-  why?: DecisionWhy | null
-  /** Why the task was deferred without its bound deciding (e.g. "insufficient evidence"). */
-  reason?: string | null
-}
 
 /**
  * Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9).
