@@ -116,3 +116,34 @@ export function planMigrations(applied: readonly AppliedMigration[], code: reado
   }
   return { from, to, pending }
 }
+
+/** The table each backend records its applied migrations in (the same columns on both). */
+export const SCHEMA_MIGRATIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL,
+  sha256     TEXT NOT NULL,
+  applied_at TEXT NOT NULL
+)`
+
+export const RECORD_MIGRATION = 'INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)'
+
+/** A database with tables but no migration record: someone else's, never migrated into ours. */
+export const notArbiter = (location: string): StoreError =>
+  new StoreError('bad_input', `${location} is not an Arbiter database (it has tables but no schema_migrations)`)
+
+/** A read-only open of a database that has migrations pending. */
+export const needsMigrating = (plan: MigrationPlan): StoreError =>
+  new StoreError('conflict', `the database is at schema version ${plan.from} and needs migrating to ${plan.to}; open it read-write first`, {
+    databaseVersion: plan.from, codeVersion: plan.to
+  })
+
+/** A migration transaction that failed and was rolled back: which migration, and the version the database stays at. */
+export function migrationFailed(e: unknown, failed: Migration | null, from: number, backupPath: string | null): StoreError {
+  const what = failed === null ? 'the migration transaction' : `migration ${migrationLabel(failed)}`
+  return new StoreError(
+    'internal',
+    `${what} failed and was rolled back; the database is unchanged at version ${from}` +
+      `${backupPath === null ? '' : ` (backup: ${backupPath})`}: ${e instanceof Error ? e.message : String(e)}`,
+    { version: failed === null ? null : failed.version, databaseVersion: from, ...(backupPath === null ? {} : { backupPath }) }
+  )
+}

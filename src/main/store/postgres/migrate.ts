@@ -7,17 +7,12 @@
  * database exactly as it was. There is no backup copy (no `VACUUM INTO`): back a server up with
  * its own tools (pg_dump), so `backupPath` is null.
  */
-import { checkMigrationList, migrationLabel, migrationSha256, planMigrations, type AppliedMigration, type Migration } from '../migrations'
+import {
+  checkMigrationList, migrationFailed, migrationSha256, needsMigrating, notArbiter, planMigrations, RECORD_MIGRATION, SCHEMA_MIGRATIONS, type AppliedMigration, type Migration
+} from '../migrations'
 import { StoreError, type MigrationReport } from '../contract'
 import type pg from 'pg'
 import { PgSql } from './connection'
-
-const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
-  version    integer PRIMARY KEY,
-  name       text NOT NULL,
-  sha256     text NOT NULL,
-  applied_at text NOT NULL
-)`
 
 /** Any constant: the key of the advisory lock that serialises migrations of one database. */
 const MIGRATION_LOCK = 727_100_001
@@ -36,9 +31,7 @@ async function readApplied(q: PgSql): Promise<AppliedMigration[]> {
 async function refuseForeign(q: PgSql, location: string): Promise<void> {
   if (await hasTable(q, 'schema_migrations')) return
   const other = await q.get<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema()`)
-  if (other !== undefined && other.n > 0) {
-    throw new StoreError('bad_input', `${location} is not an Arbiter database (it has tables but no schema_migrations)`)
-  }
+  if (other !== undefined && other.n > 0) throw notArbiter(location)
 }
 
 /** Returns the schema version the database is at after opening, and what was done to it. */
@@ -52,13 +45,7 @@ export async function migratePostgres(
   if (opts.readonly) {
     await refuseForeign(q, opts.location)
     const plan = planMigrations(await readApplied(q), migrations)
-    if (plan.pending.length > 0) {
-      throw new StoreError(
-        'conflict',
-        `the database is at schema version ${plan.from} and needs migrating to ${plan.to}; open it read-write first`,
-        { databaseVersion: plan.from, codeVersion: plan.to }
-      )
-    }
+    if (plan.pending.length > 0) throw needsMigrating(plan)
     return { version: plan.from, report: null }
   }
 
@@ -73,12 +60,12 @@ export async function migratePostgres(
       await client.query('COMMIT')
       return { version: plan.from, report: null }
     }
-    await q.exec(CREATE_TABLE)
+    await q.exec(SCHEMA_MIGRATIONS)
     const at = opts.now().toISOString()
     for (const m of plan.pending) {
       progress.current = m
       await q.exec(m.sql)
-      await q.run('INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)', m.version, m.name, migrationSha256(m), at)
+      await q.run(RECORD_MIGRATION, m.version, m.name, migrationSha256(m), at)
     }
     progress.current = null
     await client.query('COMMIT')
@@ -86,12 +73,6 @@ export async function migratePostgres(
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined)
     if (e instanceof StoreError) throw e
-    const failed = progress.current
-    const what = failed === null ? 'the migration transaction' : `migration ${migrationLabel(failed)}`
-    throw new StoreError(
-      'internal',
-      `${what} failed and was rolled back; the database is unchanged at version ${progress.from}: ${e instanceof Error ? e.message : String(e)}`,
-      { version: failed === null ? null : failed.version, databaseVersion: progress.from }
-    )
+    throw migrationFailed(e, progress.current, progress.from, null)
   }
 }

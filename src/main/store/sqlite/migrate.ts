@@ -5,16 +5,11 @@
  * rolls the whole transaction back, so the file is left exactly as it was.
  */
 import { existsSync } from 'node:fs'
-import { checkMigrationList, migrationLabel, migrationSha256, planMigrations, type AppliedMigration, type Migration } from '../migrations'
+import {
+  checkMigrationList, migrationFailed, migrationSha256, needsMigrating, notArbiter, planMigrations, RECORD_MIGRATION, SCHEMA_MIGRATIONS, type AppliedMigration, type Migration
+} from '../migrations'
 import { StoreError, type MigrationReport } from '../contract'
 import type { Sql } from './connection'
-
-const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
-  version    INTEGER PRIMARY KEY,
-  name       TEXT NOT NULL,
-  sha256     TEXT NOT NULL,
-  applied_at TEXT NOT NULL
-)`
 
 type MigrateOptions = { path: string; readonly: boolean; now: () => Date }
 
@@ -48,19 +43,11 @@ export function migrateSqlite(
     const other = q.get<{ n: number }>(
       `SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`
     )
-    if (other !== undefined && other.n > 0) {
-      throw new StoreError('bad_input', `${opts.path} is not an Arbiter database (it has tables but no schema_migrations)`)
-    }
+    if (other !== undefined && other.n > 0) throw notArbiter(opts.path)
   }
   const plan = planMigrations(readApplied(q), migrations)
   if (plan.pending.length === 0) return { version: plan.from, report: null }
-  if (opts.readonly) {
-    throw new StoreError(
-      'conflict',
-      `the database is at schema version ${plan.from} and needs migrating to ${plan.to}; open it read-write first`,
-      { databaseVersion: plan.from, codeVersion: plan.to }
-    )
-  }
+  if (opts.readonly) throw needsMigrating(plan)
 
   // Existing data is copied before anything is changed (DESIGN.md: migrations take a backup).
   let backupPath: string | null = null
@@ -81,19 +68,13 @@ export function migrateSqlite(
       const inside = planMigrations(readApplied(q), migrations)
       // Table rebuilds in later migrations may break references transiently; checked at commit.
       q.db.pragma('defer_foreign_keys = ON')
-      q.db.exec(CREATE_TABLE)
+      q.db.exec(SCHEMA_MIGRATIONS)
       const at = opts.now().toISOString()
       for (const m of inside.pending) {
         progress.current = m
         q.db.exec(m.sql)
         m.data?.({ all: (sql, ...params) => q.all(sql, ...params), exec: (sql) => q.db.exec(sql), run: (sql, ...params) => q.run(sql, ...params) })
-        q.run(
-          'INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)',
-          m.version,
-          m.name,
-          migrationSha256(m),
-          at
-        )
+        q.run(RECORD_MIGRATION, m.version, m.name, migrationSha256(m), at)
       }
       progress.current = null
       return inside.pending.map((m) => m.version)
@@ -101,13 +82,6 @@ export function migrateSqlite(
     return { version: plan.to, report: { from: plan.from, to: plan.to, applied, backupPath } }
   } catch (e) {
     if (e instanceof StoreError) throw e
-    const failed = progress.current
-    const what = failed === null ? 'the migration transaction' : `migration ${migrationLabel(failed)}`
-    throw new StoreError(
-      'internal',
-      `${what} failed and was rolled back; the database is unchanged at version ${plan.from}` +
-        `${backupPath === null ? '' : ` (backup: ${backupPath})`}: ${e instanceof Error ? e.message : String(e)}`,
-      { version: failed === null ? null : failed.version, databaseVersion: plan.from, backupPath }
-    )
+    throw migrationFailed(e, progress.current, plan.from, backupPath)
   }
 }
