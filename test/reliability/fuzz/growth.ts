@@ -21,6 +21,11 @@ export interface GrowthCase {
   fileName: string
   kind: 'traces' | 'csv' | 'rounds'
   text: string
+  /**
+   * True: built to just fit every limit, so it must be imported (a refusal would prove nothing).
+   * False: hostile whatever the limits are — it may be refused, but if imported it is held to the bound.
+   */
+  admitted: boolean
 }
 
 export interface Growth {
@@ -91,12 +96,24 @@ function atBudget(task: string, seats: number, rounds: number, k: number): strin
 
 const lines = (n: number, line: (i: number) => string): string => `${Array.from({ length: n }, (_, i) => line(i)).join('\n')}\n`
 
-/** The adversarial files, each admitted whole by every limit. */
+/** A trace line of n moves on the diagonal (n seats × n rounds) and `k` candidates, nothing else: the least bytes for those tallies. */
+function bare(task: string, n: number, k: number): string {
+  return JSON.stringify({ task, candidates: cands(k), moves: Array.from({ length: n }, (_, i) => ({ id: `${i}`, round: i, seat: `${i}`, force: 'abstain' })) })
+}
+
+/** The adversarial files: hostile ones first (may be refused), then ones built to fit every limit. */
 export function growthCases(): GrowthCase[] {
   const S = MAX_SEATS_PER_TASK
   const R = MAX_ROUNDS_PER_TASK
   const labels = cands(MAX_CANDIDATES, 4)
-  return [
+  const hostile: Omit<GrowthCase, 'admitted'>[] = [
+    // Inside the seat, round and candidate counts: 8 MB of tallies (16 MB with the pack) from 9 kB.
+    { name: `traces: ${S} seats × ${R} rounds × 31 candidates in a 9 kB line, 4 lines`, fileName: 'bare-tallies.jsonl', kind: 'traces', text: lines(4, (i) => bare(`b${i}`, S, 31)) },
+    { name: `traces: one move and ${MAX_CANDIDATES} candidates, 300 bare lines`, fileName: 'bare-wide.jsonl', kind: 'traces', text: lines(300, (i) => JSON.stringify({ task: `w${i}`, candidates: cands(MAX_CANDIDATES), moves: [{ id: 'm', round: 0, seat: 'A', force: 'abstain' }] })) },
+    { name: `label CSV: ${MAX_CANDIDATES} labels, 2,000 one-row tasks`, fileName: 'bare-labels.csv', kind: 'csv', text: `task,worker,label\n${labels.map((l, i) => `x${i},w,${l}`).join('\n')}\n${Array.from({ length: 2000 }, (_, i) => `${i},w,${labels[0]}`).join('\n')}\n` },
+    { name: `debate rounds: ${S} seats × ${R} rounds × 31 answers on the diagonal, 4 tasks`, fileName: 'bare-rounds.csv', kind: 'rounds', text: `task,round,seat,answer\n${Array.from({ length: 4 }, (_, t) => Array.from({ length: S }, (_, i) => `d${t},${i},${i},${i % 31}`).join('\n')).join('\n')}\n` }
+  ]
+  const admitted: Omit<GrowthCase, 'admitted'>[] = [
     { name: `traces: ${S} seats × ${R} rounds × 31 candidates, each line at its budget`, fileName: 'max-tallies.jsonl', kind: 'traces', text: lines(2, (i) => atBudget(`big-${i}`, S, R, 31)) },
     { name: 'traces: 16 seats × 16 rounds × 8 candidates, 300 lines at their budget', fileName: 'mid-tallies.jsonl', kind: 'traces', text: lines(300, (i) => atBudget(`mid-${i}`, 16, 16, 8)) },
     { name: `traces: one move and ${MAX_CANDIDATES} candidates, 300 lines at their budget`, fileName: 'wide.jsonl', kind: 'traces', text: lines(300, (i) => atBudget(`w${i}`, 1, 1, MAX_CANDIDATES)) },
@@ -121,4 +138,5 @@ export function growthCases(): GrowthCase[] {
     },
     { name: 'debate rounds: 10,000 one-row tasks', fileName: 'rounds-tiny.csv', kind: 'rounds', text: `task,round,seat,answer\n${Array.from({ length: 10_000 }, (_, i) => `${i.toString(36)},0,s,${i % 2}`).join('\n')}\n` }
   ]
+  return [...hostile.map((c) => ({ ...c, admitted: false })), ...admitted.map((c) => ({ ...c, admitted: true }))]
 }
