@@ -4,8 +4,10 @@ import { delimiterFor, type CsvDialect } from './csv-dialect'
 import { parseGold } from './csv-gold'
 import { parseRecords } from './csv-records'
 import { checkRow } from './csv-row'
-import { formatCount, MAX_CSV_LABELS } from './limits'
+import { LineErrors } from './json-fields'
+import { formatCount, MAX_CANDIDATES, MAX_MOVES_PER_TASK } from './limits'
 import type { ReadError } from './read-error'
+import { checkTaskSize, rowBytes } from './task-size'
 import type { TraceReadResult } from './trace-reader'
 
 export interface CsvReadResult extends TraceReadResult {
@@ -28,12 +30,15 @@ export interface TextSource {
  * order of first appearance; candidates are the labels of the whole file in order of first appearance,
  * the same list for every task so a label keeps its identity across tasks. Exact duplicate rows are
  * kept, each one propose. Gold labels come from the optional gold source. A file of more than
- * MAX_CSV_LABELS distinct labels is refused whole (`too-many-labels`), with no tasks.
+ * MAX_CANDIDATES distinct labels is refused whole (`too-many-labels`), with no tasks; a task whose
+ * rows are too few for the file's labels is refused (`task-too-large`, on its first row's line).
  */
 export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?: TextSource): CsvReadResult {
   const { records, errors } = parseRecords(answers.text, delimiterFor(dialect, answers.file), answers.file)
   const at = (c: 'task' | 'worker' | 'label'): number => dialect.columns.indexOf(c)
   const byTask = new Map<string, Move[]>()
+  /** Each task's first line and the bytes of its rows (its input, for `task-too-large`). */
+  const input = new Map<string, { line: number; bytes: number }>()
   const labels: string[] = []
   const labelSet = new Set<string>()
   let firstRow: number | null = null
@@ -47,18 +52,22 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
     if (!labelSet.has(label)) {
       labelSet.add(label)
       labels.push(label)
-      if (labels.length === MAX_CSV_LABELS + 1) tooMany = { line: rec.line, label }
+      if (labels.length === MAX_CANDIDATES + 1) tooMany = { line: rec.line, label }
     }
     let moves = byTask.get(task)
-    if (moves === undefined) byTask.set(task, (moves = []))
+    if (moves === undefined) {
+      byTask.set(task, (moves = []))
+      input.set(task, { line: rec.line, bytes: 0 })
+    }
     moves.push({ id, round: 0, seat, force: 'propose', answer: label })
+    ;(input.get(task) as { bytes: number }).bytes += rowBytes(rec.fields)
   }
   if (firstRow !== null && labels.length < 2)
     errors.push({ file: answers.file, line: firstRow, task: null, move: null, rule: 'too-few-candidates', message: `the file uses ${labels.length} distinct label; a task needs at least 2 candidates` })
   // Every label is a candidate of every task: past the limit the file is refused whole, and its
   // tasks are not built (tasks × labels candidates is what the limit keeps from growing).
   if (tooMany !== null) {
-    const message = `the file uses ${formatCount(labels.length)} distinct labels; at most ${MAX_CSV_LABELS} are allowed, since every label is a candidate of every task (label ${JSON.stringify(tooMany.label.length > 40 ? `${tooMany.label.slice(0, 40)}…` : tooMany.label)}, the ${MAX_CSV_LABELS + 1}th, first appears on this line)`
+    const message = `the file uses ${formatCount(labels.length)} distinct labels; at most ${MAX_CANDIDATES} are allowed, since every label is a candidate of every task (label ${JSON.stringify(tooMany.label.length > 40 ? `${tooMany.label.slice(0, 40)}…` : tooMany.label)}, the ${MAX_CANDIDATES + 1}th, first appears on this line)`
     errors.push({ file: answers.file, line: tooMany.line, task: null, move: null, rule: 'too-many-labels', message })
     byTask.clear()
   }
@@ -80,6 +89,15 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
   const raws: object[] = []
   for (const [task, moves] of byTask) {
     const trace: Trace = { task, candidates: [...labels], gold: golds.get(task) ?? null, moves }
+    const at = input.get(task) as { line: number; bytes: number }
+    const errs = new LineErrors(answers.file, at.line)
+    errs.task = task
+    if (moves.length > MAX_MOVES_PER_TASK) errs.add('too-many-moves', `the task has ${formatCount(moves.length)} rows; at most ${formatCount(MAX_MOVES_PER_TASK)} are allowed`)
+    else checkTaskSize(trace, at.bytes, 'rows', errs)
+    if (!errs.empty) {
+      errors.push(...errs.list)
+      continue
+    }
     traces.push(trace)
     raws.push({ format: TRACE_FORMAT, ...trace })
   }

@@ -28,7 +28,11 @@ export const TRACE_RULES = [
   'too-many-seats',
   'too-many-rounds',
   'tallies-too-large',
-  'move-text-too-long'
+  'move-text-too-long',
+  'question-too-long',
+  'too-many-candidates',
+  'too-many-moves',
+  'task-too-large'
 ] as const
 
 /** Rules added by the label-aggregation CSV reader (answers file and gold file). */
@@ -40,7 +44,9 @@ export const CSV_RULES = [
   'too-few-candidates',
   'gold-not-candidate',
   'conflicting-gold',
-  'too-many-labels'
+  'too-many-labels',
+  'too-many-moves',
+  'task-too-large'
 ] as const
 
 /**

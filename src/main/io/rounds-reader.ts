@@ -6,6 +6,7 @@ import type { TextSource } from './csv-reader'
 import { LineErrors } from './json-fields'
 import type { ReadError } from './read-error'
 import { csvRoundRows, jsonlRoundRows, type RoundRow, type RoundRows } from './rounds-rows'
+import { checkTaskSize } from './task-size'
 import { validateTraceObject } from './trace-object'
 import type { TraceReadResult } from './trace-reader'
 
@@ -100,6 +101,8 @@ function buildTask(task: string, rows: RoundRow[], file: string): { trace: Trace
   raw.moves = movesOf(ordered)
 
   const trace = validateTraceObject(raw, errs)
+  if (trace !== null && errs.empty)
+    checkTaskSize(trace, rows.reduce((n, r) => n + r.bytes, 0), 'rows', errs)
   // The validator names the task's first line; a move's fault belongs to its own row.
   const lineOf = new Map(ordered.map((r) => [moveId(r), r.line]))
   const errors = errs.list.map((e) => (e.move === null ? e : { ...e, line: lineOf.get(e.move) ?? e.line }))

@@ -6,6 +6,7 @@ import { parseJsonLine } from './json-line'
 import { splitLines } from './lines'
 import type { ReadError } from './read-error'
 import { ROUNDS_COLUMNS } from './rounds-form'
+import { rowBytes } from './task-size'
 import { roundField } from './trace-moves'
 
 /**
@@ -15,6 +16,8 @@ import { roundField } from './trace-moves'
  */
 export interface RoundRow {
   line: number
+  /** The row's size in the file, in UTF-8 bytes (a CSV row's cells and delimiters): its share of its task's input. */
+  bytes: number
   task: string
   round: number
   seat: string
@@ -70,7 +73,7 @@ export function csvRoundRows(text: string, delimiter: Delimiter, file: string): 
     }
     const obj: Record<string, string> = {}
     names.forEach((n, i) => (obj[n] = rec.fields[i]))
-    const row = rowOf(obj, errs, rec.line, true)
+    const row = rowOf(obj, errs, rec.line, rowBytes(rec.fields), true)
     if (row === null) reject(out, errs)
     else out.rows.push(row)
   }
@@ -90,7 +93,7 @@ export function jsonlRoundRows(text: string, file: string): RoundRows {
       return
     }
     if (typeof value.task === 'string' && value.task !== '') errs.task = value.task
-    const row = rowOf(value, errs, i + 1, false)
+    const row = rowOf(value, errs, i + 1, Buffer.byteLength(line, 'utf8') + 1, false)
     if (row === null) reject(out, errs)
     else out.rows.push(row)
   })
@@ -107,7 +110,7 @@ function reject(out: RoundRows, errs: LineErrors): void {
  * decimal digits); `answer` a string (JSONL: or null, = no answer); the other fields strings or, in
  * JSONL, null (= not given). Null when any is wrong (every fault is in `errs`).
  */
-function rowOf(obj: Record<string, unknown>, errs: LineErrors, line: number, csv: boolean): RoundRow | null {
+function rowOf(obj: Record<string, unknown>, errs: LineErrors, line: number, bytes: number, csv: boolean): RoundRow | null {
   const where = 'the row'
   const task = idField(obj, 'task', true, errs, where)
   const seat = idField(obj, 'seat', true, errs, where)
@@ -119,7 +122,7 @@ function rowOf(obj: Record<string, unknown>, errs: LineErrors, line: number, csv
   const [model, text, gold, group, question] = ['model', 'text', 'gold', 'group', 'question'].map(opt)
   const candidates = candidatesOf(obj.candidates, errs)
   if (!errs.empty || task === undefined || seat === undefined || round === undefined || answer === undefined) return null
-  const row: RoundRow = { line, task, round, seat, answer }
+  const row: RoundRow = { line, bytes, task, round, seat, answer }
   if (model !== undefined) row.model = model
   if (text !== undefined) row.text = text
   // A CSV cell is always there: an empty one means no confidence; in JSONL any value given is kept.

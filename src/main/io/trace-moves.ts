@@ -2,7 +2,7 @@ import type { JsonValue } from '../../shared/json'
 import { FORCES, type Force, type Move } from '../../shared/trace'
 import { EndorsementTracker } from './endorsement-tracker'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
-import { formatCount, MAX_MOVE_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
+import { formatCount, MAX_MOVE_TEXT, MAX_MOVES_PER_TASK, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from './limits'
 
 const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
 
@@ -12,6 +12,11 @@ const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
  * reported once at task level). Every move error is reported; the list is usable only if none was.
  */
 export function validateMoves(raw: unknown[], candidates: readonly string[] | null, errs: LineErrors): Move[] {
+  // One error for the task, not one per move: past the limit the moves are not read at all.
+  if (raw.length > MAX_MOVES_PER_TASK) {
+    errs.add('too-many-moves', `the task has ${formatCount(raw.length)} moves; at most ${formatCount(MAX_MOVES_PER_TASK)} are allowed`)
+    return []
+  }
   const allIds = new Set<string>()
   for (const m of raw) if (isRecord(m) && typeof m.id === 'string') allIds.add(m.id)
 

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../shared/json'
 import { TRACE_FORMAT, type Force, type Move, type SeatInfo, type Trace } from '../../shared/trace'
 import { idField, kindOf, isRecord, stringField, type LineErrors } from './json-fields'
+import { formatCount, MAX_CANDIDATES, MAX_QUESTION_TEXT } from './limits'
 import { validateMoves } from './trace-moves'
 
 /** The `duplicate-task` rule's message (a file-level rule: the readers check it, not the validator). */
@@ -26,6 +27,8 @@ export function validateTraceObject(value: unknown, errs: LineErrors): Trace | n
   const candidates = candidatesField(value, errs)
   const gold = goldField(value, candidates, errs)
   const question = stringField(value, 'question', false, errs, 'the trace')
+  if (question !== undefined && question.length > MAX_QUESTION_TEXT)
+    errs.add('question-too-long', `the question holds ${formatCount(question.length)} characters; at most ${formatCount(MAX_QUESTION_TEXT)} are allowed`)
   const group = stringField(value, 'group', false, errs, 'the trace')
   const seats = seatsField(value, errs)
 
@@ -54,6 +57,10 @@ function candidatesField(value: Record<string, unknown>, errs: LineErrors): stri
     return null
   }
   const list = c as string[]
+  if (list.length > MAX_CANDIDATES) {
+    errs.add('too-many-candidates', `the task lists ${formatCount(list.length)} candidates; at most ${MAX_CANDIDATES} are allowed`)
+    return null
+  }
   // A Set, not indexOf: a hostile line may list hundreds of thousands of candidates.
   const seen = new Set<string>()
   const dup = list.find((x) => seen.size === seen.add(x).size)

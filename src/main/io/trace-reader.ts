@@ -2,6 +2,7 @@ import type { Trace } from '../../shared/trace'
 import { fileLines, splitLines } from './lines'
 import { parseJsonLine } from './json-line'
 import type { TraceError } from './read-error'
+import { checkTaskSize } from './task-size'
 import { duplicateTaskMessage, validateTraceObject } from './trace-object'
 
 export interface TraceReadResult {
@@ -32,6 +33,7 @@ export class TraceLineReader {
     if (parsed === null || !parsed.parsed) return
     const { value, errs } = parsed
     const trace = validateTraceObject(value, errs)
+    if (trace !== null && errs.empty) checkTaskSize(trace, line, 'line', errs)
     const task = errs.task
     if (task !== null) {
       if (this.tasks.has(task)) errs.add('duplicate-task', duplicateTaskMessage(task))

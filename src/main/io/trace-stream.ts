@@ -3,6 +3,7 @@ import { LineErrors } from './json-fields'
 import { parseLimited } from './json-line'
 import { isBlank } from './lines'
 import type { TraceError } from './read-error'
+import { checkTaskSize } from './task-size'
 import { duplicateTaskMessage, validateTraceObject } from './trace-object'
 
 export type CheckedLine =
@@ -34,6 +35,7 @@ export class TraceLineChecker {
     const value = parseLimited(line, errs)
     if (!errs.empty) return { kind: 'invalid', errors: errs.list, task: null, repeated: false }
     const trace = validateTraceObject(value, errs)
+    if (trace !== null && errs.empty) checkTaskSize(trace, line, 'line', errs)
     const task = errs.task
     const repeated = task !== null && this.tasks.has(task)
     if (repeated) errs.add('duplicate-task', duplicateTaskMessage(task))

@@ -3,7 +3,7 @@
  * guard the invariants the store itself relies on (so a caller bug is a `bad_input`, never a
  * half-written row or a silently mangled JSON value such as NaN turned into null).
  */
-import { MAX_ID_LENGTH } from '../../shared/limits'
+import { MAX_ID_LENGTH, MAX_JSON_DEPTH } from '../../shared/limits'
 import { FORCES } from '../../shared/trace'
 import { BOUND_KINDS, type BoundKind } from '../../shared/loop-schemas'
 import type { JsonObject, JsonValue } from './contract'
@@ -68,7 +68,7 @@ export function checkIsoUtc(value: unknown, what: string): string {
 
 /** Whether `value` is plain JSON, allocating nothing (the decisions of a million tasks are checked). */
 export function isPlainJson(value: unknown, depth = 0): boolean {
-  if (depth > 64) return false
+  if (depth > MAX_JSON_DEPTH) return false
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
   if (typeof value === 'number') return Number.isFinite(value)
   if (Array.isArray(value)) {
@@ -85,7 +85,7 @@ export function isPlainJson(value: unknown, depth = 0): boolean {
 /** Plain JSON only: finite numbers, no undefined, no class instances. */
 export function checkJson(value: unknown, what: string, depth = 0): JsonValue {
   if (depth === 0 && isPlainJson(value)) return value as JsonValue
-  if (depth > 64) throw bad(`${what} is nested too deeply`)
+  if (depth > MAX_JSON_DEPTH) throw bad(`${what} is nested too deeply`)
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw bad(`${what} holds a non-finite number`)

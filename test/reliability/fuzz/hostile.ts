@@ -46,7 +46,7 @@ function jsonLine(original: string, s: Special): string {
     case 'huge-string':
       return withField(JSON.stringify('lorem ipsum '.repeat(Math.ceil((s.mb * MB) / 12))))
     case 'many-items': {
-      // 300,000 distinct candidates: the line stays valid if it was (a hostile but legal trace).
+      // 300,000 distinct candidates: refused (too-many-candidates) without a quadratic scan.
       const cands = Array.from({ length: 300_000 }, (_, i) => `c${i}`)
       if (obj === null) return JSON.stringify(cands)
       const old = Array.isArray(obj.candidates) ? (obj.candidates as unknown[]) : []

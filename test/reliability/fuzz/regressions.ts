@@ -40,11 +40,13 @@ export const FIXED_IN_IO: Regression[] = [
   // Amplification: 194 MB of tallies from 145 kB; 189 MB of candidates from 28 kB (quadratic).
   { name: 'a trace whose 2,000 moves each open a new seat and round', kind: 'traces', fileName: 'tallies.jsonl', text: manyRoundsAndSeats(2000), rule: 'too-many-seats' },
   { name: 'a trace of 128 seats, 128 rounds and 32 candidates', kind: 'traces', fileName: 'tallies32.jsonl', text: manyRoundsAndSeats(128, 32), rule: 'tallies-too-large' },
+  // Inside every count limit, yet 8 MB of tallies (16 MB with its tally pack) from a 9 kB line.
+  { name: 'a trace of 128 seats, 128 rounds and 31 candidates', kind: 'traces', fileName: 'tallies31.jsonl', text: manyRoundsAndSeats(128, 31), rule: 'task-too-large' },
   // The 257th distinct label is on line 258.
   { name: 'a CSV of 2,000 rows with 2,000 distinct labels', kind: 'csv', fileName: 'labels.csv', text: manyLabels(2000).trimEnd(), rule: 'too-many-labels', line: 258 }
 ]
 
-/** 300,000 candidates: the duplicate-candidate check was quadratic (tens of seconds per line). */
+/** 300,000 candidates: the duplicate-candidate check was quadratic (tens of seconds per line); now past MAX_CANDIDATES. */
 export const MANY_CANDIDATES = JSON.stringify({ task: 'r-many', candidates: Array.from({ length: 300_000 }, (_, i) => `c${i}`), moves: [] })
 
 /**

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CSV_RULES, DEFAULT_DIALECT, parseColumns, parseDelimiter, readLabelCsvFile, readLabelCsvText, readTraceOrCsv, type CsvDialect } from '../../../src/main/io'
-import { MAX_CSV_LABELS } from '../../../src/main/io/limits'
+import { MAX_CANDIDATES } from '../../../src/main/io/limits'
 
 const FIX = join(__dirname, '../../fixtures/io/invalid-csv')
 const expected = JSON.parse(readFileSync(join(FIX, 'expected.json'), 'utf8')) as {
@@ -86,16 +86,18 @@ describe('label CSV reader: rows to traces', () => {
     expect(res.goldIgnored).toBe(2)
   })
 
-  it(`accepts ${MAX_CSV_LABELS} distinct labels; one more refuses the file, naming the count, the limit and the line`, () => {
-    const rows = (n: number): string => `task,worker,label\n${Array.from({ length: n }, (_, i) => `t${i % 5},w${i % 3},l${i}`).join('\n')}\nt0,w9,l0\n`
-    const ok = read(rows(MAX_CSV_LABELS))
+  it(`accepts ${MAX_CANDIDATES} distinct labels; one more refuses the file, naming the count, the limit and the line`, () => {
+    // One task: every label is a candidate of every task, so a task needs rows enough to pay for
+    // its 256 candidates (task-too-large, tested below).
+    const rows = (n: number): string => `task,worker,label\n${Array.from({ length: n }, (_, i) => `t0,w${i % 3},l${i}`).join('\n')}\nt0,w9,l0\n`
+    const ok = read(rows(MAX_CANDIDATES))
     expect(ok.errors).toEqual([])
-    expect(ok.traces[0].candidates).toHaveLength(MAX_CSV_LABELS)
+    expect(ok.traces[0].candidates).toHaveLength(MAX_CANDIDATES)
     const bad = read(rows(2000), {}, 't0,l0\n')
     // The 257th distinct label is on line 258; the file builds no tasks (a file-level fault).
-    expect(bad.errors).toMatchObject([{ file: 'a.csv', line: MAX_CSV_LABELS + 2, task: null, move: null, rule: 'too-many-labels' }])
-    expect(bad.errors[0].message).toContain(`2,000 distinct labels; at most ${MAX_CSV_LABELS}`)
-    expect(bad.errors[0].message).toContain(`"l${MAX_CSV_LABELS}"`)
+    expect(bad.errors).toMatchObject([{ file: 'a.csv', line: MAX_CANDIDATES + 2, task: null, move: null, rule: 'too-many-labels' }])
+    expect(bad.errors[0].message).toContain(`2,000 distinct labels; at most ${MAX_CANDIDATES}`)
+    expect(bad.errors[0].message).toContain(`"l${MAX_CANDIDATES}"`)
     expect(bad.traces).toEqual([])
   })
 

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readTraceFile, readTraceText, TRACE_RULES, type TraceError } from '../../../src/main/io'
-import { MAX_MOVE_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from '../../../src/main/io/limits'
+import { DERIVED_BYTES_PER_INPUT_BYTE, MAX_CANDIDATES, MAX_MOVE_TEXT, MAX_MOVES_PER_TASK, MAX_QUESTION_TEXT, MAX_ROUNDS_PER_TASK, MAX_SEATS_PER_TASK, MAX_TALLY_COUNTS, tallyCounts } from '../../../src/main/io/limits'
+import { recordWidth } from '../../../src/main/engine/tallies'
 
 const FIX = join(__dirname, '../../fixtures/io/invalid-trace')
 const expected = JSON.parse(readFileSync(join(FIX, 'expected.json'), 'utf8')) as { rule: string; file: string; line: number; task: string | null; move: string | null }[]
@@ -192,12 +193,14 @@ describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), ENGIN
     Array.from({ length: n }, (_, i) => ({ id: `m${i}`, round: round(i), seat: seat(i), force: 'propose', answer: 'c0' }))
   const read = (k: number, ms: object[]) => readTraceText(line({ task: 't', candidates: cands(k), moves: ms }), 'f')
 
-  it('accepts the limits themselves: 128 seats, 128 rounds, and tallies of exactly the maximum', () => {
+  it('accepts the limits themselves: 128 seats, 128 rounds, and tallies of exactly the maximum (on a line long enough to pay for them)', () => {
     expect(read(2, moves(MAX_SEATS_PER_TASK, (i) => `s${i}`, () => 0)).errors).toEqual([])
     expect(read(2, moves(MAX_ROUNDS_PER_TASK, () => 'A', (i) => i)).errors).toEqual([])
-    // 128 × 128 × (2·31 + 2) = 1,048,576 counts.
+    // 128 × 128 × (2·31 + 2) = 1,048,576 counts: 8 MB stored, so the line must hold 8 MB / 32 of text.
     expect(tallyCounts(128, 128, 31)).toBe(MAX_TALLY_COUNTS)
-    expect(read(31, moves(128, (i) => `s${i}`, (i) => i)).errors).toEqual([])
+    for (const [r, s, k] of [[1, 1, 2], [3, 5, 7], [128, 128, 256]]) expect(tallyCounts(r, s, k)).toBe(r * s * recordWidth(k))
+    const text = 'x'.repeat(Math.ceil((8 * (MAX_TALLY_COUNTS + 128)) / DERIVED_BYTES_PER_INPUT_BYTE))
+    expect(readTraceText(line({ task: 't', candidates: cands(31), question: text, moves: moves(128, (i) => `s${i}`, (i) => i) }), 'f').errors).toEqual([])
   })
 
   it('counts distinct seats and rounds, not moves', () => {
@@ -217,10 +220,47 @@ describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), ENGIN
     const res = read(32, moves(128, (i) => `s${i}`, (i) => i))
     expect(res.errors).toMatchObject([{ rule: 'tallies-too-large', task: 't', move: null }])
     expect(res.errors[0].message).toMatch(/128 rounds × 128 seats × 66 .*K = 32.* = 1,081,344 counts; at most 1,048,576/)
-    // Many candidates with one move: 1 × 1 × (2K + 2) counts.
-    expect(read(524_288, moves(1, () => 'A', () => 0)).errors.map((e) => e.rule)).toEqual(['tallies-too-large'])
-    expect(read(524_287, moves(1, () => 'A', () => 0)).errors).toEqual([])
-    // No moves, no tallies.
-    expect(read(524_288, []).errors).toEqual([])
+    // Past MAX_CANDIDATES, the candidate count is the fault, before any tally is counted.
+    expect(read(MAX_CANDIDATES + 1, moves(1, () => 'A', () => 0)).errors.map((e) => e.rule)).toEqual(['too-many-candidates'])
+    expect(read(MAX_CANDIDATES, moves(1, () => 'A', () => 0)).errors).toEqual([])
+  })
+})
+
+describe('trace JSONL reader: the limits a user can see (README "Limits"), at and one past each', () => {
+  const cands = (k: number): string[] => Array.from({ length: k }, (_, i) => `c${i}`)
+  const one = [{ id: 'm1', round: 0, seat: 'A', force: 'propose', answer: 'c0' }]
+  const read = (o: object) => readTraceText(line({ task: 't', candidates: cands(2), moves: one, ...o }), 'f')
+  const rulesOf = (o: object) => read(o).errors.map((e) => [e.rule, e.task, e.move])
+
+  it('question-too-long', () => {
+    expect(rulesOf({ question: 'q'.repeat(MAX_QUESTION_TEXT) })).toEqual([])
+    expect(rulesOf({ question: 'q'.repeat(MAX_QUESTION_TEXT + 1) })).toEqual([['question-too-long', 't', null]])
+    expect(read({ question: 'q'.repeat(MAX_QUESTION_TEXT + 1) }).errors[0].message).toContain('1,048,577 characters; at most 1,048,576')
+  })
+
+  it('too-many-candidates', () => {
+    expect(rulesOf({ candidates: cands(MAX_CANDIDATES) })).toEqual([])
+    expect(rulesOf({ candidates: cands(MAX_CANDIDATES + 1) })).toEqual([['too-many-candidates', 't', null]])
+  })
+
+  it('too-many-moves: one error for the task, not one per move', () => {
+    const abstains = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `m${i}`, round: Math.floor(i / 128), seat: `s${i % 128}`, force: 'abstain' }))
+    expect(rulesOf({ moves: abstains(MAX_MOVES_PER_TASK) })).toEqual([])
+    expect(rulesOf({ moves: abstains(MAX_MOVES_PER_TASK + 1) })).toEqual([['too-many-moves', 't', null]])
+  })
+
+  it('task-too-large: tallies and candidates past 32 bytes per byte of the line, naming both sides', () => {
+    const diagonal = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `m${i}`, round: i, seat: `s${i}`, force: 'abstain' }))
+    const res = read({ candidates: cands(31), moves: diagonal(128) })
+    expect(res.errors.map((e) => [e.rule, e.task, e.move])).toEqual([['task-too-large', 't', null]])
+    expect(res.errors[0].message).toMatch(/store 8,390,\d{3} bytes beyond its input .* 128 × 128 × 64 = 1,048,576 counts.* for the [\d,]+ bytes of its line; at most 32 per byte/)
+    // The same task on a line long enough to pay for its tallies is accepted; the real councils' tasks are far inside.
+    const pad = 'x'.repeat(Math.ceil((8 * (MAX_TALLY_COUNTS + 128) + 3 * 200) / DERIVED_BYTES_PER_INPUT_BYTE))
+    expect(rulesOf({ candidates: cands(31), moves: diagonal(128), question: pad })).toEqual([])
+    // UTF-8 bytes, not UTF-16 units, are the line's size: a line of "é" is worth twice as many.
+    const counted = (q: string) => rulesOf({ candidates: cands(31), moves: diagonal(16), question: q })
+    const need = Math.ceil((8 * (16 * 16 * 64 + 16)) / DERIVED_BYTES_PER_INPUT_BYTE)
+    expect(counted('x'.repeat(Math.ceil(need / 2)))).toEqual([['task-too-large', 't', null]])
+    expect(counted('é'.repeat(Math.ceil(need / 2)))).toEqual([])
   })
 })
