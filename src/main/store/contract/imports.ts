@@ -38,7 +38,14 @@ export type PublishOptions = { goldAs?: { source: LabelSource; reviewer: string 
 
 export type LabelImportRow = { taskId: string; label: string; source: LabelSource; reviewer: string; at: string; note: string | null }
 
-export type ImportLabelsInput = { fileName: string; sha256: string; kind: ImportKind; labels: LabelImportRow[] }
+/**
+ * `asCaller` (a console import over a login, issue #22): the labels are the actor's own. Every row
+ * must name the actor as reviewer and none may be `random` (only a blind draw makes one), else
+ * `unauthorized` and nothing is written; each label respects other sessions' live holds (a
+ * `conflict`, as a resolve), supersedes the actor's own live label on its task, and gets its own
+ * `label.import` audit row. Without it (the CLI): the file's rows as they are.
+ */
+export type ImportLabelsInput = { fileName: string; sha256: string; kind: ImportKind; labels: LabelImportRow[]; asCaller?: boolean }
 
 /**
  * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no

@@ -4,16 +4,21 @@
  * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
  */
 import { randomUUID } from 'node:crypto'
-import { checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
+import { checkCallersLabel, checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
 import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../contract'
 import { checkId } from '../validate'
 import { appendAudit } from './audit'
+import { LIVE_LABEL } from '../label-rules'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
 import type { Dialect } from './dialect'
+import { claimForWrite } from './labels'
 
 const INSERT_LABEL = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`
+
+const INSERT_SUPERSEDING = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 /** Gold of every task the (staged) import wrote, as labels; returns how many. */
 export function* recordGoldLabels(d: Dialect, now: string, importId: string, goldAs: { source: LabelSource; reviewer: string }, actor: Actor): Plan<number> {
@@ -25,6 +30,24 @@ export function* recordGoldLabels(d: Dialect, now: string, importId: string, gol
 
 type TaskCheck = { candidates: string }
 
+/**
+ * One label of an import as the caller's own (ImportLabelsInput.asCaller), as a resolve writes it:
+ * the task's row locked first, another session's live hold refuses it (and the caller's own ends),
+ * it supersedes the caller's live vote on the task, and it is audited on its own.
+ */
+function* appendCallersLabel(d: Dialect, now: string, importId: string, r: ImportedLabel, actor: Actor): Plan<void> {
+  yield* rowOf(`SELECT t.id FROM tasks t WHERE t.id = ?${d.forUpdate('t')}`, r.taskId)
+  yield* claimForWrite(d, now, r.taskId, actor)
+  const own = yield* rowOf<{ id: string }>(
+    `SELECT l.id FROM labels l WHERE l.task_id = ? AND l.reviewer = ? AND NOT l.adjudicated AND ${LIVE_LABEL('l')} ORDER BY l.${d.seq} DESC LIMIT 1`,
+    r.taskId, actor.reviewer
+  )
+  const labelId = randomUUID()
+  const supersedes = own?.id ?? null
+  yield* run(INSERT_SUPERSEDING, labelId, r.taskId, r.label, r.source, r.reviewer, r.at, r.note, supersedes, d.bool(false), actor.sessionId)
+  yield* appendAudit(now, actor, 'label.import', r.taskId, { labelId, label: r.label, source: r.source, reviewer: r.reviewer, supersedes, importId })
+}
+
 export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput, actor: Actor): Plan<ImportRecord> {
   checkLabelsImport(input)
   const rows: ImportedLabel[] = []
@@ -34,7 +57,9 @@ export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput,
       `SELECT t.candidates FROM tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published' WHERE t.id = ?`,
       taskId
     )
-    rows.push(checkImportedLabel(l, i, taskId, task))
+    const row = checkImportedLabel(l, i, taskId, task)
+    if (input.asCaller === true) checkCallersLabel(row, i, actor)
+    rows.push(row)
   }
   const id = randomUUID()
   const tasks = new Set(rows.map((r) => r.taskId))
@@ -44,7 +69,8 @@ export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput,
      VALUES (?, ?, ?, 'labels', 'published', ?, ?, ?, ?, ?, ?, ?)`,
     id, input.fileName, input.sha256, now, now, now, JSON.stringify(counts), actor.reviewer, actor.sessionId, actor.shell
   )
-  for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, d.bool(false), actor.sessionId)
+  if (input.asCaller === true) for (const r of rows) yield* appendCallersLabel(d, now, id, r, actor)
+  else for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, d.bool(false), actor.sessionId)
   for (const t of tasks) yield* run('UPDATE tasks SET version = version + 1 WHERE id = ?', t)
   yield* appendAudit(now, actor, 'labels.import', id, { fileName: input.fileName, sha256: input.sha256, labels: rows.length, tasks: tasks.size })
   const row = yield* rowOf<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
