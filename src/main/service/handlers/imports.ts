@@ -61,6 +61,8 @@ export function importHandlers(core: Core, uploads: Uploads): H {
               ...(goldFile === null ? {} : { gold: goldFile.path })
             },
             goldName: goldFile?.fileName ?? null,
+            // A per-reviewer login is who it says, nobody else (issue #22): its label file holds its own labels.
+            asCaller: ctx.reviewerFromToken === true,
             target: { dbPath: core.opts.dbPath, nativeBinding: core.opts.nativeBinding }
           }
         })

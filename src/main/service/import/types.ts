@@ -17,6 +17,12 @@ export interface ImportRequest {
   dialect: CsvDialect
   goldName: string | null
   /**
+   * A label file's labels are the caller's own (a console import over a per-reviewer login,
+   * issue #22; the store's ImportLabelsInput.asCaller): rows naming someone else, or `random`, are
+   * refused. Absent: the file's rows as they are (the CLI).
+   */
+  asCaller?: boolean
+  /**
    * The database file, when the import may write from a second thread (large trace files: see
    * writer-thread.ts); null or absent writes from this thread.
    */
