@@ -124,6 +124,9 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       const undo = async (reviewer: string) => call(reviewer, 'labels.undo', { labelId: ruling.value.labelId, expectedVersion: await version(reviewer, 'medclaim-0001') })
       expect(await undo('alice')).toMatchObject({ status: 401, error: { message: expect.stringContaining('adjudicator') } })
       expect((await undo('carol')).status).toBe(200)
+      // Nor may alice name herself an adjudicator: once the setting names them, only they change it.
+      expect(await call('alice', 'team.updateSettings', { patch: { adjudicators: ['alice'] } })).toMatchObject({ status: 401, error: { code: 'unauthorized' } })
+      expect((await call('alice', 'team.getSettings')).value).toEqual({ reviewersPerTask: 2, adjudicators: ['carol'] })
     })
 
     it('keeps blind labels blind (N = 2) in exports, label-based queue filters and the audit log', async () => {
