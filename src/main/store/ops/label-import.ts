@@ -2,6 +2,8 @@
  * Labels written in bulk: a label file (`arbiter.labels/1`) and gold recorded as labels
  * (`--gold-as`, ENGINE.md §10). Both append to the same log as a reviewer's resolve and bump each
  * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
+ * A file imported over a login (`asCaller`, issue #22) holds only the caller's own labels, each
+ * written as a resolve would write it.
  */
 import { randomUUID } from 'node:crypto'
 import { checkCallersLabel, checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
@@ -15,15 +17,12 @@ import type { Dialect } from './dialect'
 import { claimForWrite } from './labels'
 
 const INSERT_LABEL = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`
-
-const INSERT_SUPERSEDING = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 /** Gold of every task the (staged) import wrote, as labels; returns how many. */
 export function* recordGoldLabels(d: Dialect, now: string, importId: string, goldAs: { source: LabelSource; reviewer: string }, actor: Actor): Plan<number> {
   const rows = yield* rowsOf<{ id: string; gold: string }>(`SELECT id, gold FROM tasks WHERE import_id = ? AND gold IS NOT NULL ORDER BY ${d.seq}`, importId)
-  for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.id, r.gold, goldAs.source, goldAs.reviewer, now, null, d.bool(false), actor.sessionId)
+  for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.id, r.gold, goldAs.source, goldAs.reviewer, now, null, null, d.bool(false), actor.sessionId)
   yield* run('UPDATE tasks SET version = version + 1 WHERE import_id = ? AND gold IS NOT NULL', importId)
   return rows.length
 }
@@ -44,7 +43,7 @@ function* appendCallersLabel(d: Dialect, now: string, importId: string, r: Impor
   )
   const labelId = randomUUID()
   const supersedes = own?.id ?? null
-  yield* run(INSERT_SUPERSEDING, labelId, r.taskId, r.label, r.source, r.reviewer, r.at, r.note, supersedes, d.bool(false), actor.sessionId)
+  yield* run(INSERT_LABEL, labelId, r.taskId, r.label, r.source, r.reviewer, r.at, r.note, supersedes, d.bool(false), actor.sessionId)
   yield* appendAudit(now, actor, 'label.import', r.taskId, { labelId, label: r.label, source: r.source, reviewer: r.reviewer, supersedes, importId })
 }
 
@@ -70,7 +69,7 @@ export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput,
     id, input.fileName, input.sha256, now, now, now, JSON.stringify(counts), actor.reviewer, actor.sessionId, actor.shell
   )
   if (input.asCaller === true) for (const r of rows) yield* appendCallersLabel(d, now, id, r, actor)
-  else for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, d.bool(false), actor.sessionId)
+  else for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, null, d.bool(false), actor.sessionId)
   for (const t of tasks) yield* run('UPDATE tasks SET version = version + 1 WHERE id = ?', t)
   yield* appendAudit(now, actor, 'labels.import', id, { fileName: input.fileName, sha256: input.sha256, labels: rows.length, tasks: tasks.size })
   const row = yield* rowOf<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)

@@ -64,7 +64,7 @@ export function* releaseTask(d: Dialect, now: string, taskId: string, actor: Act
   return changed > 0
 }
 
-/** Ends whoever's live hold on the task (ReservationStore.releaseHold; the service says who may). */
+/** Ends whoever's live hold on the task (QueueStore.releaseHold; the service says who may). */
 export function* releaseHold(d: Dialect, now: string, taskId: string, actor: Actor): Plan<Reservation | null> {
   yield* requireTask(d, taskId, true)
   const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
