@@ -43,12 +43,12 @@ export function checkImportedLabel(
 }
 
 /**
- * A label imported as the caller's own (ImportLabelsInput.asCaller): it names the caller, and is
- * not `random` — a label file cannot claim a blind draw.
+ * A label a console imports (ImportLabelsInput): not `random` — a file cannot claim a blind draw —
+ * and, imported as the caller's own (`asCaller`), naming the caller.
  */
-export function checkCallersLabel(l: ImportedLabel, index: number, actor: Actor): void {
+export function checkConsoleLabel(l: ImportedLabel, index: number, actor: Actor, asCaller: boolean): void {
   const where = `labels[${index}]`
-  if (l.reviewer !== actor.reviewer) {
+  if (asCaller && l.reviewer !== actor.reviewer) {
     throw new StoreError('unauthorized', `${where}: the label names reviewer ${l.reviewer}; signed in as ${actor.reviewer}, you may import only your own labels`, {
       taskId: l.taskId, index, reviewer: l.reviewer
     })

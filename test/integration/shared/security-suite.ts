@@ -11,6 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AuditEntryView, DrawResult, ExportResult, ImportSummary, QueuePageResult, ReserveResult, TaskDetail } from '../../../src/shared/api'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
+import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
 import { createService, type Service } from '../../../src/main/service'
 import { openStore, type Store } from '../../../src/main/store'
@@ -106,6 +107,22 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       expect(audit.map((a) => [a.action, a.reviewer, a.target])).toEqual([
         ['label.import', 'bob', 'medclaim-0001'], ['label.import', 'bob', 'medclaim-0002'], ['labels.import', 'bob', own.value.importId]
       ])
+    })
+
+    it('takes no random label from the desktop app’s import either (no login: the file’s reviewers as written); the CLI may', async () => {
+      const run = async (shell: 'electron' | 'cli', lines: string[]) => {
+        const ctx = { ...service.context(), shell }
+        const up = await dispatch(service.handlers, 'imports.upload', { uploadId: null, fileName: 'old.labels.jsonl', chunk: `${lines.join('\n')}\n` }, ctx)
+        if (!up.ok) throw new Error(up.error.message)
+        const r = await dispatch(service.handlers, 'imports.run', { source: { kind: 'upload', uploadId: (up.value as { uploadId: string }).uploadId }, kind: 'labels' }, ctx)
+        if (!r.ok) throw new Error(r.error.message)
+        return r.value as ImportSummary
+      }
+      const random = [labelLine('medclaim-0001', 'true', 'dee', 'random')]
+      expect(await run('electron', random)).toMatchObject({ status: 'rejected', errors: [{ line: 1, rule: 'random-needs-draw' }] })
+      expect(await run('electron', [labelLine('medclaim-0002', 'false', 'dee')])).toMatchObject({ status: 'imported', labels: 1 })
+      expect(await run('cli', random)).toMatchObject({ status: 'imported', labels: 1 })
+      expect([await live('medclaim-0001'), await live('medclaim-0002')]).toEqual([[['dee', 'true']], [['dee', 'false']]])
     })
 
     it('lets only the owner undo a label, and only an adjudicator a ruling', async () => {

@@ -19,8 +19,8 @@ const TTL = 10 * MIN
 const row = (taskId: string, label: string, reviewer: string, source: LabelSource = 'escalation'): LabelImportRow => ({
   taskId, label, source, reviewer, at: '2020-01-01T00:00:00.000Z', note: 'from a file'
 })
-const file = (labels: LabelImportRow[], asCaller: boolean): ImportLabelsInput => ({
-  fileName: 'x.labels.jsonl', sha256: sha(JSON.stringify(labels) + String(asCaller)), kind: 'labels', labels, asCaller
+const file = (labels: LabelImportRow[], asCaller: boolean, fromConsole = asCaller): ImportLabelsInput => ({
+  fileName: 'x.labels.jsonl', sha256: sha(JSON.stringify(labels) + String(asCaller) + String(fromConsole)), kind: 'labels', labels, asCaller, fromConsole
 })
 
 export function defineSecurityTests(makeStore: MakeStore): void {
@@ -90,6 +90,13 @@ export function defineSecurityTests(makeStore: MakeStore): void {
         ])
         expect(audit[0].details).toEqual({ labelId: t1?.id, label: 'true', source: 'escalation', reviewer: 'bo', supersedes: mine, importId: imp.value.id })
         expect(audit[2].details).toMatchObject({ supersedes: audit[1].details.labelId })
+      })
+
+      it('takes no random label from any console; without a per-reviewer login, the file’s reviewers as written', async () => {
+        const random = await nothingWritten(() => s().importLabels(file([row('t1', 'true', 'dee'), row('t2', 'true', 'dee', 'random')], false, true), ANA))
+        expect(random).toMatchObject({ code: 'unauthorized', details: { taskId: 't2', index: 1 } })
+        await s().importLabels(file([row('t1', 'true', 'dee')], false, true), ANA)
+        expect(await live('t1')).toEqual([['dee', 'true']])
       })
 
       it('keeps the CLI’s import as it was: the file’s reviewers and sources, holds not consulted', async () => {

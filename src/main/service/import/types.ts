@@ -17,10 +17,11 @@ export interface ImportRequest {
   dialect: CsvDialect
   goldName: string | null
   /**
-   * A label file's labels are the caller's own (a console import over a per-reviewer login,
-   * issue #22; the store's ImportLabelsInput.asCaller): rows naming someone else, or `random`, are
-   * refused. Absent: the file's rows as they are (the CLI).
+   * Who imports a label file (issue #22; the store's ImportLabelsInput): `fromConsole` (the desktop
+   * app or a browser) refuses `random` rows; `asCaller` (a per-reviewer login) also refuses rows
+   * naming someone else. Absent: the file's rows as they are (the CLI).
    */
+  fromConsole?: boolean
   asCaller?: boolean
   /**
    * The database file, when the import may write from a second thread (large trace files: see

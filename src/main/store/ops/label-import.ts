@@ -2,11 +2,11 @@
  * Labels written in bulk: a label file (`arbiter.labels/1`) and gold recorded as labels
  * (`--gold-as`, ENGINE.md §10). Both append to the same log as a reviewer's resolve and bump each
  * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
- * A file imported over a login (`asCaller`, issue #22) holds only the caller's own labels, each
- * written as a resolve would write it.
+ * A console's file carries no `random` label, and one imported over a per-reviewer login
+ * (`asCaller`, issue #22) holds only the caller's own labels, each written as a resolve would.
  */
 import { randomUUID } from 'node:crypto'
-import { checkCallersLabel, checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
+import { checkConsoleLabel, checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'
 import { StoreError, type Actor, type ImportLabelsInput, type ImportRecord, type LabelSource } from '../contract'
 import { checkId } from '../validate'
 import { appendAudit } from './audit'
@@ -57,7 +57,7 @@ export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput,
       taskId
     )
     const row = checkImportedLabel(l, i, taskId, task)
-    if (input.asCaller === true) checkCallersLabel(row, i, actor)
+    if (input.fromConsole === true || input.asCaller === true) checkConsoleLabel(row, i, actor, input.asCaller === true)
     rows.push(row)
   }
   const id = randomUUID()
