@@ -18,6 +18,7 @@ export const API_METHODS = [
   'task.detail',
   'task.reserve',
   'task.release',
+  'task.releaseHold',
   'labels.resolve',
   'labels.undo',
   'labels.recent',

@@ -92,6 +92,8 @@ export interface ApiResults {
   'task.detail': L.TaskDetail
   'task.reserve': L.ReserveResult
   'task.release': { released: boolean }
+  /** The hold an adjudicator ended (issue #22), or null when the task had none. */
+  'task.releaseHold': { released: L.Reservation | null }
   'labels.resolve': L.ResolveResult
   'labels.undo': L.ResolveResult
   'labels.recent': L.RecentLabel[]

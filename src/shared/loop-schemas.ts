@@ -116,6 +116,7 @@ export const loopInputSchemas = {
   'task.detail': z.object({ taskId: id, blind: z.boolean().default(false) }).strict(),
   'task.reserve': z.object({ taskId: id }).strict(),
   'task.release': z.object({ taskId: id }).strict(),
+  'task.releaseHold': z.object({ taskId: id }).strict(),
   'labels.resolve': z
     .object({
       taskId: id,

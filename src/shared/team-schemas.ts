@@ -18,6 +18,11 @@ export const teamSettingsSchema = z.object({
 export type TeamSettings = z.infer<typeof teamSettingsSchema>
 export const DEFAULT_TEAM_SETTINGS: TeamSettings = { reviewersPerTask: 1, adjudicators: [] }
 
+/** Anyone may adjudicate unless the `adjudicators` setting names who may (the service decides; the console shows). */
+export function mayAdjudicate(settings: TeamSettings, reviewer: string): boolean {
+  return settings.adjudicators.length === 0 || settings.adjudicators.includes(reviewer)
+}
+
 export const teamInputSchemas = {
   'team.getSettings': noArgs,
   'team.updateSettings': z.object({ patch: teamSettingsSchema.partial().strict() }).strict(),

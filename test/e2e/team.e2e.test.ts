@@ -279,7 +279,25 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, a
     const notice = pages.bob.getByTestId('reserved-by')
     await notice.waitFor()
     expect(await notice.getAttribute('data-reviewer')).toBe('alice')
+    // Bob is no adjudicator: no way to end her hold.
+    expect(await pages.bob.getByTestId('release-hold').count()).toBe(0)
     await shot(pages.bob, 'reserved-by')
+  })
+
+  it('lets carol, the adjudicator, release alice’s hold; her window then holds the task (issue #22)', async () => {
+    const task = tasks[0]
+    await go(pages.carol, `review/${encodeURIComponent(task)}`)
+    const release = pages.carol.getByTestId('release-hold')
+    await release.waitFor()
+    expect(await release.textContent()).toContain('alice')
+    await shot(pages.carol, 'release-hold', { element: pages.carol.getByTestId('reserved-by') })
+    await release.click()
+    await pages.carol.getByTestId('reserved-by').waitFor({ state: 'detached' })
+    await expect
+      .poll(async () => (await server.service.handlers['task.detail']({ taskId: task, blind: false }, server.service.context())).reservation?.reviewer ?? null)
+      .toBe('carol')
+    const audit = await server.service.handlers['audit.tail']({ limit: 20 }, server.service.context())
+    expect(audit.filter((a) => a.action === 'task.release' && a.reviewer === 'carol')).toMatchObject([{ target: task, details: { heldBy: 'alice' } }])
   })
 
   it('raised no page errors', () => {

@@ -192,7 +192,9 @@ describe('on the service (no HTTP)', () => {
     const r = await dispatch(server.service.handlers, 'labels.resolve', resolveArgs(row, row.candidates[0]), ctx(0))
     if (!r.ok) throw new Error(r.error.message)
     const { labelId, version } = r.value as Resolved
-    const outcomes = await Promise.all([0, 1].map((i) => dispatch(server.service.handlers, 'labels.undo', { labelId, expectedVersion: version }, ctx(i))))
+    // The label's owner in two windows (issue #22: only the owner may undo it).
+    const owner = (i: number): CallContext => ({ ...ctx(i), reviewer: 'reviewer-0' })
+    const outcomes = await Promise.all([0, 1].map((i) => dispatch(server.service.handlers, 'labels.undo', { labelId, expectedVersion: version }, owner(i))))
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1)
     expect(outcomes.find((o) => !o.ok)).toMatchObject({ ok: false, error: { code: 'conflict' } })
     const rows = labelRows(row.taskId)

@@ -1,12 +1,13 @@
 /**
  * The blind rule (issue #9): with N > 1 reviewers per task, a reviewer sees no other reviewer's
  * label of a task still in the blind stream until they have committed their own — in the task's
- * detail, a resolve's conflict, recent labels, queue rows and the audit log alike. Once they have
+ * detail, a resolve's conflict, recent labels, queue rows, the audit log, the label-based queue
+ * filters and the exports alike (issue #22). Once they have
  * labeled it, or once N reviewers have (or a ruling settled it), the labels are open to them.
  * Which tasks are blind for whom is the store's question (TeamStore.blindTasks, one SQL rule).
  */
 import type { AuditEntryView, CallContext, QueueRow, RecentLabel } from '../../shared/api'
-import { StoreError, isStoreError, type Store } from '../store'
+import { StoreError, isStoreError, type BlindViewer, type Store } from '../store'
 import { readTeamSettings } from './team-settings'
 
 /** The tasks among `taskIds` that are blind for the caller (none with one reviewer per task). */
@@ -18,27 +19,43 @@ export async function blindFor(store: Store, ctx: CallContext, taskIds: readonly
   return new Set(await store.blindTasks({ taskIds: ids, reviewer: ctx.reviewer, reviewersPerTask }))
 }
 
-/** A blind row shows the task, not its label: the engine's answer is not in the row either, so none. */
-export async function maskQueueRows(store: Store, ctx: CallContext, rows: QueueRow[]): Promise<QueueRow[]> {
+/**
+ * A blind row shows the task, not its label: the engine's answer is not in the row either, so none.
+ * Queue rows and the exports' decision rows alike.
+ */
+export async function maskQueueRows<R extends Pick<QueueRow, 'taskId' | 'answer'> & { label: object | null }>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
   const blind = await blindFor(store, ctx, rows.filter((r) => r.label !== null).map((r) => r.taskId))
   return rows.map((r) => (blind.has(r.taskId) ? { ...r, label: null, answer: null } : r))
 }
 
-/** Others' labels of blind tasks are left out (the caller's own undone ones stay). */
-export async function maskRecentLabels(store: Store, ctx: CallContext, rows: RecentLabel[]): Promise<RecentLabel[]> {
+/** Others' labels of blind tasks are left out (the caller's own undone ones stay): recent labels, label exports. */
+export async function maskRecentLabels<R extends Pick<RecentLabel, 'taskId' | 'reviewer'>>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
   const blind = await blindFor(store, ctx, rows.map((r) => r.taskId))
   return rows.filter((r) => !blind.has(r.taskId) || r.reviewer === ctx.reviewer)
 }
 
-/** A label row of the audit log names the label; on a blind task, someone else's loses it. */
+/**
+ * What a label row of the audit log says that names or identifies a label: the label itself, and
+ * the ids an undo would take (issue #22: who knows a label's id could name it in a call).
+ */
+const LABEL_DETAILS = ['label', 'labelId', 'undone', 'supersedes'] as const
+
+/** A label row of the audit log (record, import, undo, ruling) on a blind task, someone else's, loses them. */
 export async function maskAuditEntries(store: Store, ctx: CallContext, rows: AuditEntryView[]): Promise<AuditEntryView[]> {
-  const isLabel = (a: AuditEntryView) => a.target !== null && a.action.startsWith('label.') && 'label' in a.details
+  const isLabel = (a: AuditEntryView) => a.target !== null && a.action.startsWith('label.')
   const blind = await blindFor(store, ctx, rows.filter(isLabel).map((a) => a.target as string))
   return rows.map((a) => {
     if (!isLabel(a) || !blind.has(a.target as string) || a.reviewer === ctx.reviewer) return a
-    const { label: _hidden, ...details } = a.details
+    const details = { ...a.details }
+    for (const k of LABEL_DETAILS) delete details[k]
     return { ...a, details }
   })
+}
+
+/** The caller under the blind rule, for the store's label-based filters; null with one reviewer per task. */
+export async function blindViewerOf(store: Store, ctx: CallContext): Promise<BlindViewer | null> {
+  const { reviewersPerTask } = await readTeamSettings(store)
+  return reviewersPerTask === 1 ? null : { reviewer: ctx.reviewer, reviewersPerTask }
 }
 
 /** A resolve's conflict names the task's latest live label; for a blind task that is someone else's. */

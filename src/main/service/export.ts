@@ -6,9 +6,10 @@
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { ExportResult, TaskFilterArgs } from '../../shared/api'
+import type { CallContext, ExportResult, TaskFilterArgs } from '../../shared/api'
 import { decisionsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
-import type { Store, TaskRow } from '../store'
+import type { BlindViewer, Store, TaskRow } from '../store'
+import { blindViewerOf, maskQueueRows, maskRecentLabels } from './blind'
 
 const PAGE = 5000
 
@@ -32,14 +33,25 @@ export function decisionRow(r: TaskRow): DecisionExportRow {
   }
 }
 
+/**
+ * Who an export is for: a console caller sees it under the blind rule (issue #22) — the label-based
+ * filters skip tasks blind for them, a blind task's decision row shows no label and no answer, and
+ * others' labels of it are left out — exactly as their queue shows it. null: the CLI, which holds
+ * the database itself.
+ */
+type Reader = { ctx: CallContext; viewer: BlindViewer | null }
+
 /** Every line of the export, in order (a generator, so nothing is held whole). */
-async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }): AsyncGenerator<string> {
+async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }, reader: Reader | null): AsyncGenerator<string> {
   let after: string | null = null
+  const viewer = reader?.viewer ?? null
+  const blind = reader !== null && viewer !== null ? reader.ctx : null
   if (what === 'decisions') {
     const w = decisionsWriter(format)
     yield w.header()
     for (;;) {
-      const page: TaskRow[] = await store.filteredTasks(filter, after, PAGE)
+      const found: TaskRow[] = await store.filteredTasks(filter, after, PAGE, viewer)
+      const page = blind === null ? found : await maskQueueRows(store, blind, found)
       for (const r of page) {
         count.rows++
         yield w.row(decisionRow(r))
@@ -51,7 +63,8 @@ async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFi
   const w = labelsWriter(format)
   yield w.header()
   for (;;) {
-    const { rows, lastTaskId } = await store.filteredLabels(filter, after, PAGE)
+    const { rows: found, lastTaskId } = await store.filteredLabels(filter, after, PAGE, viewer)
+    const rows = blind === null ? found : await maskRecentLabels(store, blind, found)
     for (const l of rows) {
       count.rows++
       yield w.row({ task: l.taskId, label: l.label as string, source: l.source, reviewer: l.reviewer, at: l.at, note: l.note })
@@ -61,12 +74,14 @@ async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFi
   }
 }
 
-export async function runExport(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, path: string | null): Promise<ExportResult> {
+/** `ctx`: the console caller the export is for (the blind rule applies); null: the CLI. */
+export async function runExport(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, path: string | null, ctx: CallContext | null = null): Promise<ExportResult> {
   const count = { rows: 0 }
+  const reader = ctx === null ? null : { ctx, viewer: await blindViewerOf(store, ctx) }
   const fileName = path === null ? `arbiter-${what}.${format}` : basename(path)
   if (path === null) {
     let content = ''
-    for await (const l of lines(store, what, filter, format, count)) content += l
+    for await (const l of lines(store, what, filter, format, count, reader)) content += l
     return { what, format, rows: count.rows, fileName, path: null, content }
   }
   const tmp = `${path}.partial-${process.pid}`
@@ -74,7 +89,7 @@ export async function runExport(store: Store, what: 'decisions' | 'labels', filt
   const failed = new Promise<never>((_, reject) => out.once('error', reject))
   failed.catch(() => undefined) // observed below; never an unhandled rejection
   try {
-    for await (const l of lines(store, what, filter, format, count)) {
+    for await (const l of lines(store, what, filter, format, count, reader)) {
       if (!out.write(l)) await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed])
     }
     await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed])

@@ -2,6 +2,8 @@ import { DEFAULT_TEAM_SETTINGS, teamSettingsSchema, type TeamSettings } from '..
 import type { Actor, Store } from '../store'
 import { PrefixedSettings } from './prefixed-settings'
 
+export { mayAdjudicate } from '../../shared/api'
+
 /**
  * Team settings (issue #9) belong to the database, shared by everyone on it, under `team.<name>`:
  * reviewers per task N, and who may adjudicate.
@@ -14,9 +16,4 @@ export function readTeamSettings(store: Store): Promise<TeamSettings> {
 
 export function updateTeamSettings(store: Store, patch: Partial<TeamSettings>, actor: Actor): Promise<TeamSettings> {
   return TEAM.update(store, patch, actor)
-}
-
-/** Anyone may adjudicate unless the `adjudicators` setting names who may. */
-export function mayAdjudicate(settings: TeamSettings, reviewer: string): boolean {
-  return settings.adjudicators.length === 0 || settings.adjudicators.includes(reviewer)
 }

@@ -2,7 +2,7 @@
  * The checks of a label file (`arbiter.labels/1`) import that hold no SQL, the same for both
  * backends: the input's shape, and each label against the task it names.
  */
-import { LABEL_SOURCES, StoreError, type ImportLabelsInput, type LabelSource } from './contract'
+import { LABEL_SOURCES, StoreError, type Actor, type ImportLabelsInput, type LabelSource } from './contract'
 import { parseStringArray } from './rows'
 import { checkId, checkIsoUtc, checkNullableString, checkOneOf, checkSha256, checkString } from './validate'
 
@@ -39,5 +39,23 @@ export function checkImportedLabel(
     reviewer: checkId(l.reviewer, `${where}.reviewer`),
     at: checkIsoUtc(l.at, `${where}.at`),
     note: checkNullableString(l.note, `${where}.note`)
+  }
+}
+
+/**
+ * A label a console imports (ImportLabelsInput): not `random` — a file cannot claim a blind draw —
+ * and, imported as the caller's own (`asCaller`), naming the caller.
+ */
+export function checkConsoleLabel(l: ImportedLabel, index: number, actor: Actor, asCaller: boolean): void {
+  const where = `labels[${index}]`
+  if (asCaller && l.reviewer !== actor.reviewer) {
+    throw new StoreError('unauthorized', `${where}: the label names reviewer ${l.reviewer}; signed in as ${actor.reviewer}, you may import only your own labels`, {
+      taskId: l.taskId, index, reviewer: l.reviewer
+    })
+  }
+  if (l.source === 'random') {
+    throw new StoreError('unauthorized', `${where}: a label of source random comes only from a blind draw (Calibrate) or the CLI's import, not a console upload`, {
+      taskId: l.taskId, index
+    })
   }
 }

@@ -63,6 +63,15 @@ export const IN_BLIND_STREAM = (taskExpr: string): string =>
 export const LABELED_BY = (taskExpr: string): string =>
   `EXISTS (SELECT 1 FROM labels bm WHERE bm.task_id = ${taskExpr} AND bm.reviewer = ? AND ${LIVE_LABEL('bm')})`
 
+/**
+ * The blind rule (issue #9): others' labels of the task are hidden from a reviewer while it has a
+ * live label, none of it theirs, and is still in the blind stream. The ONE text behind task
+ * detail, queue rows, recent labels, the audit log (TeamStore.blindTasks) and the label-based
+ * filters of the queue and the exports (issue #22). Two parameters: the reviewer, then N.
+ */
+export const BLIND_FOR = (taskExpr: string): string =>
+  `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IN_BLIND_STREAM(taskExpr)})`
+
 export type SqlPart = { sql: string; params: unknown[] }
 
 /**

@@ -15,7 +15,8 @@ import { abandonImport, beginImport, findImportBySha, listImports, publishImport
 import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './ops/queue'
-import { recentLabels, releaseTask, reserveTask } from './ops/reservations'
+import { recentLabels, releaseHold, releaseTask, reserveTask } from './ops/reservations'
+import { recordDraw } from './ops/draws'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
@@ -80,6 +81,8 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   getTaskSummary: read((d, _now, taskId) => getTaskSummary(d, taskId)),
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
   effectiveLabels: read((d) => effectiveLabelsPlan(d)),
+  // The server's own record of what Calibrate drew: no screen shows it, no topic changes.
+  recordDraw: write('write', [], true, (d, now, taskId, actor) => recordDraw(d, now, taskId, actor)),
 
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),
   // Invisible until finished: no topic changes (the fit's running count is not shown as news).
@@ -102,13 +105,14 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
   queuePage: read((d, now, query) => queuePage(d, now, query)),
-  filteredTasks: read((d, now, filter, after, limit) => filteredTasks(d, now, filter, after, limit)),
-  filteredLabels: read((d, now, filter, after, limit) => filteredLabels(d, now, filter, after, limit)),
+  filteredTasks: read((d, now, filter, after, limit, viewer) => filteredTasks(d, now, filter, after, limit, viewer ?? null)),
+  filteredLabels: read((d, now, filter, after, limit, viewer) => filteredLabels(d, now, filter, after, limit, viewer ?? null)),
   facets: read((d) => facets(d)),
   taskDetail: read((d, now, taskId) => taskDetail(d, now, taskId)),
   drawUnlabeled: read((d, _now, input) => drawUnlabeledPlan(input, d)),
   reserveTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor, ttlMs) => reserveTask(d, now, taskId, actor, ttlMs)),
   releaseTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor) => releaseTask(d, now, taskId, actor)),
+  releaseHold: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor) => releaseHold(d, now, taskId, actor)),
 
   auditTail: read((_d, _now, limit) => auditTail(limit)),
   labelCounts: read(() => labelCounts()),

@@ -12,6 +12,14 @@ import type { Reservation } from './contract'
 /** The longest hold a caller may ask for: a forgotten window must not keep a task for days. */
 export const MAX_RESERVATION_MS = 24 * 3600_000
 
+/**
+ * Live holds one session may keep (issue #22): the task the reviewer works on, plus the one "next"
+ * claims before the screen moves. A reserve beyond it releases the session's least recently
+ * reserved or renewed hold (earliest expiry) instead of refusing: the console's next-task flow
+ * never fails on a hold its own page forgot to release, and one window cannot hoard the queue.
+ */
+export const MAX_HOLDS_PER_SESSION = 2
+
 export type ReservationRow = { reviewer: string; session_id: string; expires_at: string }
 
 export const SELECT_RESERVATION = 'SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ?'

@@ -1,6 +1,6 @@
 /** The parts of a task filter that hold no SQL: its check, and the shape both backends build from it. */
-import { LABEL_SOURCES, StoreError, TASK_STATES, type QueueQuery, type TaskFilter } from './contract'
-import { checkId, checkNullableString, checkOneOf } from './validate'
+import { LABEL_SOURCES, StoreError, TASK_STATES, type BlindViewer, type QueueQuery, type TaskFilter } from './contract'
+import { checkId, checkInt, checkNullableString, checkOneOf } from './validate'
 
 export type FilterMode = 'decided' | 'tasks'
 
@@ -27,4 +27,11 @@ export function checkFilter(f: TaskFilter): TaskFilter {
 /** The queue query's viewer session, checked; null: no viewer (every task, reservations or not). */
 export function viewerOf(query: QueueQuery): string | null {
   return query.viewerSession === null || query.viewerSession === undefined ? null : checkId(query.viewerSession, 'viewerSession')
+}
+
+/** The blind viewer, checked; null when none is given or with one reviewer per task (no blind rule). */
+export function blindViewerOf(v: BlindViewer | null | undefined): BlindViewer | null {
+  if (v === null || v === undefined) return null
+  const reviewersPerTask = checkInt(v.reviewersPerTask, 'blindViewer.reviewersPerTask', 1)
+  return reviewersPerTask === 1 ? null : { reviewer: checkId(v.reviewer, 'blindViewer.reviewer'), reviewersPerTask }
 }

@@ -41,8 +41,11 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
     const drawable = async (only: string, ctx: CallContext) =>
       (await call<DrawResult>('calibrate.draw', { exclude: ids.filter((id) => id !== only) }, ctx)).taskId === only
     const detail = (taskId: string, ctx: CallContext, blind = true) => call<TaskDetail>('task.detail', { taskId, blind }, ctx)
-    const resolve = (taskId: string, label: string, expectedVersion: number, ctx: CallContext) =>
-      call<ResolveResult>('labels.resolve', { taskId, label, expectedVersion, source: 'random' }, ctx)
+    /** A blind label: Calibrate draws the task for `ctx` first (issue #22: `random` needs the server's draw). */
+    const resolve = async (taskId: string, label: string, expectedVersion: number, ctx: CallContext) => {
+      expect(await drawable(taskId, ctx)).toBe(true)
+      return call<ResolveResult>('labels.resolve', { taskId, label, expectedVersion, source: 'random' }, ctx)
+    }
 
     beforeAll(async () => {
       location = await makeDbLocation()
@@ -156,8 +159,9 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
         await resolve(ids[i], d.task.candidates[0], 0, ana)
         await resolve(ids[i], d.task.candidates[same ? 0 : 1], 1, bo)
       }
+      // Out of the blind stream for cy (N reached): a label from the queue, not a draw.
       const c = await detail(ids[1], cy)
-      await resolve(ids[1], c.task.candidates[0], c.task.version, cy)
+      await call<ResolveResult>('labels.resolve', { taskId: ids[1], label: c.task.candidates[0], expectedVersion: c.task.version, source: 'escalation' }, cy)
       const a = await call<AuditSummary>('audit.summary', {}, ana)
       expect(a.agreement.reviewers).toEqual(['ana', 'bo', 'cy'])
       expect(a.agreement.pairs.map((p) => [p.a, p.b, p.tasks, p.observed])).toEqual([['ana', 'bo', 4, 0.5], ['ana', 'cy', 1, 1], ['bo', 'cy', 1, 1]])

@@ -11,6 +11,7 @@ import { defineImportTests } from './suite-imports'
 import { defineLabelTests } from './suite-labels'
 import { defineQueueTests } from './suite-queue'
 import { defineReservationTests } from './suite-reservations'
+import { defineSecurityTests } from './suite-security'
 import { defineTallyTests } from './suite-tallies'
 import { defineTeamTests } from './suite-team'
 
@@ -100,6 +101,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineQueueTests(makeStore)
     defineReservationTests(makeStore)
     defineTeamTests(makeStore)
+    defineSecurityTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

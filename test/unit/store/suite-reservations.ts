@@ -46,7 +46,7 @@ export function defineReservationTests(makeStore: MakeStore): void {
 
     it('holds a task for its session until the hold expires; the holder renews it without a new audit row', async () => {
       const first = await s().reserveTask('t1', ANA, TTL)
-      expect(first.value).toEqual({ mine: { taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId, expiresAt: at(TTL) }, heldBy: null, renewed: false })
+      expect(first.value).toEqual({ mine: { taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId, expiresAt: at(TTL) }, heldBy: null, renewed: false, released: [] })
       expect(await audits('task.reserve')).toEqual([expect.objectContaining({ reviewer: 'ana', sessionId: ANA.sessionId, target: 't1', details: { expiresAt: at(TTL) } })])
 
       advance(6 * MIN)
@@ -56,7 +56,7 @@ export function defineReservationTests(makeStore: MakeStore): void {
 
       // 6 + 9 minutes after the first hold: past its first expiry, within the renewed one.
       advance(9 * MIN)
-      expect((await s().reserveTask('t1', BO, TTL)).value).toEqual({ mine: null, heldBy: renewed.value.mine, renewed: false })
+      expect((await s().reserveTask('t1', BO, TTL)).value).toEqual({ mine: null, heldBy: renewed.value.mine, renewed: false, released: [] })
       expect((await s().taskDetail('t1')).reservation).toEqual(renewed.value.mine)
     })
 

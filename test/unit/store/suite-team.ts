@@ -77,7 +77,7 @@ export function defineTeamTests(makeStore: MakeStore): void {
       expect((await s.auditTail(1))[0]).toMatchObject({ action: 'label.adjudicate', target: 't3', reviewer: 'cy', details: { labelId: adj, label: 'false', adjudicated: true } })
       const row = (await s.queuePage(page({ decision: 'human' }))).rows[0]
       expect(row).toMatchObject({ taskId: 't3', state: 'human', answer: 'false', label: { labelId: adj, reviewer: 'cy' } })
-      await s.undoLabel({ labelId: adj, expectedVersion: (await s.getTaskSummary('t3')).version }, CY)
+      await s.undoLabel({ labelId: adj, expectedVersion: (await s.getTaskSummary('t3')).version, mayUndoRulings: true }, CY)
       expect(await effective(s)).toEqual([])
     })
   })

@@ -7,7 +7,8 @@ export function exportHandlers(core: Core): Pick<ServerHandlers, 'export.run'> {
   return {
     'export.run': async ({ what, filter, format, path }, ctx) => {
       if (path !== null) refuseHostPathFromConsole(ctx, 'export')
-      return runExport(core.store(), what, filter, format, path)
+      // Under the caller's blind rule, as their queue (issue #22).
+      return runExport(core.store(), what, filter, format, path, ctx)
     }
   }
 }

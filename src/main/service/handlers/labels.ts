@@ -4,6 +4,7 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import { maskConflict, maskRecentLabels } from '../blind'
 import { labelView } from '../task-detail'
+import { mayAdjudicate, readTeamSettings } from '../team-settings'
 
 type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
 
@@ -14,7 +15,8 @@ export function labelHandlers(core: Core): H {
       // in the same write); the version check makes this read-then-write safe.
       const own = (await core.store().liveLabels(taskId)).find((l) => l.reviewer === ctx.reviewer) ?? null
       const r = await core.store()
-        .recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null }, actorOf(ctx))
+        // `random` only for a task Calibrate drew for this session (issue #22): the draw decides.
+        .recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null, requireDraw: true }, actorOf(ctx))
         .catch(async (e: unknown) => {
           throw await maskConflict(core.store(), ctx, taskId, e)
         })
@@ -22,7 +24,9 @@ export function labelHandlers(core: Core): H {
       return { ...r.value, refitScheduled: await core.labelsChanged() }
     },
     'labels.undo': async ({ labelId, expectedVersion }, ctx) => {
-      const r = await core.store().undoLabel({ labelId, expectedVersion }, actorOf(ctx))
+      // The store lets a label's own reviewer undo it, and a ruling only an adjudicator (issue #22).
+      const mayUndoRulings = mayAdjudicate(await readTeamSettings(core.store()), ctx.reviewer)
+      const r = await core.store().undoLabel({ labelId, expectedVersion, mayUndoRulings }, actorOf(ctx))
       core.changed(r.topics)
       return { ...r.value, refitScheduled: await core.labelsChanged() }
     },

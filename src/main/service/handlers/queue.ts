@@ -1,12 +1,13 @@
-/** Queue, task detail, reservations and Calibrate's draw. */
+/** Queue, task detail, reservations (an adjudicator's release of another's too) and Calibrate's draw. */
 import { randomInt } from 'node:crypto'
 import type { QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
-import { blindFor, maskQueueRows } from '../blind'
+import { blindFor, blindViewerOf, maskQueueRows } from '../blind'
 import { taskDetail } from '../task-detail'
-import { readTeamSettings } from '../team-settings'
+import { mayAdjudicate, readTeamSettings } from '../team-settings'
+import { ApiError } from '../../../shared/errors'
 
 /**
  * How long opening a task holds it for this window (issue #9: 10 minutes). The review screen
@@ -25,14 +26,15 @@ export function queueRow(r: TaskRow): QueueRow {
   }
 }
 
-type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 'task.reserve' | 'task.release' | 'calibrate.draw'>
+type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 'task.reserve' | 'task.release' | 'task.releaseHold' | 'calibrate.draw'>
 
 export function queueHandlers(core: Core): H {
   return {
     // The caller's queue: tasks another session holds are left out (its own stay in); labels the
     // caller may not see yet (blind) are masked.
     'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
-      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId })
+      const blindViewer = await blindViewerOf(core.store(), ctx)
+      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, blindViewer })
       const rows = await maskQueueRows(core.store(), ctx, page.rows.map(queueRow))
       return { rows, total: page.total, offset, limit, fitId: page.fitId }
     },
@@ -57,7 +59,20 @@ export function queueHandlers(core: Core): H {
     'calibrate.draw': async ({ exclude, spotCheckOnly }, ctx) => {
       const { reviewersPerTask } = await readTeamSettings(core.store())
       const at = randomInt(0, 2 ** 47) / 2 ** 47
-      return core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
+      const drawn = await core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
+      // The server's record of the draw: only this session may label this task `random` (issue #22).
+      if (drawn.taskId !== null) await core.store().recordDraw(drawn.taskId, actorOf(ctx))
+      return drawn
+    },
+    // An adjudicator ends another reviewer's hold (issue #22), e.g. of a window left open.
+    'task.releaseHold': async ({ taskId }, ctx) => {
+      const team = await readTeamSettings(core.store())
+      if (!mayAdjudicate(team, ctx.reviewer)) {
+        throw new ApiError('unauthorized', `only ${team.adjudicators.join(', ')} may release another reviewer's hold (the team's adjudicators setting)`)
+      }
+      const r = await core.store().releaseHold(taskId, actorOf(ctx))
+      if (r.value !== null) core.changed(r.topics)
+      return { released: r.value }
     }
   }
 }

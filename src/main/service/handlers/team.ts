@@ -25,6 +25,12 @@ export function teamHandlers(core: Core): H {
   return {
     'team.getSettings': () => readTeamSettings(core.store()),
     'team.updateSettings': async ({ patch }, ctx) => {
+      // Once the adjudicators setting names who may adjudicate, only they change the team settings:
+      // otherwise any reviewer could name themselves and undo a ruling or end a hold (issue #22).
+      const current = await readTeamSettings(core.store())
+      if (!mayAdjudicate(current, ctx.reviewer)) {
+        throw new ApiError('unauthorized', `only ${current.adjudicators.join(', ')} may change the team settings (the team's adjudicators setting)`)
+      }
       const settings = await updateTeamSettings(core.store(), patch, actorOf(ctx))
       // N decides what Calibrate draws and what awaits adjudication: both views refresh.
       core.changed([...topicsOf('setSettings'), 'labels'])

@@ -1,7 +1,8 @@
 /**
  * Label JSONL import (FORMATS.md `arbiter.labels/1`): the io reader validates each line; then each
- * label must name a task of the database and one of its candidates. All labels are appended in one
- * transaction (the store's `importLabels`), so a failure writes none.
+ * label must name a task of the database and one of its candidates — and, from a console, not be
+ * `random`; over a per-reviewer login (`asCaller`), name the caller. All labels are appended in one transaction
+ * (the store's `importLabels`), so a failure writes none.
  */
 import { LabelLineReader, streamFileLines } from '../../io'
 import type { Actor, LabelImportRow } from '../../store'
@@ -46,13 +47,17 @@ export async function importLabelFile(open: StoreSource, req: ImportRequest, act
       problems.add({ file, line, task: l.task, move: null, rule: 'unknown-task', message: `label for task ${l.task}, which is not in the database` })
     } else if (!cands.includes(l.label)) {
       problems.add({ file, line, task: l.task, move: null, rule: 'label-not-candidate', message: `label "${l.label}" is not a candidate of task ${l.task} (${cands.join(', ')})` })
+    } else if (req.asCaller === true && l.reviewer !== actor.reviewer) {
+      problems.add({ file, line, task: l.task, move: null, rule: 'not-your-label', message: `the label names reviewer ${l.reviewer}; signed in as ${actor.reviewer}, you may import only your own labels` })
+    } else if ((req.fromConsole === true || req.asCaller === true) && l.source === 'random') {
+      problems.add({ file, line, task: l.task, move: null, rule: 'random-needs-draw', message: 'a label of source random comes only from a blind draw (Calibrate) or the CLI\'s import, not a console upload' })
     } else {
       rows.push({ taskId: l.task, label: l.label, source: l.source, reviewer: l.reviewer, at: new Date(l.at).toISOString(), note: l.note ?? null })
     }
   })
   if (!problems.empty && !req.skipInvalid) return rejected(base, problems)
   progress({ phase: 'writing', done: 0, total: rows.length, message: null })
-  const imp = (await store.importLabels({ fileName: file, sha256: streamed.sha256, kind: 'labels', labels: rows }, actor)).value
+  const imp = (await store.importLabels({ fileName: file, sha256: streamed.sha256, kind: 'labels', labels: rows, fromConsole: req.fromConsole === true, asCaller: req.asCaller === true }, actor)).value
   progress({ phase: 'writing', done: rows.length, total: rows.length, message: null })
   return { ...base, status: 'imported', importId: imp.id, tasks: imp.counts.tasks, skipped: 0, moves: 0, seats: 0, labels: imp.counts.labels, errors: problems.list, errorCount: problems.count }
 }

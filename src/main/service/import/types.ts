@@ -17,6 +17,13 @@ export interface ImportRequest {
   dialect: CsvDialect
   goldName: string | null
   /**
+   * Who imports a label file (issue #22; the store's ImportLabelsInput): `fromConsole` (the desktop
+   * app or a browser) refuses `random` rows; `asCaller` (a per-reviewer login) also refuses rows
+   * naming someone else. Absent: the file's rows as they are (the CLI).
+   */
+  fromConsole?: boolean
+  asCaller?: boolean
+  /**
    * The database file, when the import may write from a second thread (large trace files: see
    * writer-thread.ts); null or absent writes from this thread.
    */

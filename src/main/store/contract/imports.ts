@@ -38,7 +38,23 @@ export type PublishOptions = { goldAs?: { source: LabelSource; reviewer: string 
 
 export type LabelImportRow = { taskId: string; label: string; source: LabelSource; reviewer: string; at: string; note: string | null }
 
-export type ImportLabelsInput = { fileName: string; sha256: string; kind: ImportKind; labels: LabelImportRow[] }
+/**
+ * Who imports (issue #22); without either flag (the CLI), the file's rows as they are.
+ * - `fromConsole` (the desktop app or a browser): no row may be `random` — only Calibrate's blind
+ *   draw makes one — else `unauthorized` and nothing is written;
+ * - `asCaller` (over a per-reviewer login; implies `fromConsole`): the labels are the actor's own.
+ *   Every row must name the actor as reviewer, else `unauthorized` and nothing is written; each
+ *   label respects other sessions' live holds (a `conflict`, as a resolve), supersedes the actor's
+ *   own live label on its task, and gets its own `label.import` audit row.
+ */
+export type ImportLabelsInput = {
+  fileName: string
+  sha256: string
+  kind: ImportKind
+  labels: LabelImportRow[]
+  fromConsole?: boolean
+  asCaller?: boolean
+}
 
 /**
  * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no

@@ -33,9 +33,19 @@ export type RecordLabelInput = {
   supersedes?: string | null
   /** When the label was given (label files carry it); default now. */
   at?: string | null
+  /**
+   * A console's resolve (issue #22): a `random` label only for a task Calibrate drew for the
+   * actor's session (`recordDraw`), else `unauthorized`. The blind draw, not the client, says what
+   * enters the calibration set.
+   */
+  requireDraw?: boolean
 }
 
-export type UndoLabelInput = { labelId: string; expectedVersion: number }
+/**
+ * `mayUndoRulings`: the actor is an adjudicator (the team's setting, which the service reads). Only
+ * a label's own reviewer undoes it; an adjudicated ruling only an adjudicator (issue #22).
+ */
+export type UndoLabelInput = { labelId: string; expectedVersion: number; mayUndoRulings?: boolean }
 
 /** `labelId` is the row written (the new label, or the undo marker). */
 export type LabelWriteResult = { labelId: string; taskId: string; version: number }
@@ -80,4 +90,6 @@ export interface LabelStore {
   getTaskSummary(taskId: string): Promise<TaskSummary>
   recentLabels(limit: number): Promise<RecentLabel[]>
   effectiveLabels(): Promise<EffectiveLabel[]>
+  /** Calibrate drew this task for the actor's session (recordLabel's `requireDraw`); true when new. */
+  recordDraw(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
 }

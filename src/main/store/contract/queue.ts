@@ -36,7 +36,16 @@ export type QueueQuery = {
    * its queue, its own stay in. Absent or null: every task (the CLI, tools).
    */
   viewerSession?: string | null
+  /** The caller under the blind rule: label-based filters skip the tasks blind for them (BlindViewer). */
+  blindViewer?: BlindViewer | null
 }
+
+/**
+ * A reviewer under the blind rule with N reviewers per task (issue #22): the label-based filters
+ * (`candidate`, `labelSource`) match no task whose others' labels they may not see yet — to them
+ * it shows no label and no answer, so it matches neither. Absent, null or N = 1: no blind rule.
+ */
+export type BlindViewer = { reviewer: string; reviewersPerTask: number }
 
 export type TaskRow = {
   taskId: string
@@ -107,6 +116,12 @@ export type ReserveResult = {
   heldBy: Reservation | null
   /** The caller already held it: the hold was extended (not audited, not news to others). */
   renewed: boolean
+  /**
+   * Holds of the caller's session this one ended: a session holds at most
+   * MAX_HOLDS_PER_SESSION tasks (the one open, the one "next" claims), so a further one releases
+   * the least recently reserved or renewed (issue #22).
+   */
+  released: string[]
 }
 
 /**
@@ -120,12 +135,17 @@ export type DrawResult = { taskId: string | null; unlabeled: number; randomLabel
 export interface QueueStore {
   queuePage(query: QueueQuery): Promise<QueuePage>
   /** Keyset page of the same filter in task-id order (exports stream through it). */
-  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<TaskRow[]>
+  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: BlindViewer | null): Promise<TaskRow[]>
   /** Live labels of the next `limit` tasks the filter selects (task-id, then recording order). */
-  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
+  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: BlindViewer | null): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
   facets(): Promise<Facets>
   taskDetail(taskId: string): Promise<TaskDetailRecord>
   drawUnlabeled(input: DrawInput): Promise<DrawResult>
   reserveTask(taskId: string, actor: Actor, ttlMs: number): Promise<WriteResult<ReserveResult>>
   releaseTask(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
+  /**
+   * Ends whoever's live hold on the task (an adjudicator's release; the service checks who may):
+   * the hold ended, or null when there was none. Audited as `task.release` naming the holder.
+   */
+  releaseHold(taskId: string, actor: Actor): Promise<WriteResult<Reservation | null>>
 }

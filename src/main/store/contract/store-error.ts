@@ -1,10 +1,12 @@
 /**
- * The only error the store throws. `code` maps onto the API envelope (DESIGN.md: 409/404/400/500);
+ * The only error the store throws. `code` maps onto the API envelope (DESIGN.md: 409/404/400/401/500);
+ * `unauthorized`: the actor may not do this (another reviewer's label, a ruling without being an
+ * adjudicator);
  * `details` is plain JSON so it survives IPC and HTTP unchanged.
  */
 import type { JsonObject } from './json'
 
-export type StoreErrorCode = 'conflict' | 'not_found' | 'bad_input' | 'internal'
+export type StoreErrorCode = 'conflict' | 'not_found' | 'bad_input' | 'unauthorized' | 'internal'
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode

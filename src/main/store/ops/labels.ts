@@ -27,6 +27,7 @@ import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 import { appendAudit } from './audit'
 import type { Dialect } from './dialect'
+import { checkMayUndo, requireDrawn } from './label-ownership'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
 
@@ -141,6 +142,7 @@ export function* recordLabel(d: Dialect, now: string, input: RecordLabelInput, a
   const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
   yield* checkVersion(d, task, input.expectedVersion)
   if (supersedes !== null) yield* requireSupersedable(supersedes, task.id)
+  if (input.requireDraw === true && source === 'random') yield* requireDrawn(task.id, actor)
   yield* claimForWrite(d, now, task.id, actor)
 
   const adjudicated = input.adjudicated === true
@@ -159,6 +161,7 @@ export function* undoLabel(d: Dialect, now: string, input: UndoLabelInput, actor
   checkId(input.labelId, 'labelId')
   const target = yield* getLabel(input.labelId)
   if (target === null) throw new StoreError('not_found', `no label ${input.labelId}`, { labelId: input.labelId })
+  checkMayUndo(target, actor, input.mayUndoRulings === true)
   const task = yield* requireTask(d, target.taskId, true)
   yield* checkVersion(d, task, input.expectedVersion)
   yield* requireSupersedable(target.id, task.id)

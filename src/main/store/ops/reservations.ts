@@ -10,8 +10,8 @@
  * committed row (the second reserve finds the hold and is refused; a label write finds it and is
  * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
-import { type Actor, type RecentLabel, type ReserveResult } from '../contract'
-import { expiryOf, heldByOther, isLive, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
+import { type Actor, type RecentLabel, type Reservation, type ReserveResult } from '../contract'
+import { expiryOf, heldByOther, isLive, MAX_HOLDS_PER_SESSION, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
@@ -23,7 +23,8 @@ export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Act
   yield* requireTask(d, taskId, true)
   checkInt(ttlMs, 'ttlMs', 1)
   const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
-  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false }
+  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false, released: [] }
+  const released = yield* makeRoomForHold(now, taskId, actor)
   const expiresAt = expiryOf(now, ttlMs)
   yield* run(
     `INSERT INTO reservations (task_id, reviewer, session_id, expires_at) VALUES (?, ?, ?, ?)
@@ -33,7 +34,24 @@ export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Act
   // Live and not another's: the caller's own, extended.
   const renewed = isLive(held, now)
   if (!renewed) yield* appendAudit(now, actor, 'task.reserve', taskId, { expiresAt })
-  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed }
+  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed, released }
+}
+
+/**
+ * Before the session takes or renews `taskId`: its other live holds beyond the cap, least recently
+ * reserved or renewed first (earliest expiry), end — each audited as the session's release.
+ */
+function* makeRoomForHold(now: string, taskId: string, actor: Actor): Plan<string[]> {
+  const others = yield* rowsOf<{ task_id: string }>(
+    'SELECT task_id FROM reservations WHERE session_id = ? AND expires_at > ? AND task_id <> ? ORDER BY expires_at, task_id',
+    actor.sessionId, now, taskId
+  )
+  const over = others.slice(0, Math.max(0, others.length - (MAX_HOLDS_PER_SESSION - 1))).map((r) => r.task_id)
+  for (const t of over) {
+    yield* run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', t, actor.sessionId)
+    yield* appendAudit(now, actor, 'task.release', t, { reason: 'hold-cap', for: taskId })
+  }
+  return over
 }
 
 /** Ends the caller's own reservation; true when there was one. */
@@ -44,6 +62,17 @@ export function* releaseTask(d: Dialect, now: string, taskId: string, actor: Act
   const changed = yield* run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', taskId, actor.sessionId)
   if (changed > 0) yield* appendAudit(now, actor, 'task.release', taskId, {})
   return changed > 0
+}
+
+/** Ends whoever's live hold on the task (QueueStore.releaseHold; the service says who may). */
+export function* releaseHold(d: Dialect, now: string, taskId: string, actor: Actor): Plan<Reservation | null> {
+  yield* requireTask(d, taskId, true)
+  const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
+  if (!isLive(held, now)) return null
+  yield* run('DELETE FROM reservations WHERE task_id = ?', taskId)
+  const ended = toReservation(taskId, held)
+  yield* appendAudit(now, actor, 'task.release', taskId, { heldBy: ended.reviewer, sessionId: ended.sessionId, expiresAt: ended.expiresAt })
+  return ended
 }
 
 export function* recentLabels(d: Dialect, limit: number): Plan<RecentLabel[]> {

@@ -6,12 +6,10 @@
 import { decisionsTable } from '../fit-decisions'
 import {
   AWAITS_ADJUDICATION,
+  BLIND_FOR,
   drawablePredicate,
   EFFECTIVE_LABEL_ID,
-  HAS_LIVE_LABEL,
-  IN_BLIND_STREAM,
   IS_VOTE,
-  LABELED_BY,
   LIVE_LABEL,
   type LabelDialect
 } from '../label-rules'
@@ -108,7 +106,7 @@ export function* blindTasksPlan(query: BlindQuery, d: LabelDialect): Plan<string
   const perTask = checkInt(query.reviewersPerTask, 'reviewersPerTask', 1)
   if (perTask === 1 || ids.length === 0) return []
   const rows = yield* rowsOf<{ id: string }>(
-    `SELECT t.id FROM tasks t WHERE t.id IN ${d.idSet} AND ${HAS_LIVE_LABEL('t.id')} AND NOT ${LABELED_BY('t.id')} AND ${IN_BLIND_STREAM('t.id')}`,
+    `SELECT t.id FROM tasks t WHERE t.id IN ${d.idSet} AND ${BLIND_FOR('t.id')}`,
     d.idParam(ids), reviewer, perTask
   )
   const blind = new Set(rows.map((r) => r.id))

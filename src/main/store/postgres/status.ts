@@ -19,7 +19,8 @@ const ORPHANS: [table: string, parent: string, sql: string][] = [
   ['task_tallies', 'tasks', 'SELECT count(*) AS n FROM task_tallies c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
   ['labels', 'tasks', 'SELECT count(*) AS n FROM labels c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
   ['labels', 'labels', 'SELECT count(*) AS n FROM labels c WHERE c.supersedes IS NOT NULL AND NOT EXISTS (SELECT 1 FROM labels p WHERE p.id = c.supersedes)'],
-  ['reservations', 'tasks', 'SELECT count(*) AS n FROM reservations c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)']
+  ['reservations', 'tasks', 'SELECT count(*) AS n FROM reservations c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)'],
+  ['draws', 'tasks', 'SELECT count(*) AS n FROM draws c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)']
 ]
 
 export async function integrityCheck(q: PgSql): Promise<IntegrityReport> {

@@ -6,6 +6,7 @@ import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { CandidateButtons } from '../review/CandidateButtons'
 import { RecentDecisions } from '../review/RecentDecisions'
+import { ReleaseHold } from '../review/ReleaseHold'
 import { ReviewProgress, useProgressTitle, useReviewProgress, type Progress } from '../review/ReviewProgress'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
@@ -166,7 +167,7 @@ function ReservedBy({ holder }: { holder: Reservation }) {
   return (
     <p className="notice" data-testid="reserved-by" data-reviewer={holder.reviewer}>
       {holder.reviewer} is reviewing this task (reserved until {until}). A label given here is refused until they finish or
-      their hold expires; the task is yours as soon as it is free.
+      their hold expires; the task is yours as soon as it is free. <ReleaseHold holder={holder} />
     </p>
   )
 }
