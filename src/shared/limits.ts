@@ -6,3 +6,5 @@
 
 /** The longest id (task, move, seat, reviewer) Arbiter keeps, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 512
+/** The longest reason a flag keeps ("can't decide, because…"): a note to the next reviewer, not a document. */
+export const FLAG_REASON_MAX = 2000

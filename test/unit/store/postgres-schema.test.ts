@@ -17,7 +17,8 @@ import { ANA, appendDecisions, BO, decision, importTasks, makeTask, rejection, s
 const cluster = usePostgres()
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
-const N = POSTGRES_MIGRATIONS.length
+/** The latest shipped version (numbers may skip one: a branch keeps its number until the lead renumbers at merge). */
+const N = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version
 const NEXT: Migration = { version: N + 1, name: 'add-notes', sql: 'CREATE TABLE notes (id text PRIMARY KEY, body text NOT NULL);\nALTER TABLE settings ADD COLUMN origin text;' }
 const BAD: Migration = { version: N + 2, name: 'broken', sql: 'CREATE TABLE extra (x integer);\nSELECT no_such_column FROM no_such_table;' }
 

@@ -3,6 +3,7 @@ import { migration as m0001 } from './0001-initial'
 import { migration as m0002 } from './0002-decisions-per-fit'
 import { migration as m0003 } from './0003-fit-bound-old-defaults'
 import { migration as m0004 } from './0004-decision-numbers'
+import { migration as m0006 } from './0006-flags-reviewer-history'
 
 /** The PostgreSQL schema history, in order. Append new files; never edit or reorder shipped ones. */
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004]
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0006]
