@@ -93,8 +93,11 @@ export interface ApiResults {
   'task.reserve': L.ReserveResult
   'task.release': { released: boolean }
   'labels.resolve': L.ResolveResult
-  'labels.undo': L.ResolveResult
+  'labels.undo': L.UndoResult
   'labels.recent': L.RecentLabel[]
+  'labels.history': L.HistoryLabel[]
+  'labels.undoLast': L.UndoLastResult
+  'flags.add': L.FlagView
   'calibrate.draw': L.DrawResult
   'imports.upload': { uploadId: string; bytes: number }
   'imports.run': L.ImportSummary
