@@ -42,6 +42,12 @@ export function useRecentLabels(limit = 10) {
   return useQuery({ queryKey: ['labels.recent', limit], queryFn: () => api['labels.recent']({ limit }) })
 }
 
+/** The caller's own last labels, newest first, from the store (the history panel; undo's rules: use-undo.ts). */
+export function useLabelHistory(limit = 20) {
+  const api = useApi()
+  return useQuery({ queryKey: ['labels.history', limit], queryFn: () => api['labels.history']({ limit }) })
+}
+
 export function useEngineSettings() {
   const api = useApi()
   return useQuery({ queryKey: ['engine.getSettings'], queryFn: () => api['engine.getSettings']({}) })
