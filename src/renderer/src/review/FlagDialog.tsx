@@ -13,7 +13,7 @@ export function FlagDialog({ taskId, busy, onSubmit, onClose }: { taskId: string
   return (
     <div className="sheet-backdrop" role="presentation" onClick={onClose}>
       <form
-        className="sheet"
+        className="sheet flag-sheet"
         role="dialog"
         aria-modal="true"
         aria-labelledby="flag-title"

@@ -25,7 +25,7 @@ export function HistoryPanel({ currentTaskId }: { currentTaskId: string | null }
   return (
     <section className="panel history" aria-labelledby="history-heading" data-testid="history-panel">
       <h2 id="history-heading">
-        Your last labels <span className="muted small">(click to reopen · <kbd>p</kbd> the latest)</span>
+        Your last labels <span className="muted small">(click or Enter reopens one · <kbd>p</kbd> the latest · <kbd>h</kbd> comes here)</span>
       </h2>
       {rows.length === 0 ? (
         <p className="muted small">{history.isPending ? 'Loading…' : 'No labels of yours yet.'}</p>
@@ -59,6 +59,13 @@ export function HistoryPanel({ currentTaskId }: { currentTaskId: string | null }
       )}
     </section>
   )
+}
+
+/** `h`: scrolls to the history and puts the focus on its newest row (Tab moves on, Enter reopens). */
+export function focusHistory(): void {
+  const panel = document.getElementById('history-heading')?.closest('section')
+  panel?.scrollIntoView({ block: 'nearest' })
+  panel?.querySelector<HTMLAnchorElement>('li a')?.focus({ preventScroll: true })
 }
 
 /** The task `p` reopens: the newest label's task that is not the one open now. */

@@ -9,6 +9,7 @@ const ROWS: [string, string][] = [
   ['s', 'skip to the next task'],
   ['f', 'flag: can’t decide, with a reason (not a label; the task goes back to the queue, marked)'],
   ['p', 'reopen your latest label’s task (or click any in “Your last labels”)'],
+  ['h', 'go to your last labels (Tab moves, Enter reopens one)'],
   ['n', 'write a note (saved with the label)'],
   ['j / k, Enter, click', 'move in the queue and open a task'],
   ['?', 'show or hide this sheet'],

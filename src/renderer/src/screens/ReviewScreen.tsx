@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import type { FlagView, HistoryLabel, Reservation, TaskDetail } from '@shared/api'
 import { useLabelHistory, useTaskDetail } from '../api/loop-queries'
-import { useSettings } from '../api/queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { CandidateButtons } from '../review/CandidateButtons'
 import { FlagDialog } from '../review/FlagDialog'
-import { HISTORY_SIZE, HistoryPanel, latestOther } from '../review/HistoryPanel'
+import { focusHistory, HISTORY_SIZE, HistoryPanel, latestOther } from '../review/HistoryPanel'
 import { ReviewProgress, useProgressTitle, useReviewProgress, type Progress } from '../review/ReviewProgress'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
@@ -64,7 +63,6 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   const { undo, busy: undoing } = useUndo('escalation')
   const { flag, busy: flagging } = useFlag()
   const history = useLabelHistory(HISTORY_SIZE)
-  const me = useSettings().data?.reviewer ?? null
   const session = useReviewSession()
   const [note, setNote] = useState('')
   const [sheet, setSheet] = useState(false)
@@ -129,11 +127,14 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   useHotkeys(
     {
       ...keys.keys,
+      // Enter on a focused history row (after `h`) reopens it; elsewhere it is the candidates'.
+      Enter: (e) => (e.target instanceof HTMLAnchorElement ? window.location.assign(e.target.href) : keys.keys.Enter(e)),
       Backspace: () => void undoLast(),
       'ctrl+z': () => void undoLast(),
       s: skip,
       f: () => setFlagOpen(true),
       p: reopenLatest,
+      h: focusHistory,
       n: () => noteRef.current?.focus(),
       '?': () => setSheet(true)
     },
@@ -155,7 +156,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
           </p>
           <h1 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h1>
           {heldBy && <ReservedBy holder={heldBy} />}
-          {mine !== null && <OwnLabelNotice label={mine} reviewer={me} />}
+          {mine !== null && <OwnLabelNotice label={mine} />}
           {detail.flags.length > 0 && <TaskFlags flags={detail.flags} />}
         </div>
         <div className="review-head-side">
@@ -167,8 +168,11 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
             <button type="button" className="secondary" onClick={skip}>
               Skip <kbd>s</kbd>
             </button>
-            <button type="button" className="secondary" data-testid="flag-open" onClick={() => setFlagOpen(true)} disabled={flagging}>
-              Flag: can’t decide <kbd>f</kbd>
+            <button type="button" className="secondary" data-testid="history-open" onClick={focusHistory}>
+              History <kbd>h</kbd>
+            </button>
+            <button type="button" className="secondary" data-testid="flag-open" onClick={() => setFlagOpen(true)} disabled={flagging} title="Flag: can’t decide (with a reason; not a label)">
+              Can’t decide <kbd>f</kbd>
             </button>
             <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
               <kbd>?</kbd>
@@ -218,12 +222,11 @@ function ReservedBy({ holder }: { holder: Reservation }) {
  * changed here is stored as escalation and leaves the calibration set; one whose task moved on
  * since can no longer be undone (issue #16 item 4).
  */
-function OwnLabelNotice({ label, reviewer }: { label: HistoryLabel; reviewer: string | null }) {
-  const who = reviewer === null ? 'Your' : `Your (${reviewer})`
+function OwnLabelNotice({ label }: { label: HistoryLabel }) {
   if (label.movedOn !== null) {
     return (
       <p className="notice" data-testid="review-moved-on">
-        {who} label “{label.label}” on this task can no longer be undone: the task moved on since — {laterText(label.movedOn)}. A new label of yours
+        Your label “{label.label}” on this task can no longer be undone: the task moved on since — {laterText(label.movedOn)}. A new label of yours
         replaces yours; theirs stands.
       </p>
     )
@@ -231,7 +234,7 @@ function OwnLabelNotice({ label, reviewer }: { label: HistoryLabel; reviewer: st
   if (label.source === 'random' && !label.adjudicated) {
     return (
       <p className="notice" data-testid="review-own-random">
-        {who} blind label here is “{label.label}” (Calibrate). You have seen the verdict now: a label you give here is stored as <strong>escalation</strong> and
+        Your blind label here is “{label.label}” (Calibrate). You have seen the verdict now: a label you give here is stored as <strong>escalation</strong> and
         this task leaves the calibration set.
       </p>
     )
