@@ -37,11 +37,6 @@ export function useTaskDetail(taskId: string | null, blind = false) {
   })
 }
 
-export function useRecentLabels(limit = 10) {
-  const api = useApi()
-  return useQuery({ queryKey: ['labels.recent', limit], queryFn: () => api['labels.recent']({ limit }) })
-}
-
 /** The caller's own last labels, newest first, from the store (the history panel; undo's rules: use-undo.ts). */
 export function useLabelHistory(limit = 20) {
   const api = useApi()
