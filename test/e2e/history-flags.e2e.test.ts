@@ -24,6 +24,8 @@ import { describeWith } from '../helpers/prerequisites'
 
 /** Long enough for what the console does at once, short enough that an old build fails fast. */
 const SOON = { timeout: 5000 }
+/** What arrives through another window's write: its change event, coalesced, then a refetch (slower on a busy machine). */
+const LIVE = { timeout: 10_000 }
 
 let dir: string
 let open: OpenConsole | undefined
@@ -166,7 +168,7 @@ describeWith(CHROMIUM, 'item 4: undo follows the reviewer, not the window (Chrom
     await page.waitForTimeout(300)
     expect(await liveLabelsOf(a)).toEqual(before)
     // The history marks it; reopened, the task says why the label can no longer be undone.
-    await page.locator(`[data-testid="history-row"][data-task-id="${a}"][data-moved-on="true"]`).waitFor(SOON)
+    await page.locator(`[data-testid="history-row"][data-task-id="${a}"][data-moved-on="true"]`).waitFor(LIVE)
     await openReview(a)
     await page.getByTestId('review-moved-on').waitFor(SOON)
     await screenshots('review-moved-on', () => page.getByTestId('review-moved-on').waitFor())
@@ -182,7 +184,7 @@ describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', ()
     const [open] = await freeDeferred(1)
     await openReview(open)
     const rows = () => page.getByTestId('history-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))
-    await expect.poll(rows, SOON).toEqual(newest.slice(0, 20))
+    await expect.poll(rows, LIVE).toEqual(newest.slice(0, 20))
     await page.reload()
     await armedTask()
     await expect.poll(rows, SOON).toEqual(newest.slice(0, 20))
@@ -192,6 +194,13 @@ describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', ()
     await screenshots('review-history', () => page.getByTestId('history-panel').scrollIntoViewIfNeeded())
     await page.keyboard.press('Enter')
     await expect.poll(shownTask, SOON).toBe(newest[0])
+    await armedTask()
+    // The shortcut sheet names the new keys.
+    await page.keyboard.press('?')
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+    for (const key of ['f', 'p', 'h']) await sheet.locator('th kbd', { hasText: new RegExp(`^${key}$`) }).waitFor(SOON)
+    await screenshots('review-shortcuts', () => sheet.waitFor())
+    await page.keyboard.press('Escape')
     await armedTask()
 
     // One click reopens a task; `p` reopens the latest label's task (not the one open).
@@ -208,7 +217,7 @@ describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', ()
     const [blind] = await freeDeferred(1)
     await labelAs(me(), blind, 0, 'random')
     await openReview(blind)
-    await page.getByTestId('review-own-random').waitFor(SOON)
+    await page.getByTestId('review-own-random').waitFor(LIVE)
     await screenshots('review-own-random', () => page.getByTestId('review-own-random').waitFor())
     await page.keyboard.press('2')
     await expect.poll(shownTask, SOON).not.toBe(blind)
