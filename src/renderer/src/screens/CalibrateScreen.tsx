@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import type { TaskDetail } from '@shared/api'
+import type { LabelSource, TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
@@ -135,7 +135,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
 function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; seen: boolean; onLabeled: () => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
   // The source the store kept for this window's label here: escalation once the verdict was seen.
-  const [stored, setStored] = useState<string | null>(null)
+  const [stored, setStored] = useState<LabelSource | null>(null)
   const session = useReviewSession()
   const guard = useArmedAfterPaint(detail.task.id)
   // From the first key on, this task takes no other label (a quick second key is a duplicate).
