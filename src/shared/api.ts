@@ -95,8 +95,11 @@ export interface ApiResults {
   /** The hold an adjudicator ended (issue #22), or null when the task had none. */
   'task.releaseHold': { released: L.Reservation | null }
   'labels.resolve': L.ResolveResult
-  'labels.undo': L.ResolveResult
+  'labels.undo': L.UndoResult
   'labels.recent': L.RecentLabel[]
+  'labels.history': L.HistoryLabel[]
+  'labels.undoLast': L.UndoLastResult
+  'flags.add': L.FlagView
   'calibrate.draw': L.DrawResult
   'imports.upload': { uploadId: string; bytes: number }
   'imports.run': L.ImportSummary

@@ -75,3 +75,5 @@ export function derivedBytes(rounds: number, seats: number, candidates: number, 
 
 /** A count for a message: 1048576 → "1,048,576". */
 export const formatCount = (n: number): string => n.toLocaleString('en-US')
+/** The longest reason a flag keeps ("can't decide, because…"): a note to the next reviewer, not a document. */
+export const FLAG_REASON_MAX = 2000

@@ -4,6 +4,7 @@
  * here, so the main side always sees complete arguments.
  */
 import { z } from 'zod'
+import { FLAG_REASON_MAX } from './limits'
 import { LABEL_SOURCES, QUEUE_SORTS, TASK_STATES } from './vocabularies'
 
 export { LABEL_SOURCES, QUEUE_SORTS, TASK_STATES } from './vocabularies'
@@ -17,6 +18,9 @@ export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
 export type BoundKind = (typeof BOUND_KINDS)[number]
 export const LABEL_POLICIES = ['all', 'random'] as const
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const
+/** What `export` writes: decisions, live labels, or flags (`arbiter.flags/1`) of the filtered tasks. */
+export const EXPORT_KINDS = ['decisions', 'labels', 'flags'] as const
+export type ExportKind = (typeof EXPORT_KINDS)[number]
 export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as const
 
 const id = z.string().min(1).max(512)
@@ -75,7 +79,9 @@ export const taskFilterSchema = z
     candidate: z.string().max(4096).nullable().default(null),
     labelSource: z.enum(LABEL_SOURCES).nullable().default(null),
     spotCheck: z.boolean().nullable().default(null),
-    search: z.string().max(500).nullable().default(null)
+    search: z.string().max(500).nullable().default(null),
+    /** true: flagged tasks only; false: unflagged only; null or absent: either (issue #16 item 10). */
+    flagged: z.boolean().nullable().optional()
   })
   .strict()
 export type TaskFilterInput = z.input<typeof taskFilterSchema>
@@ -128,6 +134,11 @@ export const loopInputSchemas = {
     .strict(),
   'labels.undo': z.object({ labelId: id, expectedVersion: z.number().int().min(0) }).strict(),
   'labels.recent': z.object({ limit: z.number().int().min(1).max(500).default(20) }).strict(),
+  /** The caller's own labels, newest first (the history panel); `source` narrows them to one screen's. */
+  'labels.history': z.object({ source: z.enum(LABEL_SOURCES).nullable().default(null), limit: z.number().int().min(1).max(100).default(20) }).strict(),
+  /** Undoes the caller's latest live label of this source (Review: escalation, Calibrate: random). */
+  'labels.undoLast': z.object({ source: z.enum(LABEL_SOURCES) }).strict(),
+  'flags.add': z.object({ taskId: id, reason: z.string().trim().min(1).max(FLAG_REASON_MAX) }).strict(),
   'calibrate.draw': z
     .object({ exclude: z.array(id).max(10_000).default([]), spotCheckOnly: z.boolean().default(false) })
     .strict(),
@@ -153,7 +164,7 @@ export const loopInputSchemas = {
   'fits.status': noArgs,
   'export.run': z
     .object({
-      what: z.enum(['decisions', 'labels']),
+      what: z.enum(EXPORT_KINDS),
       filter: taskFilterSchema.default({ decision: null, group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }),
       format: z.enum(EXPORT_FORMATS).default('jsonl'),
       /** Write to this file (desktop, CLI); null: return the content (browser download). */

@@ -53,6 +53,8 @@ export interface QueueRow {
   disagreement: number | null
   label: { labelId: string; label: string; source: LabelSource; reviewer: string; at: string } | null
   reservedBy: { reviewer: string; sessionId: string; expiresAt: string } | null
+  /** Flags on the task ("can't decide", with a reason): a flag is not a label; the task keeps its state. */
+  flags: number
 }
 
 export interface QueuePageResult {
@@ -162,6 +164,17 @@ export interface TaskDetail {
   reservation: Reservation | null
   /** Held by another session: a resolve is still possible but the console should say so. */
   reservedByOther: boolean
+  /** Who flagged the task and why, oldest first (none shown while the task is blind). */
+  flags: FlagView[]
+}
+
+/** A flag: "can't decide", with the reason (issue #16 item 10). */
+export interface FlagView {
+  id: string
+  taskId: string
+  reviewer: string
+  reason: string
+  at: string
 }
 
 export interface ReserveResult {
@@ -175,9 +188,27 @@ export interface ResolveResult {
   version: number
   /** A background refit is scheduled (debounced); `fit-landed` follows. */
   refitScheduled: boolean
+  /**
+   * The source stored: a `random` label from a reviewer who had labeled the task before (and so
+   * has seen its verdict) is stored as `escalation` — it leaves the calibration set.
+   */
+  source: LabelSource
 }
 
+/** An undo: the marker written, its task's new version. */
+export type UndoResult = Omit<ResolveResult, 'source'>
+
 export type RecentLabel = LabelView & { question: string | null; live: boolean }
+
+/** One of the caller's own labels (the history panel): its task's version now, and whether the task has moved on since. */
+export type HistoryLabel = RecentLabel & {
+  taskVersion: number
+  /** A later row of the task that is not this label's own undo or replacement (another reviewer's label, a ruling); null: none. */
+  movedOn: { id: string; reviewer: string; label: string | null; adjudicated: boolean; at: string } | null
+}
+
+/** What `labels.undoLast` did: the label it undid, or nothing (no live label of that source). */
+export type UndoLastResult = { undone: null } | { undone: HistoryLabel; labelId: string; taskId: string; version: number; refitScheduled: boolean }
 
 export interface DrawResult {
   taskId: string | null
@@ -268,7 +299,7 @@ export interface RefitStatus {
 }
 
 export interface ExportResult {
-  what: 'decisions' | 'labels'
+  what: 'decisions' | 'labels' | 'flags'
   format: 'jsonl' | 'csv'
   rows: number
   fileName: string

@@ -138,6 +138,22 @@ function defineCliLoop(backend: Backend): void {
       const lines = readFileSync(out, 'utf8').trim().split('\n')
       expect(lines[0]).toBe('task,label,source,reviewer,at,note')
       expect(lines).toHaveLength(41)
+      // Flags (arbiter.flags/1): the flags of the filtered tasks, in task-id then recording order.
+      const writer = await openStore(db)
+      const actor = { reviewer: 'ana', sessionId: 'cli-test', shell: 'cli' as const }
+      const flagged = [q.rows[1].taskId, q.rows[0].taskId]
+      for (const [i, taskId] of flagged.entries()) await writer.flagTask({ taskId, reason: `reason ${i}, "quoted"` }, actor)
+      await writer.close()
+      const f = arbiter('export', 'flags', '--db', db, '--flagged')
+      expect(f.status, f.stderr).toBe(0)
+      const flags = f.stdout.trim().split('\n').map((x) => JSON.parse(x) as Record<string, string>)
+      expect(flags.map((x) => [x.task, x.reviewer, x.reason])).toEqual(
+        [[flagged[0], 'ana', 'reason 0, "quoted"'], [flagged[1], 'ana', 'reason 1, "quoted"']].sort((x, y) => (x[0] < y[0] ? -1 : 1))
+      )
+      expect(flags.every((x) => Object.keys(x).join() === 'task,reviewer,reason,at')).toBe(true)
+      const fcsv = arbiter('export', 'flags', '--db', db, '--format', 'csv', '--group', 'Trivia')
+      expect(fcsv.stdout.split('\n')[0]).toBe('task,reviewer,reason,at')
+      expect(fcsv.stdout.trim().split('\n')).toHaveLength(3)
       expect(arbiter('export', 'everything', '--db', db).status).toBe(2)
       expect(arbiter('export', 'decisions', '--db', db, '--decision', 'maybe').status).toBe(2)
     })

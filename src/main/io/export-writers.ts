@@ -1,6 +1,6 @@
 /**
  * Export writers (FORMATS.md): decisions (`arbiter.decisions/1`, JSONL or CSV) and labels
- * (`arbiter.labels/1`, JSONL or CSV). Rows are formatted one at a time so an export of any size
+ * (`arbiter.labels/1`, JSONL or CSV) and flags (`arbiter.flags/1`, JSONL or CSV). Rows are formatted one at a time so an export of any size
  * streams. CSV follows RFC 4180 (a cell with a comma, quote or line break is quoted, quotes
  * doubled); object and array cells are JSON-encoded. Text a spreadsheet would run as a formula gets
  * a leading `'` (task ids, candidates and notes come from outside); JSONL keeps every value verbatim.
@@ -39,6 +39,16 @@ export interface LabelExportRow {
 }
 
 export const LABEL_FIELDS: readonly (keyof LabelExportRow)[] = ['task', 'label', 'source', 'reviewer', 'at', 'note']
+
+/** One flag (`arbiter.flags/1`): who could not decide the task, why, and when. */
+export interface FlagExportRow {
+  task: string
+  reviewer: string
+  reason: string
+  at: string
+}
+
+export const FLAG_FIELDS: readonly (keyof FlagExportRow)[] = ['task', 'reviewer', 'reason', 'at']
 
 /** A plain decimal number, which a spreadsheet reads as that number, not a formula. */
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
@@ -97,3 +107,4 @@ export class RowWriter<R extends object> {
 
 export const decisionsWriter = (format: ExportFormat) => new RowWriter<DecisionExportRow>(DECISION_FIELDS, format)
 export const labelsWriter = (format: ExportFormat) => new RowWriter<LabelExportRow>(LABEL_FIELDS, format, ['note'])
+export const flagsWriter = (format: ExportFormat) => new RowWriter<FlagExportRow>(FLAG_FIELDS, format)

@@ -1,13 +1,13 @@
 /**
- * `export decisions|labels` (FORMATS.md): exactly the rows of the filter the queue uses, streamed
+ * `export decisions|labels|flags` (FORMATS.md; flags: README `arbiter.flags/1`): exactly the rows of the filter the queue uses, streamed
  * page by page in task-id order, to a file or into a string. Writing to a file goes to a temp
  * name first and is renamed at the end, so a failed export never leaves a half file behind.
  */
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { CallContext, ExportResult, TaskFilterArgs } from '../../shared/api'
-import { decisionsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
+import type { CallContext, ExportKind, ExportResult, TaskFilterArgs } from '../../shared/api'
+import { decisionsWriter, flagsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
 import type { BlindViewer, Store, TaskRow } from '../store'
 import { blindViewerOf, maskQueueRows, maskRecentLabels } from './blind'
 
@@ -42,7 +42,7 @@ export function decisionRow(r: TaskRow): DecisionExportRow {
 type Reader = { ctx: CallContext; viewer: BlindViewer | null }
 
 /** Every line of the export, in order (a generator, so nothing is held whole). */
-async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }, reader: Reader | null): AsyncGenerator<string> {
+async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }, reader: Reader | null): AsyncGenerator<string> {
   let after: string | null = null
   const viewer = reader?.viewer ?? null
   const blind = reader !== null && viewer !== null ? reader.ctx : null
@@ -60,6 +60,19 @@ async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFi
       after = page[page.length - 1].taskId
     }
   }
+  if (what === 'flags') {
+    const w = flagsWriter(format)
+    yield w.header()
+    for (;;) {
+      const { rows, lastTaskId } = await store.filteredFlags(filter, after, PAGE)
+      for (const f of rows) {
+        count.rows++
+        yield w.row({ task: f.taskId, reviewer: f.reviewer, reason: f.reason, at: f.at })
+      }
+      if (lastTaskId === null) return
+      after = lastTaskId
+    }
+  }
   const w = labelsWriter(format)
   yield w.header()
   for (;;) {
@@ -75,7 +88,7 @@ async function* lines(store: Store, what: 'decisions' | 'labels', filter: TaskFi
 }
 
 /** `ctx`: the console caller the export is for (the blind rule applies); null: the CLI. */
-export async function runExport(store: Store, what: 'decisions' | 'labels', filter: TaskFilterArgs, format: ExportFormat, path: string | null, ctx: CallContext | null = null): Promise<ExportResult> {
+export async function runExport(store: Store, what: ExportKind, filter: TaskFilterArgs, format: ExportFormat, path: string | null, ctx: CallContext | null = null): Promise<ExportResult> {
   const count = { rows: 0 }
   const reader = ctx === null ? null : { ctx, viewer: await blindViewerOf(store, ctx) }
   const fileName = path === null ? `arbiter-${what}.${format}` : basename(path)

@@ -9,6 +9,8 @@ import { exportHandlers } from './handlers/export'
 import { fitHandlers } from './handlers/fits'
 import { importHandlers } from './handlers/imports'
 import { Uploads } from './uploads'
+import { flagHandlers } from './handlers/flags'
+import { historyHandlers } from './handlers/history'
 import { labelHandlers } from './handlers/labels'
 import { queueHandlers } from './handlers/queue'
 import { auditHandlers } from './handlers/audit'
@@ -127,6 +129,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ...auditHandlers(core),
     ...teamHandlers(core),
     ...labelHandlers(core),
+    ...historyHandlers(core),
+    ...flagHandlers(core),
     ...importHandlers(core, uploads),
     ...fitHandlers(core),
     ...exportHandlers(core),

@@ -5,14 +5,18 @@
  * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
  * only once the task has a human label the caller may see (the blind rule, blind.ts).
  */
-import type { CallContext, DecisionView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
+import type { CallContext, DecisionView, FlagView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
 import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
-import type { DecisionRecord, FitRecord, LabelRecord, Store, TaskDetailRecord } from '../store'
+import type { DecisionRecord, FitRecord, FlagRecord, LabelRecord, Store, TaskDetailRecord } from '../store'
 import { toTaskTallies, traceOf } from './fit/corpus'
 import type { FitModel, ModelCache } from './fit/model'
 
 export function labelView(l: LabelRecord): LabelView {
   return { id: l.id, taskId: l.taskId, label: l.label, source: l.source, reviewer: l.reviewer, at: l.at, note: l.note, supersedes: l.supersedes, adjudicated: l.adjudicated }
+}
+
+export function flagView(f: FlagRecord): FlagView {
+  return { id: f.id, taskId: f.taskId, reviewer: f.reviewer, reason: f.reason, at: f.at }
 }
 
 function byCandidate(candidates: readonly string[], p: ArrayLike<number>): Record<string, number> {
@@ -131,6 +135,8 @@ export async function taskDetail(store: Store, models: ModelCache, taskId: strin
     labels: labels.map(labelView),
     labelLog: rec.labelLog.filter(shown).map(labelView),
     reservation: rec.reservation,
-    reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== ctx.sessionId
+    reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== ctx.sessionId,
+    // A flag's reason may say what the council argued: on a task blind to the caller, only their own.
+    flags: (await store.taskFlags(taskId)).filter((f) => !(hide || othersHidden) || f.reviewer === ctx.reviewer).map(flagView)
   }
 }

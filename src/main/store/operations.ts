@@ -13,6 +13,8 @@ import { taskDetail } from './ops/detail'
 import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
 import { importLabels } from './ops/label-import'
+import { flagTask, filteredFlags, taskFlags } from './ops/flags'
+import { reviewerLabels } from './ops/history'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './ops/queue'
 import { recentLabels, releaseHold, releaseTask, reserveTask } from './ops/reservations'
@@ -80,6 +82,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   liveLabels: read((d, _now, taskId) => liveLabels(d, taskId)),
   getTaskSummary: read((d, _now, taskId) => getTaskSummary(d, taskId)),
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
+  reviewerLabels: read((d, _now, query) => reviewerLabels(d, query)),
   effectiveLabels: read((d) => effectiveLabelsPlan(d)),
   // The server's own record of what Calibrate drew: no screen shows it, no topic changes.
   recordDraw: write('write', [], true, (d, now, taskId, actor) => recordDraw(d, now, taskId, actor)),
@@ -119,7 +122,12 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
 
   awaitingAdjudication: read((d, _now, query) => awaitingAdjudicationPlan(query, d)),
   blindTasks: read((d, _now, query) => blindTasksPlan(query, d)),
-  votes: read((d) => votesPlan(d))
+  votes: read((d) => votesPlan(d)),
+
+  // A flag is not a label: it changes the task's row in the queue (its marker) and ends a hold.
+  flagTask: write('task', ['tasks', 'audit'], true, (d, now, input, actor) => flagTask(d, now, input, actor)),
+  taskFlags: read((d, _now, taskId) => taskFlags(d, taskId)),
+  filteredFlags: read((d, now, filter, after, limit) => filteredFlags(d, now, filter, after, limit))
 }
 
 /** The topics these writes change, together (each once, in the order of the first to name it). */

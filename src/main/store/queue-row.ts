@@ -10,6 +10,8 @@ const TASK_COLUMNS = `t.id AS task_id, t.question, t.grp, t.candidates, t.create
   d.decision, d.spot_check, d.answer, d.posterior, d.stop_round, d.gap, d.bound, d.disagreement,
   t.move_count AS moves`
 const RESERVATION_COLUMNS = 'r.reviewer AS r_reviewer, r.session_id AS r_session, r.expires_at AS r_expires'
+// Flags are few (a reviewer's "can't decide"): a count per row of the page, on the flags_by_task index.
+const FLAG_COLUMN = '(SELECT count(*) FROM flags fc WHERE fc.task_id = t.id) AS flag_count'
 
 /**
  * The selected columns; a decided row has no live label by definition, so none is joined. `l_any`:
@@ -20,7 +22,7 @@ export function rowColumns(mode: FilterMode): string {
     mode === 'decided'
       ? 'NULL AS l_id, NULL AS l_label, NULL AS l_source, NULL AS l_reviewer, NULL AS l_at, NULL AS l_any'
       : `l.id AS l_id, l.label AS l_label, l.source AS l_source, l.reviewer AS l_reviewer, l.at AS l_at, ${HAS_LIVE_LABEL('t.id')} AS l_any`
-  return `${TASK_COLUMNS}, ${label}, ${RESERVATION_COLUMNS}`
+  return `${TASK_COLUMNS}, ${label}, ${RESERVATION_COLUMNS}, ${FLAG_COLUMN}`
 }
 
 export type QueueRow = {
@@ -48,6 +50,8 @@ export type QueueRow = {
   r_reviewer: string | null
   r_session: string | null
   r_expires: string | null
+  /** A bigint count arrives as a string from PostgreSQL. */
+  flag_count: number | string
 }
 
 /** `fit`: the current fit, whose table the row's decision came from (null: none yet). */
@@ -79,6 +83,7 @@ export function toTaskRow(r: QueueRow, fit: DecidedFit | null): TaskRow {
     method: decided ? fit.method : null,
     decidedAt: decided ? fit.decidedAt : null,
     label,
-    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string }
+    reservedBy: r.r_reviewer === null ? null : { reviewer: r.r_reviewer, sessionId: r.r_session as string, expiresAt: r.r_expires as string },
+    flags: Number(r.flag_count)
   }
 }

@@ -13,6 +13,9 @@ export function checkFilter(f: TaskFilter): TaskFilter {
   if (f.spotCheck !== null && f.spotCheck !== undefined && typeof f.spotCheck !== 'boolean') {
     throw new StoreError('bad_input', 'filter.spotCheck must be a boolean or null')
   }
+  if (f.flagged !== null && f.flagged !== undefined && typeof f.flagged !== 'boolean') {
+    throw new StoreError('bad_input', 'filter.flagged must be a boolean or null')
+  }
   return {
     decision: nullable(f.decision, TASK_STATES, 'filter.decision'),
     group: checkNullableString(f.group, 'filter.group'),
@@ -20,7 +23,8 @@ export function checkFilter(f: TaskFilter): TaskFilter {
     candidate: checkNullableString(f.candidate, 'filter.candidate'),
     labelSource: nullable(f.labelSource, LABEL_SOURCES, 'filter.labelSource'),
     spotCheck: f.spotCheck ?? null,
-    search: checkNullableString(f.search, 'filter.search')
+    search: checkNullableString(f.search, 'filter.search'),
+    flagged: f.flagged ?? null
   }
 }
 

@@ -7,7 +7,7 @@ const row: TaskRow = {
   taskId: 't,1', question: 'q', group: 'G', candidates: ['a', 'b'], createdAt: '2026-11-30T00:00:00.000Z', version: 1,
   moves: 5,
   state: 'defer', decision: 'defer', spotCheck: true, answer: 'a', posterior: { a: 0.6, b: 0.4 }, stopRound: null, gap: 0.1,
-  bound: [0.5, null], disagreement: 0.2, fitId: 'f1', method: 'per-agent', decidedAt: '2026-11-30T01:00:00.000Z', label: null, reservedBy: null
+  bound: [0.5, null], disagreement: 0.2, fitId: 'f1', method: 'per-agent', decidedAt: '2026-11-30T01:00:00.000Z', label: null, reservedBy: null, flags: 0
 }
 
 describe('export writers (FORMATS.md)', () => {

@@ -17,7 +17,8 @@ import { ANA, appendDecisions, BO, decision, importTasks, makeTask, rejection, s
 const cluster = usePostgres()
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
-const N = POSTGRES_MIGRATIONS.length
+/** The latest shipped version (numbers may skip one: a branch keeps its number until the lead renumbers at merge). */
+const N = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version
 const NEXT: Migration = { version: N + 1, name: 'add-notes', sql: 'CREATE TABLE notes (id text PRIMARY KEY, body text NOT NULL);\nALTER TABLE settings ADD COLUMN origin text;' }
 const BAD: Migration = { version: N + 2, name: 'broken', sql: 'CREATE TABLE extra (x integer);\nSELECT no_such_column FROM no_such_table;' }
 
@@ -45,6 +46,21 @@ async function withLabelAndDecision(url: string): Promise<{ labelId: string; fit
 }
 
 describeWith(POSTGRES, 'postgres schema guarantees', () => {
+  it('keeps flags append-only (no UPDATE, DELETE or TRUNCATE) and refuses an empty reason, even through raw SQL', async () => {
+    const url = await cluster().createDatabase()
+    await withLabelAndDecision(url)
+    const store = await openPostgresStore(url)
+    const flag = await store.flagTask({ taskId: 't1', reason: 'unclear' }, ANA)
+    await store.close()
+    await raw(url, async (c) => {
+      await expect(c.query(`UPDATE flags SET reason = 'edited' WHERE id = $1`, [flag.value.id])).rejects.toThrow(/append-only/)
+      await expect(c.query('DELETE FROM flags')).rejects.toThrow(/append-only/)
+      await expect(c.query('TRUNCATE flags')).rejects.toThrow(/append-only/)
+      await expect(c.query(`INSERT INTO flags (id, task_id, reviewer, reason, at, session_id) VALUES ('f2', 't1', 'x', '', '2026-01-01T00:00:00.000Z', 's')`)).rejects.toThrow(/check constraint/)
+      expect((await c.query('SELECT reason FROM flags')).rows).toEqual([{ reason: 'unclear' }])
+    })
+  })
+
   it('refuses UPDATE, DELETE and TRUNCATE on labels and the audit log, even through raw SQL', async () => {
     const url = await cluster().createDatabase()
     const { labelId } = await withLabelAndDecision(url)

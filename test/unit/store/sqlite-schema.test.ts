@@ -23,6 +23,24 @@ async function withLabelAndDecision(path: string): Promise<{ labelId: string; fi
 describe('sqlite schema guarantees', () => {
   const tmp = useTempDir()
 
+  it('keeps flags append-only (no UPDATE, no DELETE) and refuses an empty reason, even through raw SQL', async () => {
+    const path = tmp.dbPath()
+    await withLabelAndDecision(path)
+    const store = await openSqliteStore(path)
+    const flag = await store.flagTask({ taskId: 't1', reason: 'unclear' }, ANA)
+    await store.close()
+    const db = rawDb(path)
+    try {
+      expect(() => db.prepare(`UPDATE flags SET reason = 'edited' WHERE id = ?`).run(flag.value.id)).toThrow(/append-only/)
+      expect(() => db.prepare('DELETE FROM flags').run()).toThrow(/append-only/)
+      expect(() => db.prepare(`INSERT INTO flags (id, task_id, reviewer, reason, at, session_id) VALUES ('f2', 't1', 'x', '', '2026-01-01T00:00:00.000Z', 's')`).run()).toThrow(/CHECK/)
+      expect(() => db.prepare(`INSERT INTO flags (id, task_id, reviewer, reason, at, session_id) VALUES ('f3', 'nope', 'x', 'r', '2026-01-01T00:00:00.000Z', 's')`).run()).toThrow(/FOREIGN KEY/)
+      expect(db.prepare('SELECT reason FROM flags').all()).toEqual([{ reason: 'unclear' }])
+    } finally {
+      db.close()
+    }
+  })
+
   it('refuses UPDATE and DELETE on labels and the audit log, even through raw SQL', async () => {
     const path = tmp.dbPath()
     const { labelId } = await withLabelAndDecision(path)

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { StoreError, type Store } from '../../../src/main/store'
 import { ANA, hasUndefined, rejection } from './fixtures'
 import { defineFitAndAuditTests } from './suite-fits-audit'
+import { defineHistoryAndFlagTests } from './suite-history-flags'
 import { defineImportTests } from './suite-imports'
 import { defineLabelTests } from './suite-labels'
 import { defineQueueTests } from './suite-queue'
@@ -96,6 +97,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
 
     defineImportTests(makeStore)
     defineLabelTests(makeStore)
+    defineHistoryAndFlagTests(makeStore)
     defineFitAndAuditTests(makeStore)
     defineTallyTests(makeStore)
     defineQueueTests(makeStore)

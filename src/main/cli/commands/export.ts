@@ -1,5 +1,5 @@
 import type { TaskFilterArgs } from '../../../shared/api'
-import { EXPORT_FORMATS } from '../../../shared/loop-schemas'
+import { EXPORT_FORMATS, EXPORT_KINDS, type ExportKind } from '../../../shared/loop-schemas'
 import { LABEL_SOURCES, TASK_STATES } from '../../../shared/vocabularies'
 import { dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { runExport } from '../../service/export'
@@ -7,14 +7,16 @@ import { defaultDbPath } from '../../paths'
 import { UsageError, type Command } from '../command'
 import { parseArgs } from 'node:util'
 
-const usage = `Usage: arbiter export decisions|labels [--db PATH] [--format jsonl|csv] [--out FILE]
+const usage = `Usage: arbiter export decisions|labels|flags [--db PATH] [--format jsonl|csv] [--out FILE]
                       [--group G] [--decision act|defer|human] [--label-source random|escalation]
-                      [--search TEXT] [--seat S] [--candidate C] [--spot-check]
+                      [--search TEXT] [--seat S] [--candidate C] [--spot-check] [--flagged]
 
 Exports exactly the rows of the filter (the console's export uses its queue's filter), in task-id
 order: decisions (arbiter.decisions/1: task, decision, spotCheck, answer, method, posterior, stopRound,
 gap, bound, label, labelSource, reviewer, decidedAt, fit) or the live labels of the filtered tasks
-(arbiter.labels/1). In CSV, object and array cells are JSON-encoded. Without --out, to stdout.
+(arbiter.labels/1), or the flags of the filtered tasks (arbiter.flags/1: task, reviewer, reason, at —
+a reviewer's "can't decide", not a label). In CSV, object and array cells are JSON-encoded. Without
+--out, to stdout.
 
   --db PATH            the database (default: ${defaultDbPath()})
   --format F           jsonl (default) | csv
@@ -26,6 +28,7 @@ gap, bound, label, labelSource, reviewer, decidedAt, fit) or the live labels of 
   --seat S             tasks in which this seat moved
   --candidate C        tasks whose answer (acted, best guess or label) is C
   --spot-check         spot-checked tasks only
+  --flagged            flagged tasks only
 
 Exit 0 on success, 2 on bad input, 1 on other failure.`
 
@@ -37,9 +40,11 @@ function oneOf<K extends keyof typeof ENUMS>(name: K, v: string | undefined): (t
   return v as (typeof ENUMS)[K][number]
 }
 
+const isExportKind = (v: string | undefined): v is ExportKind => (EXPORT_KINDS as readonly (string | undefined)[]).includes(v)
+
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'export decisions or labels, exactly the rows of a filter (JSONL or CSV)',
+  summary: 'export decisions, labels or flags, exactly the rows of a filter (JSONL or CSV)',
   usage,
   async run(argv, io) {
     let parsed
@@ -51,7 +56,7 @@ export const exportCommand: Command = {
         options: {
           db: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, group: { type: 'string' }, decision: { type: 'string' },
           'label-source': { type: 'string' }, search: { type: 'string' }, seat: { type: 'string' }, candidate: { type: 'string' },
-          'spot-check': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }
+          'spot-check': { type: 'boolean' }, flagged: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }
         }
       })
     } catch (e) {
@@ -63,7 +68,7 @@ export const exportCommand: Command = {
       return 0
     }
     const what = positionals[0]
-    if (positionals.length !== 1 || (what !== 'decisions' && what !== 'labels')) throw new UsageError('say what to export: decisions or labels')
+    if (positionals.length !== 1 || !isExportKind(what)) throw new UsageError(`say what to export: ${EXPORT_KINDS.join(', ')}`)
     const filter: TaskFilterArgs = {
       decision: oneOf('decision', values.decision),
       group: values.group ?? null,
@@ -71,7 +76,8 @@ export const exportCommand: Command = {
       candidate: values.candidate ?? null,
       labelSource: oneOf('label-source', values['label-source']),
       spotCheck: values['spot-check'] === true ? true : null,
-      search: values.search ?? null
+      search: values.search ?? null,
+      flagged: values.flagged === true ? true : null
     }
     const format = oneOf('format', values.format) ?? 'jsonl'
     const path = dbPathOf(values.db)

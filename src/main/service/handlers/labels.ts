@@ -1,5 +1,5 @@
 /** Resolve, undo, recent labels: one store transaction each, durable before the call returns. */
-import type { ServerHandlers } from '../../../shared/api'
+import type { LabelSource, ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { maskConflict, maskRecentLabels } from '../blind'
@@ -8,12 +8,25 @@ import { mayAdjudicate, readTeamSettings } from '../team-settings'
 
 type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
 
+/**
+ * A blind label is one given before the task's verdict was seen (ENGINE.md §10). Committing a
+ * label reveals the verdict, so a `random` label from a reviewer who has labeled the task before —
+ * a Calibrate label changed after its reveal, or a task drawn again after an undo — is stored as
+ * `escalation`: it leaves the calibration set, and the result says so (issue #16 item 4).
+ */
+async function storedSource(core: Core, reviewer: string, taskId: string, asked: LabelSource): Promise<LabelSource> {
+  if (asked !== 'random') return asked
+  const before = await core.store().reviewerLabels({ reviewer, taskId, limit: 1 })
+  return before.length > 0 ? 'escalation' : 'random'
+}
+
 export function labelHandlers(core: Core): H {
   return {
-    'labels.resolve': async ({ taskId, label, expectedVersion, source, note }, ctx) => {
+    'labels.resolve': async ({ taskId, label, expectedVersion, source: asked, note }, ctx) => {
       // A reviewer who resolves a task again changes their own label (the old one is superseded
       // in the same write); the version check makes this read-then-write safe.
       const own = (await core.store().liveLabels(taskId)).find((l) => l.reviewer === ctx.reviewer) ?? null
+      const source = await storedSource(core, ctx.reviewer, taskId, asked)
       const r = await core.store()
         // `random` only for a task Calibrate drew for this session (issue #22): the draw decides.
         .recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null, requireDraw: true }, actorOf(ctx))
@@ -21,7 +34,7 @@ export function labelHandlers(core: Core): H {
           throw await maskConflict(core.store(), ctx, taskId, e)
         })
       core.changed(r.topics)
-      return { ...r.value, refitScheduled: await core.labelsChanged() }
+      return { ...r.value, refitScheduled: await core.labelsChanged(), source }
     },
     'labels.undo': async ({ labelId, expectedVersion }, ctx) => {
       // The store lets a label's own reviewer undo it, and a ruling only an adjudicator (issue #22).

@@ -22,7 +22,8 @@ export function queueRow(r: TaskRow): QueueRow {
     state: r.state, decision: r.decision, spotCheck: r.spotCheck, answer: r.answer, posterior: r.posterior, stopRound: r.stopRound,
     gap: r.gap, bound: r.bound, disagreement: r.disagreement,
     label: r.label === null ? null : { labelId: r.label.labelId, label: r.label.label, source: r.label.source, reviewer: r.label.reviewer, at: r.label.at },
-    reservedBy: r.reservedBy
+    reservedBy: r.reservedBy,
+    flags: r.flags
   }
 }
 

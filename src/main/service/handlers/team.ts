@@ -62,7 +62,7 @@ export function teamHandlers(core: Core): H {
         actorOf(ctx)
       )
       core.changed(r.topics)
-      return { ...r.value, refitScheduled: await core.labelsChanged() }
+      return { ...r.value, refitScheduled: await core.labelsChanged(), source: rulingSource(task) }
     }
   }
 }

@@ -82,12 +82,39 @@ export type EffectiveLabel = {
 
 export type RecentLabel = LabelRecord & { question: string | null; live: boolean }
 
+/**
+ * A later row of the same task that is not this label's own undo or replacement: another
+ * reviewer's label, an adjudication, or an undo of someone else's label. Its task has moved on.
+ */
+export type LaterLabel = { id: string; reviewer: string; label: string | null; adjudicated: boolean; at: string }
+
+/** One of a reviewer's own labels (undo markers excluded), with what became of it and its task. */
+export type ReviewerLabel = RecentLabel & {
+  /** The task's version now (what an undo of this label must name). */
+  taskVersion: number
+  /** The newest later row of the task that is not this label's own undo or replacement; null: the task has not moved on. */
+  movedOn: LaterLabel | null
+}
+
+/** A reviewer's labels, newest first; `source` and `taskId` narrow them, `liveOnly` leaves out undone and replaced ones. */
+export type ReviewerLabelsQuery = {
+  reviewer: string
+  source?: LabelSource | null
+  taskId?: string | null
+  liveOnly?: boolean
+  /** false: leave out the reviewer's rulings (Adjudicate's, not Review's or Calibrate's to undo); absent or null: either. */
+  adjudicated?: boolean | null
+  limit: number
+}
+
 export interface LabelStore {
   recordLabel(input: RecordLabelInput, actor: Actor): Promise<WriteResult<LabelWriteResult>>
   undoLabel(input: UndoLabelInput, actor: Actor): Promise<WriteResult<LabelWriteResult>>
   /** In recording order. */
   liveLabels(taskId: string): Promise<LabelRecord[]>
   getTaskSummary(taskId: string): Promise<TaskSummary>
+  /** A reviewer's own labels, newest first (the console's history and undo; issue #16 items 4 and 9). */
+  reviewerLabels(query: ReviewerLabelsQuery): Promise<ReviewerLabel[]>
   recentLabels(limit: number): Promise<RecentLabel[]>
   effectiveLabels(): Promise<EffectiveLabel[]>
   /** Calibrate drew this task for the actor's session (recordLabel's `requireDraw`); true when new. */

@@ -22,6 +22,8 @@ export type TaskFilter = {
   labelSource: LabelSource | null
   spotCheck: boolean | null
   search: string | null
+  /** true: flagged tasks only (issue #16 item 10); false: unflagged only; absent or null: either. */
+  flagged?: boolean | null
 }
 
 export type QueueQuery = {
@@ -71,6 +73,8 @@ export type TaskRow = {
   decidedAt: string | null
   label: EffectiveLabel | null
   reservedBy: { reviewer: string; sessionId: string; expiresAt: string } | null
+  /** Flags on the task ("can't decide"; a flag is not a label and leaves the state as it is). */
+  flags: number
 }
 
 export type QueuePage = { rows: TaskRow[]; total: number; fitId: string | null }

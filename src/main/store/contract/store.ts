@@ -6,6 +6,7 @@
  */
 import type { AuditStore } from './audit'
 import type { FitStore } from './fits'
+import type { FlagStore } from './flags'
 import type { ImportStore } from './imports'
 import type { LabelStore } from './labels'
 import type { QueueStore } from './queue'
@@ -13,4 +14,4 @@ import type { StatusStore } from './status'
 import type { TallyStore } from './tallies'
 import type { TeamStore } from './team'
 
-export interface Store extends StatusStore, ImportStore, LabelStore, FitStore, TallyStore, QueueStore, AuditStore, TeamStore {}
+export interface Store extends StatusStore, ImportStore, LabelStore, FitStore, TallyStore, QueueStore, AuditStore, TeamStore, FlagStore {}

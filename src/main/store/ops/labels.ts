@@ -28,6 +28,7 @@ import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows
 import { appendAudit } from './audit'
 import type { Dialect } from './dialect'
 import { checkMayUndo, requireDrawn } from './label-ownership'
+import { laterLabel } from './history'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
 
@@ -156,6 +157,23 @@ export function* recordLabel(d: Dialect, now: string, input: RecordLabelInput, a
   return { labelId, taskId: task.id, version }
 }
 
+/**
+ * Undo takes back the task's latest word only (issue #16 item 4): once the task has moved on since
+ * the label — another reviewer labeled it, a ruling settled it — undoing it would silently change
+ * what they decided on, so it is a `conflict` naming the later row.
+ */
+function* requireNotMovedOn(d: Dialect, target: LabelRecord): Plan<void> {
+  const later = yield* laterLabel(d, target.id)
+  if (later === null) return
+  const what = later.adjudicated ? `an adjudication by ${later.reviewer}` : later.label === null ? `an undo by ${later.reviewer}` : `a label by ${later.reviewer}`
+  throw new StoreError('conflict', `task ${target.taskId} moved on since label ${target.id}: ${what} came after it`, {
+    taskId: target.taskId,
+    labelId: target.id,
+    reason: 'moved_on',
+    movedOn: later
+  })
+}
+
 /** Appends an undo marker (`label: null`, `supersedes: labelId`); the original row stays. */
 export function* undoLabel(d: Dialect, now: string, input: UndoLabelInput, actor: Actor): Plan<LabelWriteResult> {
   checkId(input.labelId, 'labelId')
@@ -165,6 +183,7 @@ export function* undoLabel(d: Dialect, now: string, input: UndoLabelInput, actor
   const task = yield* requireTask(d, target.taskId, true)
   yield* checkVersion(d, task, input.expectedVersion)
   yield* requireSupersedable(target.id, task.id)
+  yield* requireNotMovedOn(d, target)
   yield* claimForWrite(d, now, task.id, actor)
   const labelId = yield* insertLabel(d, {
     taskId: task.id,

@@ -19,7 +19,7 @@ import { buildFilter, orderBy, rowColumns } from './task-filter'
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 function* decidedTotal(f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
-  if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.search !== null && f.search.trim() !== '')) return null
+  if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.flagged ?? null) !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = yield* decidedCounts(fitId)
   if (c === null) return null
   const held = viewer === null ? 0 : ((yield* rowOf<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)

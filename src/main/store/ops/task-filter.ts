@@ -79,6 +79,9 @@ export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now
     where.push('COALESCE(d.spot_check, ?) = ?')
     params.push(d.bool(false), d.bool(f.spotCheck))
   }
+  if (f.flagged !== null && f.flagged !== undefined) {
+    where.push(`${f.flagged ? '' : 'NOT '}EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${id})`)
+  }
   if (f.search !== null && f.search.trim() !== '') {
     const terms = d.searchTerms(f.search)
     if (terms === null) {

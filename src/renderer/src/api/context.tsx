@@ -26,7 +26,7 @@ export function useApiEvents(listener: (e: ApiEvent) => void): void {
 /** Which queries read which topics: a write's topics invalidate exactly those. */
 const QUERIES_BY_TOPIC: Record<Topic, string[]> = {
   tasks: ['app.counts', 'queue.page', 'queue.facets', 'task.detail', 'imports.list', 'demo.status', 'adjudicate.list'],
-  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list'],
+  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'labels.history', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list'],
   decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary'],
   fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary'],
   imports: ['app.counts', 'imports.list', 'queue.facets'],

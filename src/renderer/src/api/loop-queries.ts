@@ -37,9 +37,10 @@ export function useTaskDetail(taskId: string | null, blind = false) {
   })
 }
 
-export function useRecentLabels(limit = 10) {
+/** The caller's own last labels, newest first, from the store (the history panel; undo's rules: use-undo.ts). */
+export function useLabelHistory(limit = 20) {
   const api = useApi()
-  return useQuery({ queryKey: ['labels.recent', limit], queryFn: () => api['labels.recent']({ limit }) })
+  return useQuery({ queryKey: ['labels.history', limit], queryFn: () => api['labels.history']({ limit }) })
 }
 
 export function useEngineSettings() {

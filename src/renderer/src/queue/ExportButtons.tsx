@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { TaskFilterArgs } from '@shared/api'
+import type { ExportKind, TaskFilterArgs } from '@shared/api'
 import { useApi } from '../api/context'
 
 /** Exports exactly the rows of the queue's current filter, as a download. */
@@ -8,7 +8,7 @@ export function ExportButtons({ filter }: { filter: TaskFilterArgs }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
-  const run = async (what: 'decisions' | 'labels') => {
+  const run = async (what: ExportKind) => {
     setBusy(true)
     setError(null)
     try {
@@ -27,6 +27,9 @@ export function ExportButtons({ filter }: { filter: TaskFilterArgs }) {
       </button>
       <button type="button" className="secondary" data-testid="export-labels" disabled={busy} onClick={() => run('labels')}>
         Export labels
+      </button>
+      <button type="button" className="secondary" data-testid="export-flags" disabled={busy} onClick={() => run('flags')}>
+        Export flags
       </button>
       {error && (
         <span role="alert" className="error-text">

@@ -10,6 +10,12 @@ const DECISIONS: { value: TaskFilterArgs['decision']; label: string }[] = [
   { value: null, label: 'all tasks' }
 ]
 
+const FLAGS: { value: 'any' | 'flagged' | 'unflagged'; label: string; flagged: boolean | null }[] = [
+  { value: 'any', label: 'flagged or not', flagged: null },
+  { value: 'flagged', label: 'flagged only', flagged: true },
+  { value: 'unflagged', label: 'not flagged', flagged: false }
+]
+
 const SORTS: { value: QueueSort; label: string }[] = [
   { value: 'gap', label: 'closest to acting' },
   { value: 'age', label: 'age' },
@@ -63,6 +69,20 @@ export function QueueControls({ query, onChange }: { query: QueueQuery; onChange
           {DECISIONS.map((d) => (
             <option key={d.label} value={d.value ?? ''}>
               {d.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="sr-only">Flags</span>
+        <select
+          data-testid="queue-filter-flagged"
+          value={FLAGS.find((f) => f.flagged === (query.filter.flagged ?? null))?.value ?? 'any'}
+          onChange={(e) => setFilter({ flagged: FLAGS.find((f) => f.value === e.target.value)?.flagged ?? null })}
+        >
+          {FLAGS.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
             </option>
           ))}
         </select>

@@ -144,6 +144,7 @@ function placeholderPage(page: number, total: number): QueueRow[] {
     bound: null,
     disagreement: null,
     label: null,
-    reservedBy: null
+    reservedBy: null,
+    flags: 0
   }))
 }

@@ -6,7 +6,15 @@ export const features = tableFeatures({})
 const helper = createColumnHelper<typeof features, QueueRow>()
 
 export const columns = helper.columns([
-  helper.accessor('taskId', { header: 'Task', cell: (c) => <span className="mono">{c.getValue()}</span> }),
+  helper.accessor('taskId', {
+    header: 'Task',
+    cell: (c) => (
+      <span className="task-cell">
+        <span className="mono truncate">{c.getValue()}</span>
+        <FlagMark flags={c.row.original.flags} />
+      </span>
+    )
+  }),
   helper.accessor('group', { header: 'Group', cell: (c) => c.getValue() ?? '—' }),
   helper.accessor('question', { header: 'Question', cell: (c) => <span className="truncate">{c.getValue() ?? '—'}</span> }),
   helper.display({
@@ -42,6 +50,16 @@ function GapBar({ gap }: { gap: number | null }) {
       <span className={`gap-bar ${gap > 0 ? 'gap-defer' : 'gap-act'}`} style={{ width: `${w}px` }} />
       {/* Three decimals: neighbouring gaps in a sorted queue differ in the third (two read as ties). */}
       <span className="gap-num">{gap.toFixed(3)}</span>
+    </span>
+  )
+}
+
+/** A flagged task ("can't decide", with a reason) stays in the queue, marked: how many flags it has. */
+function FlagMark({ flags }: { flags: number }) {
+  if (flags === 0) return null
+  return (
+    <span className="flag-mark" data-testid="queue-flag" data-flags={flags} title={`flagged ${flags === 1 ? 'once' : `${flags} times`}: a reviewer could not decide it (open it to read why)`}>
+      ⚑{flags > 1 ? ` ${flags}` : ''}
     </span>
   )
 }

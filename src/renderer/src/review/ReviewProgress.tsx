@@ -7,6 +7,8 @@ import { useReviewSession } from './session'
 export interface Progress {
   /** Labels given in Review this session (undone ones excluded). */
   done: number
+  /** Tasks flagged this session ("can't decide"): not labels, so counted apart from `done`. */
+  flagged: number
   /** Tasks in the queue as its filter shows it; null until the queue has answered. */
   left: number | null
   /** The pace between this session's first and last label, in labels per hour; null before two. */
@@ -14,19 +16,19 @@ export interface Progress {
 }
 
 export function useReviewProgress(): Progress {
-  const { reviewed } = useReviewSession()
+  const { reviewed, flagged } = useReviewSession()
   const { query } = useQueueState()
   const page = useQueuePage(query, 0)
-  return { done: reviewed.length, left: page.data?.total ?? null, perHour: pace(reviewed) }
+  return { done: reviewed.length, flagged: flagged.length, left: page.data?.total ?? null, perHour: pace(reviewed) }
 }
 
 const APP_TITLE = 'Arbiter'
 
 /** The browser tab says the progress while Review is open ("12 done · 340 left — Arbiter"). */
-export function useProgressTitle({ done, left }: Progress): void {
+export function useProgressTitle({ done, flagged, left }: Progress): void {
   useEffect(() => {
-    document.title = left === null ? APP_TITLE : `${done} done · ${left} left — ${APP_TITLE}`
-  }, [done, left])
+    document.title = left === null ? APP_TITLE : `${done} done${flagged > 0 ? ` · ${flagged} flagged` : ''} · ${left} left — ${APP_TITLE}`
+  }, [done, flagged, left])
   useEffect(() => () => void (document.title = APP_TITLE), [])
 }
 
@@ -40,10 +42,17 @@ function duration(hours: number): string {
 }
 
 export function ReviewProgress({ progress }: { progress: Progress }) {
-  const { done, left, perHour } = progress
+  const { done, flagged, left, perHour } = progress
   return (
-    <p className="muted small review-progress" data-testid="review-progress" data-done={done} data-left={left ?? ''} data-per-hour={perHour === null ? '' : perHour.toFixed(2)} aria-live="polite">
-      <strong>{done}</strong> done this session · <strong>{left ?? '…'}</strong> left in the queue
+    <p className="muted small review-progress" data-testid="review-progress" data-done={done} data-flagged={flagged} data-left={left ?? ''} data-per-hour={perHour === null ? '' : perHour.toFixed(2)} aria-live="polite">
+      <strong>{done}</strong> done this session
+      {flagged > 0 && (
+        <>
+          {' '}
+          · <strong data-testid="review-progress-flagged">{flagged}</strong> flagged
+        </>
+      )}{' '}
+      · <strong>{left ?? '…'}</strong> left in the queue
       {perHour !== null && (
         <>
           {' '}

@@ -4,10 +4,10 @@ import type { LabelSource, TaskDetail } from '@shared/api'
 import { ApiError } from '@shared/errors'
 import { useApi } from '../api/context'
 import { useToast } from '../components/Toasts'
-import { useReviewSession } from './session'
+import { useReviewSession, type GivenLabel } from './session'
 
 /**
- * Resolve and undo for one task. A label is acknowledged only once the main side returns (it is
+ * Resolve for one task (undo is the store's: use-undo.ts). A label is acknowledged only once the main side returns (it is
  * durable by then); a conflict — someone resolved the task since it was opened, or another window
  * holds it — is shown, the task reloaded, and nothing is overwritten.
  */
@@ -29,20 +29,23 @@ export function useResolve(source: LabelSource) {
     else window.setTimeout(() => inFlight.current && setBusyState(true), 150)
   }
 
+  /** The label given (with the source the store kept), or null when nothing was written. */
   const resolve = useCallback(
-    async (detail: TaskDetail, label: string, note: string | null): Promise<boolean> => {
-      if (inFlight.current || saved.current.has(detail.task.id)) return false
+    async (detail: TaskDetail, label: string, note: string | null): Promise<GivenLabel | null> => {
+      if (inFlight.current || saved.current.has(detail.task.id)) return null
       setBusy(true)
       try {
         const res = await api['labels.resolve']({ taskId: detail.task.id, label, expectedVersion: detail.task.version, source, note })
         saved.current.add(detail.task.id)
-        session.push({ labelId: res.labelId, taskId: res.taskId, version: res.version, label, source })
+        const given: GivenLabel = { labelId: res.labelId, taskId: res.taskId, version: res.version, label, source: res.source }
+        session.push(given)
         void qc.invalidateQueries({ queryKey: ['labels.recent'] })
-        return true
+        void qc.invalidateQueries({ queryKey: ['labels.history'] })
+        return given
       } catch (e) {
         report(e, toast)
         void qc.invalidateQueries({ queryKey: ['task.detail', detail.task.id] })
-        return false
+        return null
       } finally {
         setBusy(false)
       }
@@ -50,29 +53,10 @@ export function useResolve(source: LabelSource) {
     [api, qc, toast, session, source]
   )
 
-  /** Undoes this window's most recent label; returns the task it belonged to. */
-  const undo = useCallback(async (): Promise<string | null> => {
-    const last = session.pop()
-    if (!last) {
-      toast({ kind: 'info', text: 'Nothing to undo in this session.' })
-      return null
-    }
-    setBusy(true)
-    try {
-      await api['labels.undo']({ labelId: last.labelId, expectedVersion: last.version })
-      saved.current.delete(last.taskId)
-      toast({ kind: 'info', text: `Undid “${last.label}” on ${last.taskId}.` })
-      void qc.invalidateQueries({ queryKey: ['labels.recent'] })
-      return last.taskId
-    } catch (e) {
-      report(e, toast)
-      return null
-    } finally {
-      setBusy(false)
-    }
-  }, [api, qc, toast, session])
+  /** An undone label's task may be labeled again from this screen. */
+  const reopen = useCallback((taskId: string) => saved.current.delete(taskId), [])
 
-  return { resolve, undo, busy }
+  return { resolve, reopen, busy }
 }
 
 function report(e: unknown, toast: ReturnType<typeof useToast>): void {

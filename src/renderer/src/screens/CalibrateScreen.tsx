@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import type { TaskDetail } from '@shared/api'
+import type { LabelSource, TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
@@ -10,6 +10,7 @@ import { CandidateButtons } from '../review/CandidateButtons'
 import { useCandidateKeys } from '../review/use-candidate-keys'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
+import { useUndo } from '../review/use-undo'
 import { useReviewSession } from '../review/session'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 
@@ -31,6 +32,12 @@ export function CalibrateScreen() {
   })
   const settings = useEngineSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
+  // Tasks whose blind label this reviewer undid after its reveal: shown again with their verdict,
+  // and a label given now is stored as escalation (issue #16 item 4). `reopened`: the undone one,
+  // shown until the reviewer moves on (an undo after moving on brings its task back).
+  const [seen, setSeen] = useState<ReadonlySet<string>>(new Set())
+  const [reopened, setReopened] = useState<string | null>(null)
+  const { undo, busy: undoing } = useUndo('random')
   // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
   // on screen stays pinned until the reviewer moves on, else it would change under them — even
   // right after their own label, before they could read the verdict it reveals.
@@ -38,8 +45,17 @@ export function CalibrateScreen() {
   const fresh = draw.data?.taskId ?? null
   const [pin, setPin] = useState<{ round: string; taskId: string } | null>(null)
   if (fresh !== null && pin?.round !== round) setPin({ round, taskId: fresh })
-  const taskId = pin?.round === round ? pin.taskId : fresh
-  const detail = useTaskDetail(taskId, revealed !== taskId)
+  const taskId = reopened ?? (pin?.round === round ? pin.taskId : fresh)
+  const detail = useTaskDetail(taskId, revealed !== taskId && (taskId === null || !seen.has(taskId)))
+  // Calibrate undoes the reviewer's latest random label only (never Review's, never a ruling).
+  const undoLast = async () => {
+    const t = await undo()
+    if (t === null) return
+    setSeen((s) => new Set(s).add(t))
+    setReopened(t)
+    setRevealed(null)
+  }
+  useHotkeys({ Backspace: () => void undoLast(), 'ctrl+z': () => void undoLast() })
 
   if (draw.isPending || settings.isPending) return <Loading />
   if (draw.isError) return <ErrorState error={draw.error} />
@@ -52,6 +68,9 @@ export function CalibrateScreen() {
         <label className="inline">
           <input type="checkbox" checked={spotOnly} onChange={(e) => setSpotOnly(e.target.checked)} /> spot-check stream only
         </label>
+        <button type="button" className="secondary" data-testid="calibrate-undo" onClick={() => void undoLast()} disabled={undoing}>
+          Undo your last blind label <kbd>⌫</kbd>
+        </button>
       </header>
       <Progress random={random} auto={auto} unlabeled={draw.data.unlabeled} />
       {taskId === null ? (
@@ -64,13 +83,15 @@ export function CalibrateScreen() {
         <ErrorState error={detail.error} />
       ) : (
         <BlindTask
-          key={taskId}
+          key={`${taskId}:${seen.has(taskId)}`}
           detail={detail.data}
           revealed={revealed === taskId}
+          seen={seen.has(taskId)}
           onLabeled={() => setRevealed(taskId)}
           onNext={() => {
-            setDone((d) => [...d, taskId])
+            setDone((d) => (d.includes(taskId) ? d : [...d, taskId]))
             setRevealed(null)
+            setReopened(null)
           }}
         />
       )}
@@ -111,8 +132,10 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   )
 }
 
-function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
+function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; seen: boolean; onLabeled: () => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
+  // The source the store kept for this window's label here: escalation once the verdict was seen.
+  const [stored, setStored] = useState<LabelSource | null>(null)
   const session = useReviewSession()
   const guard = useArmedAfterPaint(detail.task.id)
   // From the first key on, this task takes no other label (a quick second key is a duplicate).
@@ -124,8 +147,11 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
   const pick = async (label: string) => {
     if (busy || revealed || labeling.current) return
     labeling.current = true
-    if (await resolve(detail, label, null)) onLabeled()
-    else labeling.current = false
+    const given = await resolve(detail, label, null)
+    if (given !== null) {
+      setStored(given.source)
+      onLabeled()
+    } else labeling.current = false
   }
   const keys = useCandidateKeys(candidates, (c) => void pick(c))
   useHotkeys(
@@ -146,6 +172,17 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
       </p>
       <h2 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h2>
+      {seen && !revealed && (
+        <p className="notice" data-testid="calibrate-seen">
+          You undid your blind label after seeing this task’s verdict. A label you give now is stored as <strong>escalation</strong>: it leaves the
+          calibration set (the certificate uses blind labels only).
+        </p>
+      )}
+      {revealed && stored === 'escalation' && (
+        <p className="notice" data-testid="calibrate-escalated">
+          Stored as <strong>escalation</strong>, not as a blind label: you had seen this task’s verdict, so it left the calibration set.
+        </p>
+      )}
       <CandidateButtons candidates={candidates} keys={keys} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
       {others.length > 0 && (
         <p className="small" data-testid="calibrate-others">

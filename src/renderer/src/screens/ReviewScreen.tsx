@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react'
-import type { Reservation, TaskDetail } from '@shared/api'
-import { useTaskDetail } from '../api/loop-queries'
+import type { FlagView, HistoryLabel, Reservation, TaskDetail } from '@shared/api'
+import { useLabelHistory, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { CandidateButtons } from '../review/CandidateButtons'
-import { RecentDecisions } from '../review/RecentDecisions'
 import { ReleaseHold } from '../review/ReleaseHold'
+import { FlagDialog } from '../review/FlagDialog'
+import { focusHistory, HISTORY_SIZE, HistoryPanel, latestOther } from '../review/HistoryPanel'
 import { ReviewProgress, useProgressTitle, useReviewProgress, type Progress } from '../review/ReviewProgress'
 import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
@@ -14,7 +15,9 @@ import { useReviewSession } from '../review/session'
 import { useCandidateKeys } from '../review/use-candidate-keys'
 import { useClaimNext, useNextTask } from '../review/use-next-task'
 import { useReservation } from '../review/use-reservation'
+import { useFlag } from '../review/use-flag'
 import { useResolve } from '../review/use-resolve'
+import { laterText, useUndo } from '../review/use-undo'
 import { markKey, markShown } from '../perf-marks'
 import { hrefFor } from '../router'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
@@ -47,6 +50,7 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
             The <a href={hrefFor('queue')}>queue</a> is empty or still loading; open a deferred task from it to review it.
           </p>
         </EmptyState>
+        <HistoryPanel currentTaskId={null} />
       </div>
     )
   }
@@ -56,10 +60,14 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
 }
 
 function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress }) {
-  const { resolve, undo, busy } = useResolve('escalation')
+  const { resolve, reopen, busy } = useResolve('escalation')
+  const { undo, busy: undoing } = useUndo('escalation')
+  const { flag, busy: flagging } = useFlag()
+  const history = useLabelHistory(HISTORY_SIZE)
   const session = useReviewSession()
   const [note, setNote] = useState('')
   const [sheet, setSheet] = useState(false)
+  const [flagOpen, setFlagOpen] = useState(false)
   const noteRef = useRef<HTMLTextAreaElement>(null)
   const candidates = detail.task.candidates
   const current = detail.labels.find((l) => l.label !== null)?.label ?? null
@@ -88,6 +96,30 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
     session.skip(detail.task.id)
     void claimNext().then(go)
   }
+  // Review undoes the reviewer's latest escalation label (never Calibrate's, never a ruling) and
+  // shows its task; the task open now may be labeled again once its label is undone.
+  const undoLast = async () => {
+    const t = await undo()
+    if (t === null) return
+    if (t === detail.task.id) {
+      reopen(t)
+      leaving.current = false
+    } else go(t)
+  }
+  const canUndo = (history.data ?? []).some((l) => l.live && l.source === 'escalation' && !l.adjudicated)
+  const sendFlag = async (reason: string) => {
+    if (leaving.current) return
+    leaving.current = true
+    if (await flag(detail.task.id, reason)) {
+      setFlagOpen(false)
+      go(await claimNext())
+    } else leaving.current = false
+  }
+  const reopenLatest = () => {
+    const t = latestOther(history.data, detail.task.id)
+    if (t !== null && !leaving.current) go(t)
+  }
+  const mine = (history.data ?? []).find((l) => l.taskId === detail.task.id && l.live) ?? null
   const keys = useCandidateKeys(candidates, (c) => {
     markKey('resolve')
     void pick(c)
@@ -96,13 +128,18 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   useHotkeys(
     {
       ...keys.keys,
-      Backspace: () => void undo().then((t) => t && go(t)),
-      'ctrl+z': () => void undo().then((t) => t && go(t)),
+      // Enter on a focused history row (after `h`) reopens it; elsewhere it is the candidates'.
+      Enter: (e) => (e.target instanceof HTMLAnchorElement ? window.location.assign(e.target.href) : keys.keys.Enter(e)),
+      Backspace: () => void undoLast(),
+      'ctrl+z': () => void undoLast(),
       s: skip,
+      f: () => setFlagOpen(true),
+      p: reopenLatest,
+      h: focusHistory,
       n: () => noteRef.current?.focus(),
       '?': () => setSheet(true)
     },
-    !sheet,
+    !sheet && !flagOpen,
     guard.isArmed
   )
 
@@ -120,15 +157,23 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
           </p>
           <h1 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h1>
           {heldBy && <ReservedBy holder={heldBy} />}
+          {mine !== null && <OwnLabelNotice label={mine} />}
+          {detail.flags.length > 0 && <TaskFlags flags={detail.flags} />}
         </div>
         <div className="review-head-side">
           <ReviewProgress progress={progress} />
           <div className="review-actions">
-            <button type="button" className="secondary" data-testid="undo" onClick={() => void undo().then((t) => t && go(t))} disabled={busy || session.history.length === 0}>
+            <button type="button" className="secondary" data-testid="undo" onClick={() => void undoLast()} disabled={busy || undoing || !canUndo}>
               Undo <kbd>⌫</kbd>
             </button>
             <button type="button" className="secondary" onClick={skip}>
               Skip <kbd>s</kbd>
+            </button>
+            <button type="button" className="secondary" data-testid="history-open" onClick={focusHistory}>
+              History <kbd>h</kbd>
+            </button>
+            <button type="button" className="secondary" data-testid="flag-open" onClick={() => setFlagOpen(true)} disabled={flagging} title="Flag: can’t decide (with a reason; not a label)">
+              Can’t decide <kbd>f</kbd>
             </button>
             <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
               <kbd>?</kbd>
@@ -155,8 +200,9 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
         </p>
       )}
       <TaskBody detail={detail} />
-      <RecentDecisions currentTaskId={detail.task.id} />
+      <HistoryPanel currentTaskId={detail.task.id} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
+      {flagOpen && <FlagDialog taskId={detail.task.id} busy={flagging} onSubmit={(r) => void sendFlag(r)} onClose={() => setFlagOpen(false)} />}
     </div>
   )
 }
@@ -169,5 +215,43 @@ function ReservedBy({ holder }: { holder: Reservation }) {
       {holder.reviewer} is reviewing this task (reserved until {until}). A label given here is refused until they finish or
       their hold expires; the task is yours as soon as it is free. <ReleaseHold holder={holder} />
     </p>
+  )
+}
+
+/**
+ * The reviewer's own live label on the task open (reopened from the history, say): a blind one
+ * changed here is stored as escalation and leaves the calibration set; one whose task moved on
+ * since can no longer be undone (issue #16 item 4).
+ */
+function OwnLabelNotice({ label }: { label: HistoryLabel }) {
+  if (label.movedOn !== null) {
+    return (
+      <p className="notice" data-testid="review-moved-on">
+        Your label “{label.label}” on this task can no longer be undone: the task moved on since — {laterText(label.movedOn)}. A new label of yours
+        replaces yours; theirs stands.
+      </p>
+    )
+  }
+  if (label.source === 'random' && !label.adjudicated) {
+    return (
+      <p className="notice" data-testid="review-own-random">
+        Your blind label here is “{label.label}” (Calibrate). You have seen the verdict now: a label you give here is stored as <strong>escalation</strong> and
+        this task leaves the calibration set.
+      </p>
+    )
+  }
+  return null
+}
+
+/** Who could not decide this task, and why (flags are not labels: the task keeps its state). */
+function TaskFlags({ flags }: { flags: FlagView[] }) {
+  return (
+    <ul className="task-flags small" data-testid="task-flags" data-count={flags.length}>
+      {flags.map((f) => (
+        <li key={f.id} data-testid="task-flag" data-reviewer={f.reviewer}>
+          <span aria-hidden="true">⚑</span> Flagged by <strong>{f.reviewer}</strong> ({new Date(f.at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}): {f.reason}
+        </li>
+      ))}
+    </ul>
   )
 }
