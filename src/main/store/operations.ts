@@ -11,6 +11,7 @@ import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
 import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { budgetWhatIf, countLabelsSince } from './ops/what-if'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
 import { importLabels } from './ops/label-import'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
@@ -79,6 +80,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   liveLabels: read((d, _now, taskId) => liveLabels(d, taskId)),
   getTaskSummary: read((d, _now, taskId) => getTaskSummary(d, taskId)),
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
+  countLabelsSince: read((_d, _now, at) => countLabelsSince(at)),
   effectiveLabels: read((d) => effectiveLabelsPlan(d)),
 
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),
@@ -89,6 +91,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   listFits: read((d, _now, limit) => listFits(d, limit)),
   getFit: read((d, _now, fitId) => requireFit(d, fitId)),
   currentFit: read((d) => currentFit(d)),
+  budgetWhatIf: read((d, _now, input) => budgetWhatIf(d, input)),
   rollbackFit: write('write', ['fits', 'decisions', 'audit'], true, (d, now, fitId, actor) => rollbackFit(d, now, fitId, actor)),
 
   tallyPage: read((d, _now, after, limit) => tallyPage(d, after, limit)),

@@ -13,6 +13,7 @@ import { defineQueueTests } from './suite-queue'
 import { defineReservationTests } from './suite-reservations'
 import { defineTallyTests } from './suite-tallies'
 import { defineTeamTests } from './suite-team'
+import { defineWhatIfTests } from './suite-what-if'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
 /** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
@@ -100,6 +101,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineQueueTests(makeStore)
     defineReservationTests(makeStore)
     defineTeamTests(makeStore)
+    defineWhatIfTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

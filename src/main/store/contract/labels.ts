@@ -79,5 +79,7 @@ export interface LabelStore {
   liveLabels(taskId: string): Promise<LabelRecord[]>
   getTaskSummary(taskId: string): Promise<TaskSummary>
   recentLabels(limit: number): Promise<RecentLabel[]>
+  /** Live labels recorded after `at` (an ISO time, exclusive): what a refit learned since the fit before it. */
+  countLabelsSince(at: string): Promise<number>
   effectiveLabels(): Promise<EffectiveLabel[]>
 }
