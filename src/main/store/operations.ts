@@ -80,7 +80,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   liveLabels: read((d, _now, taskId) => liveLabels(d, taskId)),
   getTaskSummary: read((d, _now, taskId) => getTaskSummary(d, taskId)),
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
-  countLabelsSince: read((_d, _now, at) => countLabelsSince(at)),
+  countLabelsSince: read((_d, _now, since, until) => countLabelsSince(since, until)),
   effectiveLabels: read((d) => effectiveLabelsPlan(d)),
 
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),

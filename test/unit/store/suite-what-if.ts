@@ -75,14 +75,18 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
 
     it('counts the live labels recorded after it, and refuses a time that is not ISO UTC', async () => {
       const before = new Date(Date.now() - 60_000).toISOString()
-      expect(await store().countLabelsSince(before)).toBe(0)
+      expect(await store().countLabelsSince(before, null)).toBe(0)
       const a = await store().recordLabel({ taskId: 't1', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: 0 }, ANA)
       await store().recordLabel({ taskId: 't2', label: 'false', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)
-      expect(await store().countLabelsSince(before)).toBe(2)
-      expect(await store().countLabelsSince(new Date(Date.now() + 60_000).toISOString())).toBe(0)
+      const at = (await store().liveLabels('t2'))[0].at
+      expect(await store().countLabelsSince(before, null)).toBe(2)
+      expect(await store().countLabelsSince(before, at)).toBe(2)
+      expect(await store().countLabelsSince(before, before)).toBe(0)
+      expect(await store().countLabelsSince(new Date(Date.now() + 60_000).toISOString(), null)).toBe(0)
       await store().undoLabel({ labelId: a.value.labelId, expectedVersion: 1 }, ANA)
-      expect(await store().countLabelsSince(before)).toBe(1)
-      expect((await rejection(store().countLabelsSince('yesterday'))).code).toBe('bad_input')
+      expect(await store().countLabelsSince(before, null)).toBe(1)
+      expect((await rejection(store().countLabelsSince('yesterday', null))).code).toBe('bad_input')
+      expect((await rejection(store().countLabelsSince(before, 'tomorrow'))).code).toBe('bad_input')
     })
   })
 }

@@ -79,7 +79,10 @@ export interface LabelStore {
   liveLabels(taskId: string): Promise<LabelRecord[]>
   getTaskSummary(taskId: string): Promise<TaskSummary>
   recentLabels(limit: number): Promise<RecentLabel[]>
-  /** Live labels recorded after `at` (an ISO time, exclusive): what a refit learned since the fit before it. */
-  countLabelsSince(at: string): Promise<number>
+  /**
+   * Live labels recorded after `since` (an ISO time, exclusive) and not after `until` (null: up to
+   * now): what a refit learned since the fit before it.
+   */
+  countLabelsSince(since: string, until: string | null): Promise<number>
   effectiveLabels(): Promise<EffectiveLabel[]>
 }

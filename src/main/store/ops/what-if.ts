@@ -56,10 +56,12 @@ export function* budgetWhatIf(d: Dialect, input: BudgetWhatIfInput): Plan<Budget
   return { fitId, undecided, acted, expectedWrong, boundedTerms }
 }
 
-/** Live labels recorded after `at` (exclusive). */
-export function* countLabelsSince(at: string): Plan<number> {
-  const since = checkIsoUtc(at, 'at')
-  return Number((yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.at > ? AND ${LIVE_LABEL('l')}`, since))?.n ?? 0)
+/** Live labels recorded after `since` and, when `until` is given, not after it. */
+export function* countLabelsSince(since: string, until: string | null): Plan<number> {
+  const from = checkIsoUtc(since, 'since')
+  const to = until === null ? null : checkIsoUtc(until, 'until')
+  const upTo = to === null ? '' : 'AND l.at <= ?'
+  return Number((yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM labels l WHERE l.at > ? ${upTo} AND ${LIVE_LABEL('l')}`, from, ...(to === null ? [] : [to])))?.n ?? 0)
 }
 
 /**
