@@ -288,7 +288,10 @@ export interface BudgetWhatIf {
   unavailable: string | null
   /** The current fit's tasks now (labels since it left out); null when unavailable. */
   current: DecidedShare | null
-  /** Under the draft settings; null when a refit is needed or nothing is available. */
+  /**
+   * Under the draft settings; null when a refit is needed, nothing is available, or the draft keeps
+   * the fit's own λ budget with nothing else the bounds depend on changed (then it is `current`).
+   */
   proposed: (DecidedShare & {
     beta: number
     alpha: number

@@ -79,6 +79,10 @@ describe('the budget what-if and the refit change', () => {
 
   it('says which changes need a refit instead of guessing', async () => {
     expect((await whatIf({ budget: { kind: 'relative', lambda: 1 } })).needsRefit).toEqual(['λ'])
+    // The fit's own λ budget is no change: the fit as it stands answers.
+    await call('fits.decide', { budget: { kind: 'relative', lambda: 1 } })
+    expect(await whatIf({ budget: { kind: 'relative', lambda: 1 } })).toMatchObject({ needsRefit: [], proposed: null, current: { undecided: 600 } })
+    expect((await whatIf({ budget: { kind: 'relative', lambda: 2 } })).needsRefit).toEqual(['λ'])
     expect((await whatIf({ budget: { kind: 'auto' } })).needsRefit).toEqual(['λ = auto'])
     const many = await whatIf({ delta: 0.05, bound: 'binomial', method: 'shared' })
     expect(many.needsRefit).toEqual(['method', 'δ', 'bound'])

@@ -34,8 +34,10 @@ function fitSettings(fit: FitRecord): Partial<EngineSettings> {
 export function refitNeededFor(draft: EngineSettings, fit: FitRecord): string[] {
   const ran = fitSettings(fit)
   const out: string[] = []
-  if (draft.budget.kind === 'relative') out.push('λ')
-  if (draft.budget.kind === 'auto') out.push('λ = auto')
+  // A λ budget is worked out at the fit (β = λ·ê_T, λ = auto's search): only the fit's own is known.
+  const sameBudget = JSON.stringify(ran.budget) === JSON.stringify(draft.budget)
+  if (draft.budget.kind === 'relative' && !sameBudget) out.push('λ')
+  if (draft.budget.kind === 'auto' && !sameBudget) out.push('λ = auto')
   for (const [key, name] of BOUND_INPUTS) if (JSON.stringify(ran[key]) !== JSON.stringify(draft[key])) out.push(name)
   return out
 }
@@ -50,6 +52,7 @@ export async function budgetWhatIf(store: Store, draft: EngineSettings): Promise
   const needsRefit = refitNeededFor(draft, fit)
   const counts = await store.counts()
   const current = { undecided: counts.acted + counts.deferred, acted: counts.acted, queue: counts.deferred }
+  // The fit's own λ budget and nothing the bounds depend on changed: the answer is the fit as it stands (proposed null).
   if (needsRefit.length > 0 || draft.budget.kind !== 'absolute') return { fitId: fit.id, needsRefit, unavailable: null, current, proposed: null }
 
   const beta = draft.budget.beta

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
+import { UndoBar, type BlindCommit } from '../review/UndoBar'
 import type { TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useTaskDetail } from '../api/loop-queries'
@@ -31,6 +32,8 @@ export function CalibrateScreen() {
   })
   const settings = useEngineSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
+  // The latest blind commit, offered for undo for a few seconds (issue #16 item 7).
+  const [commit, setCommit] = useState<BlindCommit | null>(null)
   // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
   // on screen stays pinned until the reviewer moves on, else it would change under them — even
   // right after their own label, before they could read the verdict it reveals.
@@ -67,10 +70,27 @@ export function CalibrateScreen() {
           key={taskId}
           detail={detail.data}
           revealed={revealed === taskId}
-          onLabeled={() => setRevealed(taskId)}
+          onLabeled={(label) => {
+            setRevealed(taskId)
+            setCommit({ taskId, label, at: Date.now() })
+          }}
           onNext={() => {
             setDone((d) => [...d, taskId])
             setRevealed(null)
+          }}
+        />
+      )}
+      {commit !== null && (
+        <UndoBar
+          key={commit.at}
+          commit={commit}
+          onClose={() => setCommit(null)}
+          onUndone={(undone) => {
+            // Its verdict was shown at the commit: it is not drawn again here, so no blind label follows a seen verdict.
+            if (undone === taskId) {
+              setDone((d) => [...d, undone])
+              setRevealed(null)
+            }
           }}
         />
       )}
@@ -111,7 +131,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   )
 }
 
-function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: () => void; onNext: () => void }) {
+function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; onLabeled: (label: string) => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
   const session = useReviewSession()
   const guard = useArmedAfterPaint(detail.task.id)
@@ -124,7 +144,7 @@ function BlindTask({ detail, revealed, onLabeled, onNext }: { detail: TaskDetail
   const pick = async (label: string) => {
     if (busy || revealed || labeling.current) return
     labeling.current = true
-    if (await resolve(detail, label, null)) onLabeled()
+    if (await resolve(detail, label, null)) onLabeled(label)
     else labeling.current = false
   }
   const keys = useCandidateKeys(candidates, (c) => void pick(c))
