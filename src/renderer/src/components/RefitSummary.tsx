@@ -23,6 +23,7 @@ export function RefitSummary({ change, testId, title, onDismiss }: { change: Ref
       role="status"
       aria-label={title}
       data-testid={testId}
+      data-fit-id={after.fitId}
       data-acted-before={before === null ? '' : actedShare(before)}
       data-acted-after={actedShare(after)}
       data-queue-before={before?.deferred ?? ''}

@@ -180,14 +180,14 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
             <span>refitting…</span>
           </span>
         )}
-        {refit === 'done' && summary === null && <span role="status">Refit done.</span>}
+        {refit === 'done' && <span role="status">Refit done.</span>}
         {refit !== 'idle' && refit !== 'running' && refit !== 'done' && (
           <span role="alert" className="error-text">
             {refit}
           </span>
         )}
       </div>
-      {refit === 'done' && summary !== null && <RefitSummary change={summary} testId="settings-refit-summary" title="Refit done" />}
+      {refit === 'done' && summary !== null && <RefitSummary change={summary} testId="settings-refit-summary" title="What the refit changed" />}
     </form>
   )
 }
