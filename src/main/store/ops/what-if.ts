@@ -40,20 +40,26 @@ export function* budgetWhatIf(d: Dialect, input: BudgetWhatIfInput): Plan<Budget
     ...(gapAtMost === null ? [] : [gapAtMost])
   )
   let acted = 0
-  let expectedWrong = 0
   let boundedTerms = 0
+  // Neumaier's compensated sum: the figure does not depend on the order the rows come in (index or key).
+  let sum = 0
+  let carry = 0
   for (const r of rows) {
     const stop = firstCrossing(r.bound, threshold)
     if (stop === null) continue
     acted++
     const best = bestRoundQhat(r.why)
-    if (best !== null && best.round === stop.round) expectedWrong += 1 - best.qhat
+    let term: number
+    if (best !== null && best.round === stop.round) term = 1 - best.qhat
     else {
-      expectedWrong += 1 - stop.bound
+      term = 1 - stop.bound
       boundedTerms++
     }
+    const next = sum + term
+    carry += Math.abs(sum) >= Math.abs(term) ? sum - next + term : term - next + sum
+    sum = next
   }
-  return { fitId, undecided, acted, expectedWrong, boundedTerms }
+  return { fitId, undecided, acted, expectedWrong: sum + carry, boundedTerms }
 }
 
 /** Live labels recorded after `since` and, when `until` is given, not after it. */
