@@ -35,6 +35,8 @@ export const API_METHODS = [
   'fits.get',
   'fits.rollback',
   'fits.status',
+  'fits.whatIf',
+  'fits.change',
   'export.run',
   'demo.status',
   'demo.startEmpty',

@@ -110,6 +110,8 @@ export interface ApiResults {
   'fits.get': L.FitDetail
   'fits.rollback': L.FitSummary
   'fits.status': L.RefitStatus
+  'fits.whatIf': L.BudgetWhatIf
+  'fits.change': L.RefitChange
   'export.run': L.ExportResult
   'demo.status': L.DemoStatus
   'demo.startEmpty': L.StartEmptyResult

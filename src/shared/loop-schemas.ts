@@ -162,6 +162,10 @@ export const loopInputSchemas = {
   'fits.get': z.object({ fitId: id }).strict(),
   'fits.rollback': z.object({ fitId: id }).strict(),
   'fits.status': noArgs,
+  /** What the settings would do under the current fit's stored bounds, before saving them (issue #16 item 6). */
+  'fits.whatIf': z.object({ settings: engineSettingsSchema }).strict(),
+  /** What a fit changed against the fit before it (issue #16 item 7). */
+  'fits.change': z.object({ fitId: id }).strict(),
   'export.run': z
     .object({
       what: z.enum(EXPORT_KINDS),

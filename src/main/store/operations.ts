@@ -11,6 +11,7 @@ import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
 import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { budgetWhatIf, countLabelsSince } from './ops/what-if'
 import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
 import { importLabels } from './ops/label-import'
 import { flagTask, filteredFlags, taskFlags } from './ops/flags'
@@ -83,6 +84,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   getTaskSummary: read((d, _now, taskId) => getTaskSummary(d, taskId)),
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
   reviewerLabels: read((d, _now, query) => reviewerLabels(d, query)),
+  countLabelsSince: read((_d, _now, since, until) => countLabelsSince(since, until)),
   effectiveLabels: read((d) => effectiveLabelsPlan(d)),
   // The server's own record of what Calibrate drew: no screen shows it, no topic changes.
   recordDraw: write('write', [], true, (d, now, taskId, actor) => recordDraw(d, now, taskId, actor)),
@@ -95,6 +97,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   listFits: read((d, _now, limit) => listFits(d, limit)),
   getFit: read((d, _now, fitId) => requireFit(d, fitId)),
   currentFit: read((d) => currentFit(d)),
+  budgetWhatIf: read((d, _now, input) => budgetWhatIf(d, input)),
   rollbackFit: write('write', ['fits', 'decisions', 'audit'], true, (d, now, fitId, actor) => rollbackFit(d, now, fitId, actor)),
 
   tallyPage: read((d, _now, after, limit) => tallyPage(d, after, limit)),

@@ -15,6 +15,7 @@ import { defineReservationTests } from './suite-reservations'
 import { defineSecurityTests } from './suite-security'
 import { defineTallyTests } from './suite-tallies'
 import { defineTeamTests } from './suite-team'
+import { defineWhatIfTests } from './suite-what-if'
 
 export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
 /** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
@@ -104,6 +105,7 @@ export function defineStoreSuite(name: string, makeStore: MakeStore): void {
     defineReservationTests(makeStore)
     defineTeamTests(makeStore)
     defineSecurityTests(makeStore)
+    defineWhatIfTests(makeStore)
 
     describe('closing', () => {
       const store = useStore(makeStore)

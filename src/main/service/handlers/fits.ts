@@ -7,6 +7,7 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
 import { metricsWithCounts } from '../fit/record'
+import { budgetWhatIf, refitChange } from '../fit/what-if'
 
 export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, current: boolean): FitSummary {
   return {
@@ -46,7 +47,7 @@ export function fitDetail(f: FitRecord, current: boolean): FitDetail {
 
 type H = Pick<
   ServerHandlers,
-  | 'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status'
+  | 'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status' | 'fits.whatIf' | 'fits.change'
   | 'engine.getSettings' | 'engine.updateSettings' | 'engine.defaultsNotice' | 'engine.dismissDefaultsNotice'
 >
 
@@ -76,6 +77,8 @@ export function fitHandlers(core: Core): H {
       const stale = recent.length > 0 && (current === null || recent[0].at > (current.decidedAt ?? current.createdAt))
       return { ...core.fits.status(), currentFitId: current?.id ?? null, stale }
     },
+    'fits.whatIf': ({ settings }) => budgetWhatIf(core.store(), settings),
+    'fits.change': ({ fitId }) => refitChange(core.store(), fitId),
     'engine.getSettings': () => readEngineSettings(core.store()),
     'engine.updateSettings': async ({ patch }, ctx) => {
       const s = await updateEngineSettings(core.store(), patch, actorOf(ctx))

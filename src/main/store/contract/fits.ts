@@ -72,6 +72,32 @@ export interface DecisionPage {
   readonly whys: Float64Array
 }
 
+/**
+ * A what-if on the current fit's stored bounds (issue #16 item 6): which of its tasks that still
+ * have no live label would act at another action threshold 1 − α', without a refit.
+ * `gapAtMost`: only rows whose stored gap is at most this can reach the threshold (the caller knows
+ * the fit's α: gap = (1 − α) − max_t L_t), so the read walks the gap index instead of every row;
+ * null reads every row with bounds.
+ */
+export type BudgetWhatIfInput = { threshold: number; gapAtMost: number | null }
+
+export type BudgetWhatIfResult = {
+  /** The current fit; null when none is decided (every figure 0). */
+  fitId: string | null
+  /** Its tasks without a live label (the acted and the deferred now). */
+  undecided: number
+  /** Of them, those with max_t L_t ≥ threshold. */
+  acted: number
+  /**
+   * Σ over those of 1 − q̂ at their stop round (the first t with L_t ≥ threshold). The fit stores q̂
+   * only at each task's best round; where the stop round is another one, 1 − L_t stands in for it,
+   * never smaller (L_t = q̂ − b − conc with b, conc ≥ 0), so the sum is an upper bound then.
+   */
+  expectedWrong: number
+  /** How many acted tasks' terms are 1 − L_t (their q̂ at the stop round is not stored). */
+  boundedTerms: number
+}
+
 export interface FitStore {
   saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
   /**
@@ -87,6 +113,8 @@ export interface FitStore {
   getFit(fitId: string): Promise<FitRecord>
   /** The fit whose decisions are current (newest decided), or null. */
   currentFit(): Promise<FitRecord | null>
+  /** One pass over the current fit's stored bounds under another threshold (BudgetWhatIfInput). */
+  budgetWhatIf(input: BudgetWhatIfInput): Promise<BudgetWhatIfResult>
   /** Makes an earlier fit current again: a new fit copying its content and decisions. */
   rollbackFit(fitId: string, actor: Actor): Promise<WriteResult<FitRecord>>
 }

@@ -116,6 +116,11 @@ export interface LabelStore {
   /** A reviewer's own labels, newest first (the console's history and undo; issue #16 items 4 and 9). */
   reviewerLabels(query: ReviewerLabelsQuery): Promise<ReviewerLabel[]>
   recentLabels(limit: number): Promise<RecentLabel[]>
+  /**
+   * Live labels recorded after `since` (an ISO time, exclusive) and not after `until` (null: up to
+   * now): what a refit learned since the fit before it.
+   */
+  countLabelsSince(since: string, until: string | null): Promise<number>
   effectiveLabels(): Promise<EffectiveLabel[]>
   /** Calibrate drew this task for the actor's session (recordLabel's `requireDraw`); true when new. */
   recordDraw(taskId: string, actor: Actor): Promise<WriteResult<boolean>>

@@ -26,9 +26,9 @@ export function useApiEvents(listener: (e: ApiEvent) => void): void {
 /** Which queries read which topics: a write's topics invalidate exactly those. */
 const QUERIES_BY_TOPIC: Record<Topic, string[]> = {
   tasks: ['app.counts', 'queue.page', 'queue.facets', 'task.detail', 'imports.list', 'demo.status', 'adjudicate.list'],
-  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'labels.history', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list'],
-  decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary'],
-  fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary'],
+  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'labels.history', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list', 'fits.whatIf'],
+  decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary', 'fits.whatIf'],
+  fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary', 'fits.whatIf'],
   imports: ['app.counts', 'imports.list', 'queue.facets'],
   settings: ['settings.get', 'engine.getSettings', 'engine.defaultsNotice', 'demo.status', 'team.getSettings'],
   audit: ['audit.tail']

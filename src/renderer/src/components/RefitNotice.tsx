@@ -1,17 +1,22 @@
-import { useCallback, useEffect, useRef } from 'react'
-import type { FitDetail } from '@shared/api'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { FitDetail, RefitChange } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
+import { refitMoves } from '@shared/refit-change'
 import { useApi, useApiEvents } from '../api/context'
+import { RefitSummary } from './RefitSummary'
 import { useToast } from './Toasts'
 
 /**
- * After a background refit lands, says what changed — each seat's weight before → after —
- * without interrupting the reviewer (a toast, never a dialog or a focus change).
+ * After a background refit lands, says what changed without interrupting the reviewer (never a
+ * dialog or a focus change). A refit that moved the acted share by ≥ 5 points or the queue by
+ * ≥ 5 % (issue #16 item 7) is said plainly — from what to what, and the labels given since the fit
+ * before it — and stays until dismissed; any other one is a toast of each seat's weight.
  */
 export function RefitNotice() {
   const api = useApi()
   const toast = useToast()
   const last = useRef<FitDetail | null>(null)
+  const [news, setNews] = useState<RefitChange | null>(null)
 
   useEffect(() => {
     let live = true
@@ -27,16 +32,22 @@ export function RefitNotice() {
     useCallback(
       (e: ApiEvent) => {
         if (e.type !== 'fit-landed') return
-        void api['fits.get']({ fitId: e.fitId }).then((fit) => {
+        void Promise.all([api['fits.get']({ fitId: e.fitId }), api['fits.change']({ fitId: e.fitId })]).then(([fit, change]) => {
           const before = last.current
           last.current = fit
-          toast({ kind: 'info', text: `Refit landed (${fit.method}): ${describe(before, fit)}` })
+          if (refitMoves(change).notable) setNews(change)
+          else toast({ kind: 'info', text: `Refit landed (${fit.method}): ${describe(before, fit)}` })
         }).catch(() => {})
       },
       [api, toast]
     )
   )
-  return null
+  if (news === null) return null
+  return (
+    <div className="refit-banner">
+      <RefitSummary key={news.after.fitId} change={news} testId="refit-summary" title="The refit moved the queue" onDismiss={() => setNews(null)} />
+    </div>
+  )
 }
 
 export function describe(before: FitDetail | null, after: FitDetail): string {

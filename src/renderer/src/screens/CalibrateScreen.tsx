@@ -11,6 +11,7 @@ import { useCandidateKeys } from '../review/use-candidate-keys'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
 import { useUndo } from '../review/use-undo'
+import { UndoBar, type BlindCommit } from '../review/UndoBar'
 import { useReviewSession } from '../review/session'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 
@@ -38,6 +39,8 @@ export function CalibrateScreen() {
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set())
   const [reopened, setReopened] = useState<string | null>(null)
   const { undo, busy: undoing } = useUndo('random')
+  // The latest blind commit, offered for undo for three seconds (issue #16 item 7): the same undo as ⌫.
+  const [commit, setCommit] = useState<BlindCommit | null>(null)
   // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
   // on screen stays pinned until the reviewer moves on, else it would change under them — even
   // right after their own label, before they could read the verdict it reveals.
@@ -54,6 +57,7 @@ export function CalibrateScreen() {
     setSeen((s) => new Set(s).add(t))
     setReopened(t)
     setRevealed(null)
+    setCommit(null)
   }
   useHotkeys({ Backspace: () => void undoLast(), 'ctrl+z': () => void undoLast() })
 
@@ -87,7 +91,11 @@ export function CalibrateScreen() {
           detail={detail.data}
           revealed={revealed === taskId}
           seen={seen.has(taskId)}
-          onLabeled={() => setRevealed(taskId)}
+          onLabeled={(label, source) => {
+            setRevealed(taskId)
+            // The bar follows a blind commit; a label of a task whose verdict was seen is not one.
+            setCommit(source === 'random' ? { taskId, label, at: Date.now() } : null)
+          }}
           onNext={() => {
             setDone((d) => (d.includes(taskId) ? d : [...d, taskId]))
             setRevealed(null)
@@ -95,6 +103,7 @@ export function CalibrateScreen() {
           }}
         />
       )}
+      {commit !== null && <UndoBar key={commit.at} commit={commit} onClose={() => setCommit(null)} onUndo={undoLast} />}
     </div>
   )
 }
@@ -132,7 +141,7 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   )
 }
 
-function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; seen: boolean; onLabeled: () => void; onNext: () => void }) {
+function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; seen: boolean; onLabeled: (label: string, source: LabelSource) => void; onNext: () => void }) {
   const { resolve, busy } = useResolve('random')
   // The source the store kept for this window's label here: escalation once the verdict was seen.
   const [stored, setStored] = useState<LabelSource | null>(null)
@@ -150,7 +159,7 @@ function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: Task
     const given = await resolve(detail, label, null)
     if (given !== null) {
       setStored(given.source)
-      onLabeled()
+      onLabeled(label, given.source)
     } else labeling.current = false
   }
   const keys = useCandidateKeys(candidates, (c) => void pick(c))

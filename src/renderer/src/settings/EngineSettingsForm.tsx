@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings } from '@shared/api'
+import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings, type RefitChange } from '@shared/api'
 import { budgetMeaning } from '@shared/budget-text'
 import { budgetSchema, engineSettingsSchema } from '@shared/loop-schemas'
 import { useApi } from '../api/context'
 import { useUpdateEngineSettings } from '../api/loop-queries'
+import { RefitSummary } from '../components/RefitSummary'
 import { NumberField } from './NumberField'
+import { WhatIfPanel } from './WhatIfPanel'
 import { readNumberText, type NumberText } from './number-text'
 
 type BudgetKind = BudgetSetting['kind']
@@ -42,6 +44,8 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const [draft, setDraft] = useState(settings)
   const [texts, setTexts] = useState(() => textsOf(settings))
   const [refit, setRefit] = useState<'idle' | 'running' | 'done' | string>('idle')
+  // What the refit changed against the fit before it (issue #16 item 6: "after the refit, a summary").
+  const [summary, setSummary] = useState<RefitChange | null>(null)
   useEffect(() => {
     setDraft(settings)
     setTexts(textsOf(settings))
@@ -58,19 +62,27 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const problems = inUse.flatMap((k) => (read[k].ok ? [] : [read[k].message]))
   const value = (k: NumberKey): number | null => (read[k].ok ? read[k].value : null)
 
+  /** The settings as the fields read, or null while one of them is not valid. */
+  const candidate = (): EngineSettings | null => {
+    if (problems.length > 0) return null
+    const budget: BudgetSetting =
+      budgetKind === 'absolute' ? { kind: 'absolute', beta: value('beta')! } : budgetKind === 'relative' ? { kind: 'relative', lambda: value('lambda')! } : { kind: 'auto' }
+    return { ...draft, budget, delta: value('delta')!, epsAct: value('epsAct')!, spotRate: value('spotRate')! }
+  }
+
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    if (problems.length > 0) {
+    const next = candidate()
+    if (next === null) {
       setRefit(`Not saved: ${problems.join(' ')}`)
       return
     }
-    const budget: BudgetSetting =
-      budgetKind === 'absolute' ? { kind: 'absolute', beta: value('beta')! } : budgetKind === 'relative' ? { kind: 'relative', lambda: value('lambda')! } : { kind: 'auto' }
-    const next: EngineSettings = { ...draft, budget, delta: value('delta')!, epsAct: value('epsAct')!, spotRate: value('spotRate')! }
+    setSummary(null)
     try {
       await update.mutateAsync(diff(settings, next))
       setRefit('running')
-      await api['fits.run']({})
+      const fit = await api['fits.run']({})
+      setSummary(await api['fits.change']({ fitId: fit.id }))
       setRefit('done')
     } catch (err) {
       setRefit(err instanceof Error ? err.message : String(err))
@@ -158,6 +170,7 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
         {meaningReady && budgetKind !== 'absolute' && ' (β itself is worked out at each fit from the calibration set; the fit reports it.)'}
       </p>
       <p className="muted small">The certificate always uses blind (random) labels only: its guarantee needs exchangeable calibration data.</p>
+      <WhatIfPanel draft={candidate()} />
       <div className="actions">
         <button type="submit" data-testid="settings-save" disabled={update.isPending || refit === 'running'}>
           Save and refit
@@ -174,6 +187,7 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
           </span>
         )}
       </div>
+      {refit === 'done' && summary !== null && <RefitSummary change={summary} testId="settings-refit-summary" title="What the refit changed" />}
     </form>
   )
 }
