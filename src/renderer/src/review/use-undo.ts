@@ -35,6 +35,10 @@ export function useUndo(source: LabelSource) {
         return null
       }
       session.forget(res.undone.id)
+      // The undo bumped the task's version: a cached copy of it (e.g. Calibrate's revealed view)
+      // must not be shown, or the next label would go out against the old version and conflict.
+      qc.removeQueries({ queryKey: ['task.detail', res.undone.taskId], type: 'inactive' })
+      await qc.invalidateQueries({ queryKey: ['task.detail', res.undone.taskId] })
       toast({ kind: 'info', text: `Undid “${shortLabel(res.undone.label ?? '')}” on ${res.undone.taskId}.` })
       return res.undone.taskId
     } catch (e) {
