@@ -39,6 +39,8 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
     }
     const detail = async (reviewer: string, taskId: string) => (await call<TaskDetail>(reviewer, 'task.detail', { taskId })).value
     async function resolve(reviewer: string, taskId: string, source: 'random' | 'escalation', pick = 0, tab?: string): Promise<ResolveResult> {
+      // A random label needs Calibrate's draw of its task for the session first (issue #22).
+      if (source === 'random') await call(reviewer, 'calibrate.draw', { exclude: ids.filter((t) => t !== taskId) }, tab)
       const d = await detail(reviewer, taskId)
       const r = await call<ResolveResult>(reviewer, 'labels.resolve', { taskId, label: d.task.candidates[pick], expectedVersion: d.task.version, source }, tab)
       expect(r.status, JSON.stringify(r.error)).toBe(200)
