@@ -14,7 +14,17 @@ import { defineReservationTests } from './suite-reservations'
 import { defineTallyTests } from './suite-tallies'
 import { defineTeamTests } from './suite-team'
 
-export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
+export type StoreHandle = {
+  store: Store
+  cleanup: () => Promise<void>
+  /** Another store on the same database, as another process opens it (closed by `cleanup`). */
+  another: () => Promise<Store>
+  /**
+   * Makes a store lose an import's lock while it stays open, as if the OS or the server had
+   * dropped it (SQLite: its lock file deleted; PostgreSQL: its lock's session terminated).
+   */
+  loseImportLock: (importId: string) => Promise<void>
+}
 /** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
 export type MakeStore = (opts?: { now?: () => Date }) => Promise<StoreHandle>
 
