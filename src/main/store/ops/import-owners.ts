@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { StoreError, type Actor, type BeginImportInput, type ImportRecord, type ImportSweep, type PublishOptions, type Store, type SweepTarget } from '../contract'
-import type { Tx } from '../operations'
 import type { Plan } from '../plan'
 import type { Dialect } from './dialect'
 import { abandonImport, beginImport, checkBeginInput, publishImport, sweepCandidates, sweepImport, takenOver } from './imports'
@@ -32,11 +31,14 @@ export interface ImportLocks {
   leftovers(): string[]
 }
 
-/** What the ownership rules need from the store: its locks, and a plan run in one transaction (on the import's own connection, when `importId` names one held). */
+/**
+ * What the ownership rules need from the store: its locks, and a plan run in one read or write
+ * transaction (on the import's own connection, when `importId` names one held).
+ */
 export type Owners = {
   dialect: Dialect
   locks: ImportLocks
-  run<T>(tx: Tx, plan: Plan<T>, importId?: string): Promise<T>
+  run<T>(tx: 'read' | 'write', plan: Plan<T>, importId?: string): Promise<T>
 }
 
 /**
