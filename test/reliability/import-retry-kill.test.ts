@@ -149,19 +149,21 @@ type LoopStats = { kills: number; retries: number; landed: Record<string, number
  * whole), then goes on to be the next round's victim (crash-child.ts, import-chain).
  */
 async function killAndRetry(b: Backend, rand: () => number): Promise<LoopStats> {
+  const files: { prefix: string; path: string }[] = []
   const file = (i: number) => {
-    const prefix = `${b.name}-r${i}`
-    const path = join(dir, `${prefix}.trace.jsonl`)
-    writeTraceFile(path, prefix, TASKS)
-    return { prefix, path }
+    if (files[i] === undefined) {
+      const prefix = `${b.name}-r${i}`
+      files[i] = { prefix, path: join(dir, `${prefix}.trace.jsonl`) }
+      writeTraceFile(files[i].path, prefix, TASKS)
+    }
+    return files[i]
   }
-  const chain = (retry: string, next: string, i: number) => Child.start(['import-chain', b.location, retry, next], join(dir, `${b.name}-${i}.log`))
+  // Child i retries file i − 1, then imports file i (the one it may be killed in).
+  const chain = (i: number) => Child.start(['import-chain', b.location, i === 0 ? '-' : file(i - 1).path, file(i).path], join(dir, `${b.name}-${i}.log`))
   const stats: LoopStats = { kills: 0, retries: 0, landed: {}, retryMs: [] }
 
-  // One uninterrupted import first: how long a whole run takes (the `ready` aim spreads over it).
-  const first = file(-1)
-  let files = [first, file(0)]
-  let child = chain('-', first.path, -1)
+  // File 0 imported without a kill first: how long a whole run takes (the `ready` aim spreads over it).
+  let child = chain(0)
   await child.line('loaded')
   child.send('go')
   await child.line('between')
@@ -170,18 +172,21 @@ async function killAndRetry(b: Backend, rand: () => number): Promise<LoopStats> 
   expect((await child.exited).code, child.errors).toBe(0)
   const fullMs = performance.now() - t0
   expect(child.record()).toContain(`done imported ${TASKS}`)
-  child = chain('-', files[1].path, 0)
+  // Child 1 retries file 0 (already imported: a no-op), then is round 1's victim.
+  child = chain(1)
   await child.line('loaded')
   child.send('go')
   await child.line('between')
+  // Two children ahead: each loads while the rounds before it run.
+  const ahead = [chain(2), chain(3)]
 
   // Bounded: a machine so fast that runs end before their kill fails the count below instead of looping.
-  for (let i = 0; stats.kills < KILLS && i < 2 * KILLS; i++) {
-    const f = files[1]
-    files = [f, file(i + 1)]
+  for (let i = 1; stats.kills < KILLS && i <= 2 * KILLS; i++) {
+    const f = file(i)
     const aim = AIMS[i % AIMS.length]
     const delay = rand() * (aim.windowMs ?? 1.3 * fullMs)
-    const retry = chain(f.path, files[1].path, i + 1)
+    const retry = ahead.shift() as Child
+    ahead.push(chain(i + 3))
     child.send('go')
     let timer: NodeJS.Timeout | undefined
     // A child that ends before its aim is reached is simply not killed (checked like any other run).
@@ -215,6 +220,9 @@ async function killAndRetry(b: Backend, rand: () => number): Promise<LoopStats> 
   }
   child.endInput()
   expect((await child.exited).code, child.errors).toBe(0)
+  // The children started ahead never touched the database (they wait for their first line).
+  for (const c of ahead) c.kill()
+  await Promise.all(ahead.map((c) => c.exited))
   await b.verify()
   return stats
 }
