@@ -81,8 +81,8 @@ export function buildStore<Q>(driver: Driver<Q>, own: BackendOperations<Q>): Sto
   const owners = (topics: Topic[] | null): Owners => ({
     dialect: driver.dialect,
     locks: driver.importLocks,
-    run: async <T>(tx: 'read' | 'write', plan: Plan<T>, importId?: string): Promise<T> =>
-      (await driver.transaction(tx, tx === 'read' ? null : topics, (q) => driver.runPlan(q, plan), importId)) as T
+    run: async <T>(tx: 'read' | 'write', plan: () => Plan<T>, importId?: string): Promise<T> =>
+      (await driver.transaction(tx, tx === 'read' ? null : topics, (q) => driver.runPlan(q, plan()), importId)) as T
   })
 
   const store: Record<string, unknown> = {}

@@ -33,12 +33,13 @@ export interface ImportLocks {
 
 /**
  * What the ownership rules need from the store: its locks, and a plan run in one read or write
- * transaction (on the import's own connection, when `importId` names one held).
+ * transaction (on the import's own connection, when `importId` names one held). The plan is
+ * made by `plan()` for each attempt: PostgreSQL retries a transaction from the start.
  */
 export type Owners = {
   dialect: Dialect
   locks: ImportLocks
-  run<T>(tx: 'read' | 'write', plan: Plan<T>, importId?: string): Promise<T>
+  run<T>(tx: 'read' | 'write', plan: () => Plan<T>, importId?: string): Promise<T>
 }
 
 /**
@@ -47,7 +48,7 @@ export type Owners = {
  * publish of a live import). The live ones (their lock is held) are reported with who, where, since.
  */
 export async function sweepDeadImports(o: Owners, target: SweepTarget): Promise<ImportSweep> {
-  const found = await o.run('read', sweepCandidates(o.dialect, target))
+  const found = await o.run('read', () => sweepCandidates(o.dialect, target))
   const out: ImportSweep = { swept: [], live: [] }
   for (const imp of found.staged) {
     if (o.locks.holds(imp.id) || !(await o.locks.take(imp.id))) {
@@ -55,12 +56,12 @@ export async function sweepDeadImports(o: Owners, target: SweepTarget): Promise<
       continue
     }
     try {
-      if (await o.run('write', sweepImport(o.dialect, imp.id), imp.id)) out.swept.push(imp.id)
+      if (await o.run('write', () => sweepImport(o.dialect, imp.id), imp.id)) out.swept.push(imp.id)
     } finally {
       await o.locks.release(imp.id)
     }
   }
-  for (const id of found.abandoned) if (await o.run('write', sweepImport(o.dialect, id))) out.swept.push(id)
+  for (const id of found.abandoned) if (await o.run('write', () => sweepImport(o.dialect, id))) out.swept.push(id)
   if (target === 'all') {
     // Locks of imports killed before their row was written, or after their publish: no row to
     // sweep, only the lock to clear once it is free.
@@ -77,7 +78,7 @@ export async function beginOwnedImport(o: Owners, now: string, input: BeginImpor
   const id = randomUUID()
   if (!(await o.locks.take(id))) throw new StoreError('internal', `could not take the lock of the new import ${id}`, { importId: id })
   try {
-    return await o.run('write', beginImport(o.dialect, now, id, input, actor), id)
+    return await o.run('write', () => beginImport(o.dialect, now, id, input, actor), id)
   } catch (e) {
     await o.locks.release(id)
     throw e
@@ -92,7 +93,7 @@ export async function publishOwnedImport(o: Owners, now: string, importId: strin
   }
   if (o.locks.lost(importId)) throw await lostLock()
   try {
-    const published = await o.run('write', publishImport(o.dialect, now, importId, actor, opts, o.locks.holds(importId)), importId)
+    const published = await o.run('write', () => publishImport(o.dialect, now, importId, actor, opts, o.locks.holds(importId)), importId)
     await o.locks.release(importId)
     return published
   } catch (e) {
@@ -105,7 +106,7 @@ export async function publishOwnedImport(o: Owners, now: string, importId: strin
 /** Abandons, and releases the lock whatever the write did: a failed abandon (a full disk) leaves a dead import the next sweep deletes, never a stuck one. */
 export async function abandonOwnedImport(o: Owners, now: string, importId: string): Promise<ImportRecord> {
   try {
-    return await o.run('write', abandonImport(o.dialect, now, importId), importId)
+    return await o.run('write', () => abandonImport(o.dialect, now, importId), importId)
   } finally {
     await o.locks.release(importId)
   }
