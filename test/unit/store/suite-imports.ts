@@ -170,6 +170,7 @@ export function defineImportTests(makeStore: MakeStore): void {
       expect((await handle.store.sweepDeadImports('all')).value).toEqual({ swept: [], live: [] })
       expect((await rejection(handle.store.sweepDeadImports({ importIds: [''] }))).code).toBe('bad_input')
       expect((await rejection(handle.store.sweepDeadImports({ sha256: 'nope' }))).code).toBe('bad_input')
+      expect((await rejection(handle.store.sweepDeadImports(null as unknown as 'all'))).code).toBe('bad_input')
     })
 
     it('refuses the publish of an import whose lock was lost and that another process swept: "was taken over"', async () => {

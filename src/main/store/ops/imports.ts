@@ -133,6 +133,7 @@ export function* sweepCandidates(d: Dialect, target: SweepTarget): Plan<{ staged
   let rows: (LiveRow & { state: string })[]
   const sql = `SELECT ${LIVE_COLUMNS}, state FROM imports WHERE state <> 'published'`
   if (target === 'all') rows = yield* rowsOf(`${sql} ORDER BY created_at`)
+  else if (target === null || typeof target !== 'object') throw new StoreError('bad_input', "a sweep's target is 'all', { sha256 } or { importIds }")
   else if ('sha256' in target) {
     checkSha256(target.sha256, 'sha256')
     rows = yield* rowsOf(`${sql} AND sha256 = ? ORDER BY created_at`, target.sha256)
