@@ -68,7 +68,10 @@ export function defineImportTests(makeStore: MakeStore): void {
       const a = await store().beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
       const b = await store().beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
       await store().writeImportBatch(a.value.id, { tasks: [makeTask('t1')] })
-      expect((await rejection(store().writeImportBatch(b.value.id, { tasks: [makeTask('t1')] }))).code).toBe('conflict')
+      const e = await rejection(store().writeImportBatch(b.value.id, { tasks: [makeTask('t1')] }))
+      expect(e.code).toBe('conflict')
+      // Who is running it, where, and since when.
+      expect(e.message).toContain(`import ${a.value.id} ("a.jsonl") begun by ana (electron, session session-ana) at ${a.value.createdAt}`)
     })
 
     it('hides an abandoned import and lets its tasks be imported again', async () => {

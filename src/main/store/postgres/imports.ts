@@ -21,7 +21,7 @@ function admit(q: PgSql, imp: ImportRecord, s: SeatInput, own: SeatCache): Promi
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
   const rows = await q.all<ExistingTask & { id: string }>(
-    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name, i.created_by, i.shell, i.session_id, i.created_at
      FROM unnest(?::text[]) AS j(id) JOIN tasks t ON t.id = j.id JOIN imports i ON i.id = t.import_id`,
     tasks.map((t) => t.id)
   )

@@ -19,7 +19,7 @@ function admit(q: Sql, imp: ImportRecord, s: SeatInput, own: SeatCache): number 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
   const rows = q.all<ExistingTask & { id: string }>(
-    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name, i.created_by, i.shell, i.session_id, i.created_at
      FROM json_each(?) j JOIN tasks t ON t.id = j.value JOIN imports i ON i.id = t.import_id`,
     JSON.stringify(tasks.map((t) => t.id))
   )
