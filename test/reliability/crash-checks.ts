@@ -7,6 +7,8 @@
  */
 import { decisionsTable } from '../../src/main/store/fit-decisions'
 import Database from 'better-sqlite3'
+import { readdirSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 import { expect } from 'vitest'
 import { openStore } from '../../src/main/store'
 
@@ -60,11 +62,12 @@ export async function verifyDatabase(path: string, mustHave: Iterable<string>): 
 }
 
 /**
- * The sweep a later open does once a dead process's staged import is stale (default: an hour),
- * brought forward: afterwards no staged or abandoned rows remain, and a retry can import the file.
+ * The sweep every open does, with the store's default options: a dead process's staged import
+ * (its lock is free) is deleted at once, so afterwards no staged or abandoned rows — nor lock
+ * files — remain, and a retry can import the file.
  */
-export async function sweepStaleImports(path: string): Promise<void> {
-  const store = await openStore(path, { staleImportMs: 0 })
+export async function sweepDeadImports(path: string): Promise<void> {
+  const store = await openStore(path)
   await store.close()
   const db = new Database(path, { readonly: true, fileMustExist: true })
   try {
@@ -73,6 +76,12 @@ export async function sweepStaleImports(path: string): Promise<void> {
   } finally {
     db.close()
   }
+  expect(importLockFiles(path)).toEqual([])
+}
+
+/** The import lock files next to a database (`<db>.import-<id>.lock`, one per running import). */
+export function importLockFiles(path: string): string[] {
+  return readdirSync(dirname(path)).filter((f) => f.startsWith(`${basename(path)}.import-`))
 }
 
 /** Rows of one child session: labels it wrote, and how many audit rows name each of them. */

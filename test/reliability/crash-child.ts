@@ -2,13 +2,16 @@
  * The workload the reliability suites run in a child process, against a real database file,
  * through the same code paths the console and the CLI use:
  *
- *   import  <db> <trace file> <threaded 0|1>   runImport (staged batches, publish), as `arbiter import`
+ *   import  <db> <trace file> <threaded 0|1>   runImport (staged batches, publish), as `arbiter import`;
+ *                                             <db> may be a postgres:// URL
  *   resolve <db> <seed> <max labels>          labels.resolve / labels.undo through the service's handlers
  *   fit     <db>                              fits.run then fits.decide through the service (worker thread)
+ *   import-chain <db> <retry file|-> <file>   the retry of one file, then (after a second line) an import of the next
  *
  * Protocol, one line each: `loaded` once the code is loaded; then the child waits for a line on
  * stdin before touching the database (the parent checks the previous kill's database meanwhile);
- * `ready <sessionId>`; `ack <labelId>` after each resolve/undo RETURNS (the call returns only once
+ * `ready <sessionId>`; `phase <name>` as an import enters each phase (validating, checking, writing,
+ * publishing); `ack <labelId>` after each resolve/undo RETURNS (the call returns only once
  * the label is committed); `done …` at the end. A failure prints `error <code> <message>` on stderr
  * and exits with the CLI's code for it. Every line goes to stdout, and with CRASH_LOG set also to
  * that file by a synchronous write: stdout is a socket Node writes asynchronously once its buffer
@@ -36,15 +39,21 @@ async function call<T>(service: Service, method: string, args: unknown = {}): Pr
   return env.value as T
 }
 
-async function importFile(db: string, file: string, threaded: boolean): Promise<void> {
+/** `tag` starts each line (the chain's retry part says `retry ready import`, `retry done …`). */
+async function importFile(db: string, file: string, threaded: boolean, tag = ''): Promise<void> {
   const store = await openStore(db)
-  say('ready import')
+  say(`${tag}ready import`)
+  let phase = ''
   const out = await runImport(
     store,
     { path: file, fileName: file, displayName: 'crash', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: threaded ? { dbPath: db, nativeBinding: null } : null },
-    { reviewer: 'crash-import', sessionId: 'crash-import', shell: 'cli' }
+    { reviewer: 'crash-import', sessionId: 'crash-import', shell: 'cli' },
+    // Each phase once, as it starts (`writing` after the first staged batch is committed).
+    (p) => {
+      if (p.phase !== phase) say(`${tag}phase ${(phase = p.phase)}`)
+    }
   )
-  say(`done ${out.status} ${out.tasks}`)
+  say(`${tag}done ${out.status} ${out.tasks}`)
   await store.close()
 }
 
@@ -86,12 +95,26 @@ async function fit(db: string): Promise<void> {
   await service.close()
 }
 
+/**
+ * import-chain: the retry of one file (`-`: none), then — after a second line — an import of the
+ * next file, the one the parent kills. One process does both, so a kill-and-retry round costs one
+ * process start, and that start overlaps the previous round.
+ */
+async function importChain(db: string, retry: string, next: string, nextLine: () => Promise<boolean>): Promise<void> {
+  if (retry !== '-') await importFile(db, retry, false, 'retry ')
+  say('between')
+  if (await nextLine()) await importFile(db, next, false)
+}
+
 async function main(argv: string[]): Promise<void> {
   const [mode, db, a, b] = argv
   say('loaded')
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
+  const nextLine = async () => (await lines.next()).done !== true
   // Nothing touches the database before the parent says so.
-  for await (const _line of createInterface({ input: process.stdin })) break
+  await nextLine()
   if (mode === 'import') return importFile(db, a, b === '1')
+  if (mode === 'import-chain') return importChain(db, a, b, nextLine)
   if (mode === 'resolve') return resolveLoop(db, Number(a), Number(b))
   if (mode === 'fit') return fit(db)
   throw new Error(`unknown mode ${mode}`)

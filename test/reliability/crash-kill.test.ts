@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { updateEngineSettings } from '../../src/main/service/engine-settings'
 import { openStore } from '../../src/main/store'
-import { publishedWithPrefix, sessionLabels, sweepStaleImports, verifyDatabase, type Snapshot } from './crash-checks'
+import { publishedWithPrefix, sessionLabels, sweepDeadImports, verifyDatabase, type Snapshot } from './crash-checks'
 import { Child, prng, writeTraceFile } from './crash-support'
 import { reportSuite } from './report'
 
@@ -209,7 +209,7 @@ async function prepareImports() {
       else expect([0, f.tasks]).toContain(mine)
       expect(seen.visibleTasks - before).toBe(published.has(f.prefix) ? 0 : mine)
       if (run.child.record().includes(`done imported ${f.tasks}`)) expect(mine).toBe(f.tasks)
-      await sweepStaleImports(db)
+      await sweepDeadImports(db)
       if (mine === f.tasks && !published.has(f.prefix)) {
         published.add(f.prefix)
         completed++

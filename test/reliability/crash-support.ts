@@ -103,6 +103,16 @@ export class Child {
     this.proc.stdin?.end('go\n')
   }
 
+  /** One line to the child, keeping its stdin open (the import chain waits for two). */
+  send(line: string): void {
+    this.proc.stdin?.write(`${line}\n`)
+  }
+
+  /** No more lines: a child waiting for one ends. */
+  endInput(): void {
+    this.proc.stdin?.end()
+  }
+
   kill(): void {
     this.proc.kill('SIGKILL')
   }

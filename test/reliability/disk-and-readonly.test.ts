@@ -11,16 +11,16 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { dispatch } from '../../src/main/host/dispatch'
 import { createService } from '../../src/main/service'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { runImport } from '../../src/main/service/import'
 import { openStore } from '../../src/main/store'
-import { sessionLabels, verifyDatabase } from './crash-checks'
+import { importLockFiles, sessionLabels, verifyDatabase } from './crash-checks'
 import { CHILD, CLI, NODE_ARGS, REPO, writeTraceFile } from './crash-support'
 import { reportSuite } from './report'
 
@@ -131,7 +131,61 @@ describe('a full disk', () => {
     await fullDisk(limited(), 512, () => {})
   })
 
+
+  it.skipIf(!canMount)('a failed abandon on a full disk leaves a dead import, not a stuck one: a retry in the same process imports the whole file', async () => {
+    const mnt = join(dir, 'abandon')
+    expect(tryMount(mnt, 'size=64m')).toBe(true)
+    const db = join(mnt, 'arbiter.db')
+    copyFileSync(demo, db)
+    const before = await verifyDatabase(db, [])
+    const file = join(dir, 'abandon.trace.jsonl')
+    const tasks = 5000 // three staged batches: the disk fills up after the first
+    writeTraceFile(file, 'abandon', tasks)
+    const filler = join(mnt, 'filler')
+    const req = { path: file, fileName: 'abandon.trace.jsonl', displayName: 'disk', kind: 'traces' as const, skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'] as ['task', 'worker', 'label'], header: true }, goldName: null }
+    const actor = { reviewer: 'disk', sessionId: 'disk', shell: 'web' as const }
+    const abandonErrors = vi.spyOn(console, 'error')
+    // One store for both attempts, as the console's server keeps it: nothing reopens the database in between.
+    const store = await openStore(db)
+    try {
+      let filled = false
+      const failed = runImport(store, req, actor, (p) => {
+        if (p.phase !== 'writing' || filled) return
+        // The first batch is committed (staged): now nothing more fits, not even the abandon.
+        filled = true
+        fillUp(filler)
+      })
+      await expect(failed).rejects.toMatchObject({ message: expect.stringMatching(/disk is full/) })
+      expect(abandonErrors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/could not abandon a failed import: .*disk is full/)])
+      rmSync(filler)
+      const retry = await runImport(store, req, actor)
+      expect(retry).toMatchObject({ status: 'imported', tasks, errorCount: 0 })
+    } finally {
+      abandonErrors.mockRestore()
+      await store.close()
+    }
+    expect(importLockFiles(db)).toEqual([])
+    expect((await verifyDatabase(db, before.labelIds)).visibleTasks).toBe(before.visibleTasks + tasks)
+    figures['failed abandon on a full disk, retried in the same process'] = `${tasks} tasks imported`
+  })
 })
+
+/** Writes zeros to `path` until the file system has no byte left. */
+function fillUp(path: string): void {
+  const fd = openSync(path, 'w')
+  try {
+    for (const size of [1 << 20, 4096, 1]) {
+      const chunk = Buffer.alloc(size)
+      try {
+        for (;;) writeSync(fd, chunk)
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e
+      }
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
 
 describe('a read-only database', () => {
   it("the store's read-only option refuses an import and a resolve, and changes no byte", async () => {

@@ -7,6 +7,7 @@
  */
 import { StoreError, type ChangeFeedEvents, type Store, type Topic } from './contract'
 import type { Dialect } from './ops/dialect'
+import type { ImportLocks, Owners } from './ops/import-owners'
 import { OPERATIONS, type OperationName, type Tx } from './operations'
 import type { Plan } from './plan'
 import { checkActor } from './validate'
@@ -16,8 +17,13 @@ export interface Driver<Q> {
   dialect: Dialect
   readonly: boolean
   now(): Date
-  /** Runs `fn` in one transaction of kind `tx`; `topics`: what a write changes (null for a read). */
-  transaction<T>(tx: Tx, topics: Topic[] | null, fn: (q: Q) => T | Promise<T>): T | Promise<T>
+  /**
+   * Runs `fn` in one transaction of kind `tx`; `topics`: what a write changes (null for a read);
+   * `importId`: the import it belongs to, whose own connection it runs on if the backend has one.
+   */
+  transaction<T>(tx: Tx, topics: Topic[] | null, fn: (q: Q) => T | Promise<T>, importId?: string): T | Promise<T>
+  /** The backend's import locks (ops/import-owners.ts). */
+  importLocks: ImportLocks
   runPlan<T>(q: Q, plan: Plan<T>): T | Promise<T>
   toStoreError(e: unknown): StoreError
   close(): void | Promise<void>
@@ -42,8 +48,9 @@ export function buildStore<Q>(driver: Driver<Q>, own: BackendOperations<Q>): Sto
   function method<K extends OperationName>(name: K): (...args: unknown[]) => Promise<unknown> {
     const op = OPERATIONS[name]
     const plan = op.plan as ((d: Dialect, now: string, ...args: unknown[]) => Plan<unknown>) | undefined
+    const owned = op.owned as ((o: Owners, now: string, ...args: unknown[]) => Promise<unknown>) | undefined
     const backend = own[name] as ((q: Q, ...args: unknown[]) => unknown) | undefined
-    if (plan === undefined && backend === undefined) throw new StoreError('internal', `the ${driver.dialect.backend} store has no ${name}`)
+    if (plan === undefined && owned === undefined && backend === undefined) throw new StoreError('internal', `the ${driver.dialect.backend} store has no ${name}`)
     const topics = op.topics
     return async (...args) => {
       try {
@@ -53,15 +60,30 @@ export function buildStore<Q>(driver: Driver<Q>, own: BackendOperations<Q>): Sto
           if (op.actor) checkActor(args[1])
         }
         const now = driver.now().toISOString()
-        const value = await driver.transaction(op.tx, topics, (q) =>
-          plan !== undefined ? driver.runPlan(q, plan(driver.dialect, now, ...args)) : op.clock ? backend!(q, now, ...args) : backend!(q, ...args)
-        )
+        const importId = op.onImport === true && typeof args[0] === 'string' ? args[0] : undefined
+        const value =
+          owned !== undefined
+            ? await owned(owners(topics), now, ...args)
+            : await driver.transaction(
+                op.tx,
+                topics,
+                (q) => (plan !== undefined ? driver.runPlan(q, plan(driver.dialect, now, ...args)) : op.clock ? backend!(q, now, ...args) : backend!(q, ...args)),
+                importId
+              )
         return topics === null ? value : { value, topics }
       } catch (e) {
         throw driver.toStoreError(e)
       }
     }
   }
+
+  /** An owned import step's transactions: reads, and writes that change `topics`. */
+  const owners = (topics: Topic[] | null): Owners => ({
+    dialect: driver.dialect,
+    locks: driver.importLocks,
+    run: async <T>(tx: 'read' | 'write', plan: () => Plan<T>, importId?: string): Promise<T> =>
+      (await driver.transaction(tx, tx === 'read' ? null : topics, (q) => driver.runPlan(q, plan()), importId)) as T
+  })
 
   const store: Record<string, unknown> = {}
   for (const name of Object.keys(OPERATIONS) as OperationName[]) store[name] = method(name)
@@ -76,6 +98,8 @@ export function buildStore<Q>(driver: Driver<Q>, own: BackendOperations<Q>): Sto
     if (closed) return
     closed = true
     try {
+      // The imports this store was running are left staged and dead: the next sweep deletes them.
+      await driver.importLocks.releaseAll()
       await driver.close()
     } catch (e) {
       throw driver.toStoreError(e)

@@ -11,7 +11,7 @@ export type { Migration } from './migrations'
 export { topicsOf, type OperationName } from './operations'
 export { prepareTask } from './prepared-task'
 export { DecisionPageBuilder, pageBuffers } from './decision-page'
-export { DEFAULT_STALE_IMPORT_MS, type OpenOptions } from './open-options'
+export type { OpenOptions } from './open-options'
 export { openSqliteStore, type SqliteOpenOptions } from './sqlite/open'
 export { SQLITE_MIGRATIONS } from './sqlite/migrations'
 export { openPostgresStore, passwordFree, type PostgresOpenOptions } from './postgres/open'
@@ -31,13 +31,12 @@ export function isServerLocation(location: string): boolean {
 /**
  * A `postgres://` or `postgresql://` URL opens the PostgreSQL store; anything else is a SQLite
  * file path (or `:memory:`). SQLite-only options (native binding, busy timeout, a migration list
- * of SQLite's dialect) do not apply to PostgreSQL; `readonly`, `staleImportMs` and `now` do.
+ * of SQLite's dialect) do not apply to PostgreSQL; `readonly` and `now` do.
  */
 export async function openStore(location: string, opts: OpenStoreOptions = {}): Promise<Store> {
   if (isServerLocation(location)) {
     return openPostgresStore(location, {
       ...(opts.readonly === undefined ? {} : { readonly: opts.readonly }),
-      ...(opts.staleImportMs === undefined ? {} : { staleImportMs: opts.staleImportMs }),
       ...(opts.now === undefined ? {} : { now: opts.now })
     })
   }

@@ -12,7 +12,8 @@ import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
 import { currentFit, finishDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
 import { budgetWhatIf, countLabelsSince } from './ops/what-if'
-import { abandonImport, beginImport, findImportBySha, listImports, publishImport } from './ops/imports'
+import { abandonOwnedImport, beginOwnedImport, publishOwnedImport, sweepDeadImports, type Owners } from './ops/import-owners'
+import { findImportBySha, listImports } from './ops/imports'
 import { importLabels } from './ops/label-import'
 import { flagTask, filteredFlags, taskFlags } from './ops/flags'
 import { reviewerLabels } from './ops/history'
@@ -52,10 +53,19 @@ export type Operation<K extends OperationName> = {
   clock: boolean
   /** The operation written once; absent: each backend supplies it. Called again on each retry. */
   plan?: (d: Dialect, now: string, ...args: Args<K>) => Plan<Value<K>>
+  /**
+   * An import's step that takes, uses or releases its lock (ops/import-owners.ts): written once,
+   * it runs its own transactions (of the kind `tx`) around the lock, instead of one plan.
+   */
+  owned?: (o: Owners, now: string, ...args: Args<K>) => Promise<Value<K>>
+  /** The first argument is an import id: its transaction runs on that import's own connection, when it has one. */
+  onImport?: boolean
 }
 
 const read = <K extends OperationName>(plan?: Operation<K>['plan']): Operation<K> => ({ tx: 'read', topics: null, actor: false, clock: false, plan })
 const write = <K extends OperationName>(tx: Tx, topics: Topic[], actor: boolean, plan?: Operation<K>['plan'], clock = true): Operation<K> => ({ tx, topics, actor, clock, plan })
+/** An import's step around its lock (see `owned`). */
+const owned = <K extends OperationName>(topics: Topic[], actor: boolean, fn: Operation<K>['owned']): Operation<K> => ({ tx: 'write', topics, actor, clock: true, owned: fn })
 /** A write of a backend's own that needs no time. */
 const timeless = <K extends OperationName>(tx: Tx, topics: Topic[]): Operation<K> => write(tx, topics, false, undefined, false)
 
@@ -67,11 +77,12 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   getSettings: read(() => getSettings()),
   setSettings: write('write', ['settings', 'audit'], true, (_d, now, patch, actor) => setSettings(now, patch, actor)),
 
-  // The staging steps touch only invisible rows; the publish makes them news.
-  beginImport: write('write', ['imports'], true, (d, now, input, actor) => beginImport(d, now, input, actor)),
-  writeImportBatch: write('staged', ['imports'], false),
-  publishImport: write('write', ['imports', 'tasks', 'labels', 'audit'], true, (d, now, importId, actor, opts) => publishImport(d, now, importId, actor, opts)),
-  abandonImport: write('write', ['imports'], false, (d, now, importId) => abandonImport(d, now, importId)),
+  // The staging steps touch only invisible rows; the publish makes them news. Each holds the import's lock.
+  beginImport: owned(['imports'], true, (o, now, input, actor) => beginOwnedImport(o, now, input, actor)),
+  writeImportBatch: { ...write('staged', ['imports'], false), onImport: true },
+  publishImport: owned(['imports', 'tasks', 'labels', 'audit'], true, (o, now, importId, actor, opts) => publishOwnedImport(o, now, importId, actor, opts)),
+  abandonImport: owned(['imports'], false, (o, now, importId) => abandonOwnedImport(o, now, importId)),
+  sweepDeadImports: owned(['imports'], false, (o, _now, target) => sweepDeadImports(o, target)),
   findImportBySha: read((_d, _now, sha256) => findImportBySha(sha256)),
   existingTasks: read(),
   seatModels: read(() => seatModels()),

@@ -4,7 +4,17 @@
  */
 import { StoreError, type ImportRecord, type ImportState } from './contract'
 
-export type ExistingTask = { import_id: string; content_sha256: string; state: ImportState; file_name: string }
+/** An existing row and its import; who began that import, where and when, for the message when it is still running. */
+export type ExistingTask = {
+  import_id: string
+  content_sha256: string
+  state: ImportState
+  file_name: string
+  created_by?: string
+  shell?: string
+  session_id?: string
+  created_at?: string
+}
 
 /**
  * `insert`: new id; `replace`: left over from an abandoned import not yet swept (it was never
@@ -25,7 +35,9 @@ export function taskAdmission(imp: ImportRecord, task: { id: string; contentSha2
   if (old.state === 'staged' && old.import_id !== imp.id) {
     throw new StoreError(
       'conflict',
-      `task "${task.id}" is being imported by import ${old.import_id} ("${old.file_name}"), not yet published; ` +
+      `task "${task.id}" is being imported by import ${old.import_id} ("${old.file_name}")` +
+        (old.created_by === undefined ? '' : ` begun by ${old.created_by} (${old.shell}, session ${old.session_id}) at ${old.created_at}`) +
+        ', not yet published; ' +
         `import ${imp.id} ("${imp.fileName}") cannot write it now`,
       details
     )

@@ -3,6 +3,7 @@ import { buildStore, type Driver } from '../../../src/main/store/build-store'
 import { OPERATIONS, topicsOf } from '../../../src/main/store/operations'
 import { openSqliteStore } from '../../../src/main/store'
 import { SQLITE } from '../../../src/main/store/sqlite/dialect'
+import { SqliteImportLocks } from '../../../src/main/store/sqlite/import-lock'
 import type { StoreError } from '../../../src/main/store/contract'
 
 describe('the table of operations', () => {
@@ -26,7 +27,8 @@ describe('the table of operations', () => {
   it('refuses a backend that lacks an operation the table gives no plan for', () => {
     const driver: Driver<null> = {
       dialect: SQLITE, readonly: false, now: () => new Date(), transaction: (_tx, _topics, fn) => fn(null),
-      runPlan: () => undefined as never, toStoreError: (e) => e as StoreError, close: () => undefined
+      runPlan: () => undefined as never, toStoreError: (e) => e as StoreError, close: () => undefined,
+      importLocks: new SqliteImportLocks(null, undefined)
     }
     expect(() => buildStore(driver, {})).toThrow(/has no info/)
   })

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL-specific guarantees, checked through a second, raw connection: what the triggers
- * refuse, the open-time sweep, the data version, the integrity check, migrations (recorded with
+ * refuse, the open-time sweep and the import locks, the data version, the integrity check, migrations (recorded with
  * their sha256; edited or newer schemas refused; a failure rolls back), the URL handling of
  * `openStore`, and the same semantics as SQLite under truly concurrent clients.
  */
@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { expect, it } from 'vitest'
 import { openPostgresStore, openStore, POSTGRES_MIGRATIONS, StoreError, type Migration, type Store } from '../../../src/main/store'
 import { migrationSha256 } from '../../../src/main/store/migrations'
+import { PgImportLocks } from '../../../src/main/store/postgres/import-lock'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
 import { ANA, appendDecisions, BO, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
@@ -102,32 +103,61 @@ describeWith(POSTGRES, 'postgres schema guarantees', () => {
     })
   })
 
-  it('sweeps abandoned imports at open, and staged ones left by a dead process once stale', async () => {
+  it('sweeps abandoned imports and dead staged ones at open, at once, and leaves a live one alone', async () => {
     const url = await cluster().createDatabase()
-    const t0 = new Date('2026-11-30T10:00:00.000Z')
-    let store: Store = await openPostgresStore(url, { now: () => t0 })
+    const store: Store = await openPostgresStore(url)
     await importTasks(store, [makeTask('kept')])
     const abandoned = await store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
     await store.writeImportBatch(abandoned.value.id, { tasks: [makeTask('gone-1')], seats: [{ id: 'S9', model: null }] })
     await store.abandonImport(abandoned.value.id)
-    const crashed = await store.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
-    await store.writeImportBatch(crashed.value.id, { tasks: [makeTask('gone-2')] })
-    await store.close()
+    const live = await store.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
+    await store.writeImportBatch(live.value.id, { tasks: [makeTask('gone-2')] })
+    const crashedStore = await openPostgresStore(url)
+    const crashed = await crashedStore.beginImport({ fileName: 'c.jsonl', sha256: sha('c'), kind: 'traces' }, ANA)
+    await crashedStore.writeImportBatch(crashed.value.id, { tasks: [makeTask('gone-3')] })
+    await crashedStore.close() // like a kill: the staged import is never published nor abandoned, its lock's session is gone
+    // The abandoned import went at the second store's open already.
     expect(await count(url, 'SELECT count(*) AS n FROM tasks')).toBe(3)
-
-    store = await openPostgresStore(url, { now: () => new Date(t0.getTime() + 30 * 60_000) })
-    await store.close()
-    expect(await count(url, 'SELECT count(*) AS n FROM tasks')).toBe(2)
     expect(await count(url, `SELECT count(*) AS n FROM seats WHERE id = 'S9'`)).toBe(0)
+    // The live import's lock: a session of its own, keepalives set so a vanished client frees it in under a minute.
+    const holder = await raw(url, async (c) => (await c.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`)).rows as { pid: number }[])
+    expect(holder).toHaveLength(1)
 
-    store = await openPostgresStore(url, { now: () => new Date(t0.getTime() + 2 * 3600_000) })
-    expect(await store.counts()).toMatchObject({ tasks: 1, moves: 4 })
-    expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+    // The next open: the dead import goes; the live one (its store is open) stays.
+    const next = await openPostgresStore(url)
+    await next.close()
+    expect(await count(url, 'SELECT count(*) AS n FROM tasks')).toBe(2)
+    expect(await count(url, `SELECT count(*) AS n FROM imports WHERE id IN ('${abandoned.value.id}', '${crashed.value.id}')`)).toBe(0)
+
+    // Once its store is gone too, the next open sweeps it; published data stays.
     await store.close()
+    const last = await openPostgresStore(url)
+    expect(await last.counts()).toMatchObject({ tasks: 1, moves: 4 })
+    expect(await last.integrityCheck()).toEqual({ ok: true, messages: [] })
+    await last.close()
     expect(await count(url, 'SELECT count(*) AS n FROM tasks')).toBe(1)
     expect(await count(url, 'SELECT count(*) AS n FROM task_moves')).toBe(1)
     expect(await count(url, 'SELECT count(*) AS n FROM task_search')).toBe(1)
     expect(await count(url, 'SELECT count(*) AS n FROM imports')).toBe(1)
+  })
+
+  it("holds an import's lock on a connection of its own with TCP keepalives (idle 10 s, interval 5 s, 3 probes)", async () => {
+    const url = await cluster().createDatabase()
+    const locks = new PgImportLocks(url)
+    const other = new PgImportLocks(url)
+    try {
+      expect(await locks.take('imp-1')).toBe(true)
+      expect(await other.take('imp-1')).toBe(false) // held: its importer is alive
+      const own = locks.clientOf('imp-1') as pg.Client
+      const setting = async (name: string) => (await own.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v as string
+      expect([await setting('tcp_keepalives_idle'), await setting('tcp_keepalives_interval'), await setting('tcp_keepalives_count')]).toEqual(['10', '5', '3'])
+      await locks.release('imp-1')
+      expect(locks.holds('imp-1')).toBe(false)
+      expect(await other.take('imp-1')).toBe(true) // released: anyone may take it (and sweep its import)
+    } finally {
+      await locks.releaseAll()
+      await other.releaseAll()
+    }
   })
 
   it('notices other stores’ commits through the data version, not its own', async () => {

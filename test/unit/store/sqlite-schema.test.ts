@@ -2,6 +2,8 @@
  * SQLite-specific guarantees, checked through a second raw connection: what the triggers refuse,
  * what the open-time sweep removes, and that the review queue's orders are index walks.
  */
+import { readdirSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, openStore, type Store } from '../../../src/main/store'
 import { ANA, decision, importTasks, makeTask, rejection, saveDecisions, sha } from './fixtures'
@@ -86,17 +88,19 @@ describe('sqlite schema guarantees', () => {
     }
   })
 
-  it('sweeps abandoned imports at open, and staged ones left by a dead process once stale', async () => {
+  it('sweeps abandoned imports and dead staged ones at open, at once, and leaves a live one alone', async () => {
     const path = tmp.dbPath()
-    const t0 = new Date('2026-11-30T10:00:00.000Z')
-    let store: Store = await openSqliteStore(path, { now: () => t0 })
+    const store: Store = await openSqliteStore(path)
     await importTasks(store, [makeTask('kept')])
     const abandoned = await store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
     await store.writeImportBatch(abandoned.value.id, { tasks: [makeTask('gone-1')], seats: [{ id: 'S9', model: null }] })
     await store.abandonImport(abandoned.value.id)
-    const crashed = await store.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
-    await store.writeImportBatch(crashed.value.id, { tasks: [makeTask('gone-2')] })
-    await store.close() // like a kill: the staged import is never published nor abandoned
+    const live = await store.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
+    await store.writeImportBatch(live.value.id, { tasks: [makeTask('gone-2')] })
+    const crashedStore = await openSqliteStore(path)
+    const crashed = await crashedStore.beginImport({ fileName: 'c.jsonl', sha256: sha('c'), kind: 'traces' }, ANA)
+    await crashedStore.writeImportBatch(crashed.value.id, { tasks: [makeTask('gone-3')] })
+    await crashedStore.close() // like a kill: the staged import is never published nor abandoned, its lock is gone
 
     const count = (sql: string): number => {
       const db = rawDb(path, true)
@@ -106,24 +110,29 @@ describe('sqlite schema guarantees', () => {
         db.close()
       }
     }
+    // The abandoned import went at the second store's open already.
     expect(count('SELECT count(*) AS n FROM tasks')).toBe(3)
-
-    // 30 minutes later: the abandoned import goes, the recent staged one stays (it may be alive).
-    store = await openSqliteStore(path, { now: () => new Date(t0.getTime() + 30 * 60_000) })
-    await store.close()
-    expect(count('SELECT count(*) AS n FROM tasks')).toBe(2)
-    expect(count(`SELECT count(*) AS n FROM imports WHERE id = '${abandoned.value.id}'`)).toBe(0)
     expect(count(`SELECT count(*) AS n FROM seats WHERE id = 'S9'`)).toBe(0)
+    const lockFiles = () => readdirSync(dirname(path)).filter((f) => f.includes('.import-'))
+    expect(lockFiles()).toEqual([`${basename(path)}.import-${live.value.id}.lock`])
 
-    // Two hours later the staged import counts as dead and is swept too; published data stays.
-    store = await openSqliteStore(path, { now: () => new Date(t0.getTime() + 2 * 3600_000) })
-    expect(await store.counts()).toMatchObject({ tasks: 1, moves: 4 })
-    expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
+    // The next open, a second later: the dead import goes; the live one (its store is open) stays.
+    const next = await openSqliteStore(path)
+    await next.close()
+    expect(count('SELECT count(*) AS n FROM tasks')).toBe(2)
+    expect(count(`SELECT count(*) AS n FROM imports WHERE id IN ('${abandoned.value.id}', '${crashed.value.id}')`)).toBe(0)
+
+    // Once its store is gone too, the next open sweeps it; published data stays, and no lock file is left.
     await store.close()
+    const last = await openSqliteStore(path)
+    expect(await last.counts()).toMatchObject({ tasks: 1, moves: 4 })
+    expect(await last.integrityCheck()).toEqual({ ok: true, messages: [] })
+    await last.close()
     expect(count('SELECT count(*) AS n FROM tasks')).toBe(1)
     expect(count('SELECT sum(move_count) AS n FROM tasks')).toBe(4)
     expect(count('SELECT count(*) AS n FROM task_moves')).toBe(1)
     expect(count('SELECT count(*) AS n FROM imports')).toBe(1)
+    expect(lockFiles()).toEqual([])
   })
 
   it('serves every review-queue order of one fit from an index (no scan, no temp b-tree)', async () => {

@@ -1,17 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openStore } from '../../../src/main/store'
+import { openStore, type Store } from '../../../src/main/store'
 import { defineStoreSuite } from './store-suite'
 
 defineStoreSuite('sqlite', async (opts = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-store-'))
-  const store = await openStore(join(dir, 'arbiter.db'), opts)
+  const path = join(dir, 'arbiter.db')
+  const store = await openStore(path, opts)
+  const others: Store[] = []
   return {
     store,
     cleanup: async () => {
-      await store.close()
+      for (const s of [store, ...others]) await s.close()
       rmSync(dir, { recursive: true, force: true })
-    }
+    },
+    another: async () => {
+      const s = await openStore(path, opts)
+      others.push(s)
+      return s
+    },
+    // The holder keeps its lock on the unlinked file; the next taker creates a new one.
+    loseImportLock: async (importId) => unlinkSync(`${path}.import-${importId}.lock`)
   }
 })

@@ -17,7 +17,17 @@ import { defineTallyTests } from './suite-tallies'
 import { defineTeamTests } from './suite-team'
 import { defineWhatIfTests } from './suite-what-if'
 
-export type StoreHandle = { store: Store; cleanup: () => Promise<void> }
+export type StoreHandle = {
+  store: Store
+  cleanup: () => Promise<void>
+  /** Another store on the same database, as another process opens it (closed by `cleanup`). */
+  another: () => Promise<Store>
+  /**
+   * Makes a store lose an import's lock while it stays open, as if the OS or the server had
+   * dropped it (SQLite: its lock file deleted; PostgreSQL: its lock's session terminated).
+   */
+  loseImportLock: (importId: string) => Promise<void>
+}
 /** A fresh store; `now` replaces its clock (the reservation tests move time by hand). */
 export type MakeStore = (opts?: { now?: () => Date }) => Promise<StoreHandle>
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
-import { ANA, hasUndefined, importTasks, makeTask, rejection, sha } from './fixtures'
-import { useStore, type MakeStore } from './store-suite'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ANA, BO, hasUndefined, importTasks, makeTask, rejection, sha } from './fixtures'
+import { useStore, type MakeStore, type StoreHandle } from './store-suite'
 
 export function defineImportTests(makeStore: MakeStore): void {
   describe('imports', () => {
@@ -68,7 +68,10 @@ export function defineImportTests(makeStore: MakeStore): void {
       const a = await store().beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
       const b = await store().beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
       await store().writeImportBatch(a.value.id, { tasks: [makeTask('t1')] })
-      expect((await rejection(store().writeImportBatch(b.value.id, { tasks: [makeTask('t1')] }))).code).toBe('conflict')
+      const e = await rejection(store().writeImportBatch(b.value.id, { tasks: [makeTask('t1')] }))
+      expect(e.code).toBe('conflict')
+      // Who is running it, where, and since when.
+      expect(e.message).toContain(`import ${a.value.id} ("a.jsonl") begun by ana (electron, session session-ana) at ${a.value.createdAt}`)
     })
 
     it('hides an abandoned import and lets its tasks be imported again', async () => {
@@ -110,6 +113,89 @@ export function defineImportTests(makeStore: MakeStore): void {
       const e = await rejection(store().writeImportBatch(b.value.id, { tasks: [otherModel] }))
       expect(e.code).toBe('bad_input')
       expect(e.message).toContain('A1')
+    })
+  })
+
+  // Issue #17: a staged import belongs to the store holding its lock; once that store is gone
+  // (closed here, as a killed process leaves it) the import is dead, and the next start sweeps it.
+  describe('ownership of staged imports', () => {
+    let handle: StoreHandle
+    beforeEach(async () => {
+      handle = await makeStore()
+    })
+    afterEach(async () => {
+      await handle.cleanup()
+    })
+
+    /** An import of t1 and t2 begun and written by a store of its own (another process), left staged. */
+    async function stagedElsewhere(): Promise<{ importer: Awaited<ReturnType<StoreHandle['another']>>; id: string; since: string }> {
+      const importer = await handle.another()
+      const begun = await importer.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, BO)
+      await importer.writeImportBatch(begun.value.id, { tasks: [makeTask('t1'), makeTask('t2')] })
+      return { importer, id: begun.value.id, since: begun.value.createdAt }
+    }
+
+    it('reports a live staged import with who began it, where and since when, and leaves it alone', async () => {
+      const { importer, id, since } = await stagedElsewhere()
+      const sweep = await handle.store.sweepDeadImports({ importIds: [id] })
+      expect(sweep.value).toEqual({ swept: [], live: [{ id, fileName: 'a.jsonl', createdBy: 'bo', shell: 'web', sessionId: 'session-bo', since }] })
+      expect(sweep.topics).toEqual(['imports'])
+      // A start of the same content leaves it too, and cannot write its tasks.
+      const mine = await handle.store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
+      expect((await handle.store.existingTasks(['t1'])).map((e) => [e.importId, e.state])).toEqual([[id, 'staged']])
+      expect((await rejection(handle.store.writeImportBatch(mine.value.id, { tasks: [makeTask('t1')] }))).code).toBe('conflict')
+      // Its owner publishes it as usual.
+      expect((await importer.publishImport(id, BO)).value.counts.tasks).toBe(2)
+      expect((await handle.store.counts()).tasks).toBe(2)
+    })
+
+    it('sweeps a dead staged import of the same content when an import starts, so the retry imports the whole file', async () => {
+      const { importer, id } = await stagedElsewhere()
+      await importer.close() // its lock goes with it, as with a killed process
+      const retry = await handle.store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
+      expect(await handle.store.existingTasks(['t1', 't2'])).toEqual([])
+      expect(await handle.store.findImportBySha(sha('a'))).toMatchObject({ id: retry.value.id, state: 'staged' })
+      const batch = await handle.store.writeImportBatch(retry.value.id, { tasks: [makeTask('t1'), makeTask('t2'), makeTask('t3')] })
+      expect(batch.value).toMatchObject({ written: 3, skipped: 0 })
+      await handle.store.publishImport(retry.value.id, ANA)
+      expect((await handle.store.counts()).tasks).toBe(3)
+      expect((await rejection(handle.store.publishImport(id, ANA))).code).toBe('not_found')
+    })
+
+    it('sweeps the dead staged imports holding named tasks, and abandoned ones, and says which', async () => {
+      const { importer, id } = await stagedElsewhere()
+      const other = await importer.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, BO)
+      await importer.abandonImport(other.value.id)
+      await importer.close()
+      const sweep = await handle.store.sweepDeadImports({ importIds: [id, other.value.id] })
+      expect(sweep.value).toEqual({ swept: [id, other.value.id], live: [] })
+      expect(await handle.store.existingTasks(['t1', 't2'])).toEqual([])
+      expect((await handle.store.sweepDeadImports('all')).value).toEqual({ swept: [], live: [] })
+      expect((await rejection(handle.store.sweepDeadImports({ importIds: [''] }))).code).toBe('bad_input')
+      expect((await rejection(handle.store.sweepDeadImports({ sha256: 'nope' }))).code).toBe('bad_input')
+      expect((await rejection(handle.store.sweepDeadImports(null as unknown as 'all'))).code).toBe('bad_input')
+    })
+
+    it('refuses the publish of an import whose lock was lost and that another process swept: "was taken over"', async () => {
+      const { importer, id } = await stagedElsewhere()
+      await handle.loseImportLock(id)
+      expect((await handle.store.sweepDeadImports({ importIds: [id] })).value.swept).toEqual([id])
+      const e = await rejection(importer.publishImport(id, BO))
+      expect(e.code).toBe('conflict')
+      expect(e.message).toContain(`import ${id} was taken over`)
+      expect((await handle.store.counts()).tasks).toBe(0)
+      expect(await handle.store.auditTail(10)).toEqual([])
+      // The file imports again, whole.
+      expect(await importTasks(handle.store, [makeTask('t1'), makeTask('t2')], 'a.jsonl')).toEqual(expect.any(String))
+      expect((await handle.store.counts()).tasks).toBe(2)
+    })
+
+    it('refuses to publish a staged import this store does not own', async () => {
+      const { importer, id } = await stagedElsewhere()
+      const e = await rejection(handle.store.publishImport(id, ANA))
+      expect(e.code).toBe('conflict')
+      expect(e.message).toContain(`import ${id} was taken over: this process does not hold its lock`)
+      expect((await importer.publishImport(id, BO)).value.state).toBe('published')
     })
   })
 }

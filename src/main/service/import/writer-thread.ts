@@ -142,8 +142,8 @@ export class ThreadedWriter {
       await Promise.allSettled(this.inFlight.splice(0))
       if (!this.thread.broken) await this.send({ type: 'abandon' })
     } catch (e) {
-      // One line, not a stack: the import's own error was already reported; its rows stay invisible
-      // and are swept once the import is stale.
+      // One line, not a stack: the import's own error was already reported; its rows stay invisible,
+      // its lock goes with the writer thread's store, and the next import or open sweeps them.
       console.error(`[arbiter] could not abandon a failed import: ${e instanceof Error ? e.message : String(e)}`)
     } finally {
       await this.close()

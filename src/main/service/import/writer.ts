@@ -30,18 +30,24 @@ export async function checkAgainstStore(
   const ids = [...tasks.keys()]
   const existing: ExistingTask[] = []
   for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) existing.push(...(await store.existingTasks(ids.slice(i, i + LOOKUP_CHUNK))))
+  // A staged import holding these tasks is either running (its lock is held) or dead: swept now,
+  // its tasks are free to write (DESIGN.md, "Imports": ownership is live, not a timer).
+  const staged = [...new Set(existing.filter((e) => e.state === 'staged').map((e) => e.importId))]
+  const live = new Map((staged.length === 0 ? [] : (await store.sweepDeadImports({ importIds: staged })).value.live).map((l) => [l.id, l]))
   for (const e of existing) {
     const c = tasks.get(e.taskId) as Candidate
-    if (e.state === 'published' && e.contentSha256 === c.sha) skip.add(e.taskId)
-    else if (e.state === 'published') {
+    if (e.state === 'staged') {
+      const running = live.get(e.importId)
+      if (running === undefined) continue
+      problems.add({
+        file, line: c.line, task: e.taskId, move: null, rule: 'task-being-imported',
+        message: `task ${e.taskId} is being imported from ${e.fileName} (import ${e.importId}) by ${running.createdBy} (${running.shell}, session ${running.sessionId}) since ${running.since}, not yet published; try again when it is`
+      })
+    } else if (e.contentSha256 === c.sha) skip.add(e.taskId)
+    else {
       problems.add({
         file, line: c.line, task: e.taskId, move: null, rule: 'changed-task',
         message: `task ${e.taskId} has different content in ${file} than in ${e.fileName} (import ${e.importId}), which already holds it; a task cannot be changed by re-importing`
-      })
-    } else {
-      problems.add({
-        file, line: c.line, task: e.taskId, move: null, rule: 'task-being-imported',
-        message: `task ${e.taskId} is being imported from ${e.fileName} (import ${e.importId}), not yet published; try again when it is`
       })
     }
   }
@@ -82,7 +88,7 @@ export class SeatModels {
   }
 }
 
-/** Staged batches, then one publish; any failure abandons the staged rows (swept at the next open). */
+/** Staged batches, then one publish; any failure abandons the staged rows (swept by the next import or open). */
 export class StagedWriter {
   private importId: string | null = null
   private batch: TaskInput[] = []
@@ -127,8 +133,8 @@ export class StagedWriter {
     try {
       await this.store.abandonImport(this.importId)
     } catch (e) {
-      // One line, not a stack: the import's own error was already reported; its rows stay invisible
-      // and are swept once the import is stale.
+      // One line, not a stack: the import's own error was already reported; its rows stay invisible,
+      // its lock is released, and the next import or open sweeps them.
       console.error(`[arbiter] could not abandon a failed import: ${e instanceof Error ? e.message : String(e)}`)
     }
   }

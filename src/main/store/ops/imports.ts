@@ -1,11 +1,11 @@
 /**
  * Imports (DESIGN.md, "Imports"): rows are written in batches under an import id that stays
  * invisible, then published by flipping that one import row. The batches are each backend's bulk
- * write (sqlite/imports.ts, postgres/imports.ts); begin, publish, abandon and the reads are here.
- * The import row is locked by every step that changes it, so two clients writing or publishing one
- * import queue up behind each other instead of both acting on a stale state.
+ * write (sqlite/imports.ts, postgres/imports.ts); begin, publish, abandon, the sweep and the reads
+ * are here, and who owns a staged import (its live lock) is import-owners.ts. The import row is
+ * locked by every step that changes it, so two clients writing, publishing or sweeping one import
+ * queue up behind each other instead of both acting on a stale state.
  */
-import { randomUUID } from 'node:crypto'
 import {
   IMPORT_KINDS,
   LABEL_SOURCES,
@@ -16,10 +16,13 @@ import {
   type ImportBatchResult,
   type ImportCounts,
   type ImportRecord,
+  type LiveImport,
   type PreparedTask,
   type PublishOptions,
-  type SeatInput
+  type SeatInput,
+  type SweepTarget
 } from '../contract'
+import type { Shell } from '../../../shared/vocabularies'
 import { isPrepared, prepareTask } from '../prepared-task'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
@@ -48,11 +51,15 @@ export function* requireStaged(d: Dialect, id: string, verb: string): Plan<Impor
   return imp
 }
 
-export function* beginImport(d: Dialect, now: string, input: BeginImportInput, actor: Actor): Plan<ImportRecord> {
+export function checkBeginInput(input: BeginImportInput): void {
   checkId(input.fileName, 'fileName')
   checkSha256(input.sha256, 'sha256')
   checkOneOf(input.kind, IMPORT_KINDS, 'kind')
-  const id = randomUUID()
+}
+
+/** The row of a new import `id`, whose lock the caller already holds (import-owners.ts). */
+export function* beginImport(d: Dialect, now: string, id: string, input: BeginImportInput, actor: Actor): Plan<ImportRecord> {
+  checkBeginInput(input)
   yield* run(
     `INSERT INTO imports (id, file_name, sha256, kind, state, created_at, updated_at, counts, created_by, session_id, shell)
      VALUES (?, ?, ?, ?, 'staged', ?, ?, ?, ?, ?, ?)`,
@@ -62,7 +69,20 @@ export function* beginImport(d: Dialect, now: string, input: BeginImportInput, a
   return yield* requireImport(d, id)
 }
 
-export function* publishImport(d: Dialect, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): Plan<ImportRecord> {
+export const takenOver = (importId: string, why: string): StoreError =>
+  new StoreError('conflict', `import ${importId} was taken over: ${why}; nothing was published, import the file again`, { importId })
+
+/**
+ * `own`: this store holds the import's lock. Checked here, in the publish's transaction, with the
+ * row locked: a sweep that found the import dead (its lock free) deleted it or is waiting for
+ * this row, so the publish and the sweep cannot both succeed.
+ */
+export function* publishImport(d: Dialect, now: string, importId: string, actor: Actor, opts: PublishOptions, own: boolean): Plan<ImportRecord> {
+  checkId(importId, 'importId')
+  const current = yield* getImport(d, importId, true)
+  if (own && current === null) throw takenOver(importId, 'another process found it dead and swept it')
+  if (own && current !== null && current.state !== 'staged') throw takenOver(importId, `it was ${current.state} by another process`)
+  if (!own && current !== null && current.state === 'staged') throw takenOver(importId, 'this process does not hold its lock')
   const imp = yield* requireStaged(d, importId, 'publish')
   const goldAs = opts.goldAs ?? null
   if (goldAs !== null) {
@@ -101,6 +121,45 @@ export function* abandonImport(d: Dialect, now: string, importId: string): Plan<
   }
   yield* run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE id = ?`, now, imp.id)
   return yield* requireImport(d, imp.id)
+}
+
+const LIVE_COLUMNS = 'id, file_name, created_by, shell, session_id, created_at'
+type LiveRow = { id: string; file_name: string; created_by: string; shell: Shell; session_id: string; created_at: string }
+
+/** The staged imports a sweep must ask about (is its importer alive?), and the abandoned ones it may simply delete. */
+export function* sweepCandidates(d: Dialect, target: SweepTarget): Plan<{ staged: LiveImport[]; abandoned: string[] }> {
+  // A test-only schema history may not have the table (yet).
+  if ((yield* rowOf(d.tableExists, 'imports')) === undefined) return { staged: [], abandoned: [] }
+  let rows: (LiveRow & { state: string })[]
+  const sql = `SELECT ${LIVE_COLUMNS}, state FROM imports WHERE state <> 'published'`
+  if (target === 'all') rows = yield* rowsOf(`${sql} ORDER BY created_at`)
+  else if (target === null || typeof target !== 'object') throw new StoreError('bad_input', "a sweep's target is 'all', { sha256 } or { importIds }")
+  else if ('sha256' in target) {
+    checkSha256(target.sha256, 'sha256')
+    rows = yield* rowsOf(`${sql} AND sha256 = ? ORDER BY created_at`, target.sha256)
+  } else {
+    if (!Array.isArray(target.importIds)) throw new StoreError('bad_input', 'importIds must be an array')
+    target.importIds.forEach((id, i) => checkId(id, `importIds[${i}]`))
+    rows = yield* rowsOf(`${sql} AND id IN ${d.idSet} ORDER BY created_at`, d.idParam(target.importIds))
+  }
+  const staged = rows.filter((r) => r.state === 'staged')
+  return {
+    staged: staged.map((r) => ({ id: r.id, fileName: r.file_name, createdBy: r.created_by, shell: r.shell, sessionId: r.session_id, since: r.created_at })),
+    abandoned: rows.filter((r) => r.state === 'abandoned').map((r) => r.id)
+  }
+}
+
+/**
+ * Deletes a dead (its lock taken by the caller) or abandoned import: its rows, then its row — a
+ * failed import leaves nothing behind. False when it is gone already or was published meanwhile.
+ */
+export function* sweepImport(d: Dialect, importId: string): Plan<boolean> {
+  const imp = yield* getImport(d, importId, true)
+  if (imp === null || imp.state === 'published') return false
+  yield* run('DELETE FROM seats WHERE import_id = ?', importId)
+  yield* run('DELETE FROM tasks WHERE import_id = ?', importId) // moves, tallies, search rows follow by ON DELETE CASCADE
+  yield* run('DELETE FROM imports WHERE id = ?', importId)
+  return true
 }
 
 export function* findImportBySha(sha256: string): Plan<ImportRecord | null> {

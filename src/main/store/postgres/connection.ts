@@ -26,7 +26,7 @@ export type Params = unknown[]
 const INT8 = 20
 const NUMERIC = 1700
 const JSON_OID = 114
-const TYPES = {
+export const TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v)
     if (oid === JSON_OID) return (v: string) => v
@@ -65,7 +65,7 @@ function pgText(sql: string): string {
 
 /** One transaction's queries (the SQLite `Sql` class, async). */
 export class PgSql {
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(readonly client: pg.ClientBase) {}
 
   async all<T>(sql: string, ...params: Params): Promise<T[]> {
     return (await this.client.query(pgText(sql), params)).rows as T[]
@@ -108,7 +108,7 @@ const MAX_ATTEMPTS = 12
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function rollback(client: pg.PoolClient): Promise<void> {
+async function rollback(client: pg.ClientBase): Promise<void> {
   try {
     await client.query('ROLLBACK')
   } catch {
@@ -124,11 +124,14 @@ const BEGIN: Record<TransactionMode, string> = {
   task: 'BEGIN ISOLATION LEVEL READ COMMITTED'
 }
 
-/** Runs `fn` in one transaction on a pooled client, at the mode's isolation; retried (see top). */
-export async function transaction<T>(pool: pg.Pool, mode: TransactionMode, fn: (q: PgSql) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction at the mode's isolation, retried (see top): on a pooled client, or
+ * on `own` — an import's own connection, the one holding its lock (import-lock.ts).
+ */
+export async function transaction<T>(pool: pg.Pool, mode: TransactionMode, fn: (q: PgSql) => Promise<T>, own: pg.ClientBase | null = null): Promise<T> {
   const begin = BEGIN[mode]
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect()
+    const client = own ?? (await pool.connect())
     let broken = false
     try {
       await client.query(begin)
@@ -145,7 +148,7 @@ export async function transaction<T>(pool: pg.Pool, mode: TransactionMode, fn: (
       }
       throw e
     } finally {
-      client.release(broken)
+      if (own === null) (client as pg.PoolClient).release(broken)
     }
   }
 }

@@ -1,8 +1,7 @@
 /**
- * An import's staged batches, this backend's bulk write (the rest of an import's life is written
- * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
- * opens, never during a reviewer's write. The import row is locked
- * by every step that changes it (../ops/imports.ts).
+ * An import's staged batches, this backend's bulk write (the rest of an import's life, its sweep
+ * and its ownership are written once, ../ops/imports.ts and ../ops/import-owners.ts). The import
+ * row is locked by every step that changes it (../ops/imports.ts).
  */
 import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput, TallyInput } from '../contract'
 import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
@@ -22,7 +21,7 @@ function admit(q: PgSql, imp: ImportRecord, s: SeatInput, own: SeatCache): Promi
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
   const rows = await q.all<ExistingTask & { id: string }>(
-    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name, i.created_by, i.shell, i.session_id, i.created_at
      FROM unnest(?::text[]) AS j(id) JOIN tasks t ON t.id = j.id JOIN imports i ON i.id = t.import_id`,
     tasks.map((t) => t.id)
   )
@@ -110,28 +109,4 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
   await indexQuestions(q, inserted)
   await runPlan(q, recordBatch(now, imp, result))
   return result
-}
-
-/** Whether the open-time sweep has anything to do (the common case takes no write transaction). */
-export async function sweepNeeded(q: PgSql, now: Date, staleMs: number): Promise<boolean> {
-  const cutoff = new Date(now.getTime() - staleMs).toISOString()
-  const row = await q.get(`SELECT 1 AS one FROM imports WHERE state = 'abandoned' OR (state = 'staged' AND updated_at <= ?) LIMIT 1`, cutoff)
-  return row !== undefined
-}
-
-/**
- * At open: a staged import untouched for `staleMs` belongs to a process that died mid-import, so
- * it is abandoned; then every abandoned import's rows, and the import row itself, are deleted.
- * Returns how many imports were swept.
- */
-export async function sweepImports(q: PgSql, now: Date, staleMs: number): Promise<number> {
-  const cutoff = new Date(now.getTime() - staleMs).toISOString()
-  await q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE state = 'staged' AND updated_at <= ?`, now.toISOString(), cutoff)
-  const ids = (await q.all<{ id: string }>(`SELECT id FROM imports WHERE state = 'abandoned'`)).map((r) => r.id)
-  for (const id of ids) {
-    await q.run('DELETE FROM seats WHERE import_id = ?', id)
-    await q.run('DELETE FROM tasks WHERE import_id = ?', id) // moves, tallies, search rows follow by ON DELETE CASCADE
-    await q.run('DELETE FROM imports WHERE id = ?', id)
-  }
-  return ids.length
 }

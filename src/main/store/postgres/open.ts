@@ -1,14 +1,14 @@
 /**
  * Opening the PostgreSQL store: a connection pool, migrations (one transaction under an advisory
- * lock), the sweep of abandoned imports, and the async `Store`. Any failure ends the pool before
+ * lock), the sweep of dead and abandoned imports, and the async `Store`. Any failure ends the pool before
  * it is reported. The URL's password never appears in `info().path` nor in a message.
  */
 import { randomUUID } from 'node:crypto'
 import { checkMigrationList } from '../migrations'
 import { StoreError, type Store } from '../contract'
-import { DEFAULT_STALE_IMPORT_MS, type OpenOptions } from '../open-options'
-import { createPool, toStoreError, transaction } from './connection'
-import { sweepImports, sweepNeeded } from './imports'
+import type { OpenOptions } from '../open-options'
+import { sweepAtOpen } from '../ops/import-owners'
+import { createPool, toStoreError } from './connection'
 import { migratePostgres } from './migrate'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { createPostgresStore } from './store'
@@ -52,14 +52,9 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     } finally {
       client.release()
     }
-    if (!readonly) {
-      const staleMs = opts.staleImportMs ?? DEFAULT_STALE_IMPORT_MS
-      const at = now()
-      if (await transaction(pool, 'read', (q) => sweepNeeded(q, at, staleMs))) {
-        await transaction(pool, 'write', (q) => sweepImports(q, at, staleMs))
-      }
-    }
-    return createPostgresStore(pool, { path, readonly, migration: report, now, writer: randomUUID() })
+    const store = createPostgresStore(pool, { path, readonly, migration: report, now, writer: randomUUID() })
+    if (!readonly) await sweepAtOpen(store)
+    return store
   } catch (e) {
     await pool.end().catch(() => undefined)
     const err = toStoreError(e)

@@ -15,6 +15,7 @@ import { toStoreError, transaction, type PgSql, type TransactionMode } from './c
 import { POSTGRES } from './dialect'
 import { appendDecisionPage } from './fits'
 import * as imports from './imports'
+import { PgImportLocks } from './import-lock'
 import { ChangeListeners, notifyChange } from './notify'
 import { runPlan } from './plan-driver'
 import * as status from './status'
@@ -36,19 +37,27 @@ const MODE: Record<Tx, TransactionMode> = { read: 'read', write: 'write', task: 
 
 export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Store {
   const listeners = new ChangeListeners({ connectionString: pool.options.connectionString, connectionTimeoutMillis: 15_000 }, meta.writer)
+  const importLocks = new PgImportLocks(pool.options.connectionString)
   const driver: Driver<PgSql> = {
     dialect: POSTGRES,
     readonly: meta.readonly,
     now: meta.now,
-    transaction: (tx, topics, fn) =>
-      transaction(pool, MODE[tx], async (q) => {
-        const value = await fn(q)
-        if (topics !== null) {
-          await bumpDataVersion(q, meta.writer)
-          await notifyChange(q, meta.writer, topics)
-        }
-        return value
-      }),
+    // An import's writes run on the connection that holds its lock (import-lock.ts).
+    transaction: (tx, topics, fn, importId) =>
+      transaction(
+        pool,
+        MODE[tx],
+        async (q) => {
+          const value = await fn(q)
+          if (topics !== null) {
+            await bumpDataVersion(q, meta.writer)
+            await notifyChange(q, meta.writer, topics)
+          }
+          return value
+        },
+        importId === undefined ? null : importLocks.clientOf(importId)
+      ),
+    importLocks,
     runPlan,
     toStoreError,
     close: async () => {

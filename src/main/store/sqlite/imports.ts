@@ -1,7 +1,6 @@
 /**
- * An import's staged batches, this backend's bulk write (the rest of an import's life is written
- * once, ../ops/imports.ts), and the sweep of abandoned (and stale staged) imports when a store
- * opens, never during a reviewer's write.
+ * An import's staged batches, this backend's bulk write (the rest of an import's life, its sweep
+ * and its ownership are written once, ../ops/imports.ts and ../ops/import-owners.ts).
  */
 import type { ImportBatch, ImportBatchResult, ImportRecord, PreparedTask, SeatInput } from '../contract'
 import { admitSeat, seatCache, seatIsNews, type SeatCache } from '../ops/import-seats'
@@ -20,7 +19,7 @@ function admit(q: Sql, imp: ImportRecord, s: SeatInput, own: SeatCache): number 
 /** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
 function existingRows(q: Sql, tasks: PreparedTask[]): Map<string, ExistingTask> {
   const rows = q.all<ExistingTask & { id: string }>(
-    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name
+    `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name, i.created_by, i.shell, i.session_id, i.created_at
      FROM json_each(?) j JOIN tasks t ON t.id = j.value JOIN imports i ON i.id = t.import_id`,
     JSON.stringify(tasks.map((t) => t.id))
   )
@@ -86,31 +85,4 @@ export function writeImportBatch(q: Sql, now: string, importId: string, batch: I
   if (result.written > 0) indexQuestions(q, imp.id, first, last)
   runPlan(q, recordBatch(now, imp, result))
   return result
-}
-
-/**
- * At open: a staged import untouched for `staleMs` belongs to a process that died mid-import,
- * so it is abandoned; then every abandoned import's rows, and the import row itself, are deleted
- * (a failed import leaves nothing behind). Returns how many imports were swept.
- */
-export function sweepImports(q: Sql, now: Date, staleMs: number): number {
-  // A test-only schema history may not have the table (yet).
-  if (q.get(`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'imports'`) === undefined) return 0
-  const cutoff = new Date(now.getTime() - staleMs).toISOString()
-  const anything = q.get<{ one: number }>(
-    `SELECT 1 AS one FROM imports WHERE state = 'abandoned' OR (state = 'staged' AND updated_at <= ?) LIMIT 1`,
-    cutoff
-  )
-  if (anything === undefined) return 0 // the common case takes no write lock
-  return q.write(() => {
-    q.run(`UPDATE imports SET state = 'abandoned', updated_at = ? WHERE state = 'staged' AND updated_at <= ?`,
-      now.toISOString(), cutoff)
-    const ids = q.all<{ id: string }>(`SELECT id FROM imports WHERE state = 'abandoned'`).map((r) => r.id)
-    for (const id of ids) {
-      q.run('DELETE FROM seats WHERE import_id = ?', id)
-      q.run('DELETE FROM tasks WHERE import_id = ?', id) // moves follow by ON DELETE CASCADE
-      q.run('DELETE FROM imports WHERE id = ?', id)
-    }
-    return ids.length
-  })
 }

@@ -1,6 +1,6 @@
 /**
  * Opening the embedded store: connect, set pragmas, migrate (with a backup of existing data),
- * sweep abandoned imports, and hand back the async `Store`. Any failure closes the connection
+ * sweep dead and abandoned imports, and hand back the async `Store`. Any failure closes the connection
  * before it is reported, so a refused open leaves the file as it found it.
  */
 import Database from 'better-sqlite3'
@@ -8,9 +8,10 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { checkMigrationList } from '../migrations'
 import { StoreError, type Store } from '../contract'
-import { DEFAULT_STALE_IMPORT_MS, type OpenOptions } from '../open-options'
+import type { OpenOptions } from '../open-options'
 import { applyPragmas, DEFAULT_BUSY_TIMEOUT_MS, Sql, toStoreError, type Db } from './connection'
-import { sweepImports } from './imports'
+import { SqliteImportLocks } from './import-lock'
+import { sweepAtOpen } from '../ops/import-owners'
 import { migrateSqlite } from './migrate'
 import { SQLITE_MIGRATIONS } from './migrations'
 import { createSqliteStore } from './store'
@@ -49,8 +50,10 @@ export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}
     applyPragmas(db, { readonly, busyTimeoutMs: opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
     const q = new Sql(db)
     const { report } = migrateSqlite(q, migrations, { path, readonly, now })
-    if (!readonly) sweepImports(q, now(), opts.staleImportMs ?? DEFAULT_STALE_IMPORT_MS)
-    return createSqliteStore(q, { path, readonly, migration: report, now })
+    const importLocks = new SqliteImportLocks(isFile ? path : null, opts.nativeBinding)
+    const store = createSqliteStore(q, { path, readonly, migration: report, now, importLocks })
+    if (!readonly) await sweepAtOpen(store)
+    return store
   } catch (e) {
     try {
       db?.close()

@@ -10,6 +10,7 @@ import { toStoreError, type Sql } from './connection'
 import { SQLITE } from './dialect'
 import { appendDecisionPage } from './fits'
 import * as imports from './imports'
+import type { SqliteImportLocks } from './import-lock'
 import { runPlan } from './plan-driver'
 import * as status from './status'
 import { schemaVersion } from './status'
@@ -20,6 +21,7 @@ export type SqliteStoreMeta = {
   readonly: boolean
   migration: MigrationReport | null
   now: () => Date
+  importLocks: SqliteImportLocks
 }
 
 /** `staged`: need not survive a power cut on its own; `finish`: leaves the checkpoint to close (connection.ts). */
@@ -35,7 +37,9 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     dialect: SQLITE,
     readonly: meta.readonly,
     now: meta.now,
+    // One connection: an import's transactions run on it like any other (its lock is a side file).
     transaction: (tx, _topics, fn) => transaction(q, tx, () => fn(q)),
+    importLocks: meta.importLocks,
     runPlan,
     toStoreError,
     close: () => {

@@ -1,0 +1,105 @@
+/**
+ * SQLite's import lock (../ops/import-owners.ts): a side file `<db>.import-<id>.lock`, itself a
+ * tiny SQLite database that this store opens in locking_mode=EXCLUSIVE and writes to, so its
+ * connection holds the file's exclusive OS lock until it closes — or the process dies and the OS
+ * drops it. Nothing of the main database is held open across an import (a read transaction there
+ * would pin its WAL). The lock file is never opened by Node itself: closing any descriptor of a
+ * file drops the process's POSIX locks on it, which SQLite alone knows to avoid.
+ * A database without a file (`:memory:`) is seen by this store alone: its locks are a set.
+ */
+import Database from 'better-sqlite3'
+import { readdirSync, unlinkSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import type { ImportLocks } from '../ops/import-owners'
+
+const SUFFIX = '.lock'
+
+export class SqliteImportLocks implements ImportLocks {
+  /** Held locks: their connection (null for a database without a file). */
+  private readonly held = new Map<string, Database.Database | null>()
+
+  /** `dbPath`: null for a database without a file. */
+  constructor(
+    private readonly dbPath: string | null,
+    private readonly nativeBinding: string | undefined
+  ) {}
+
+  private file(importId: string): string {
+    return `${this.dbPath as string}.import-${importId}${SUFFIX}`
+  }
+
+  take(importId: string): Promise<boolean> {
+    return Promise.resolve(this.takeNow(importId))
+  }
+
+  private takeNow(importId: string): boolean {
+    if (this.held.has(importId)) return false
+    if (this.dbPath === null) {
+      this.held.set(importId, null)
+      return true
+    }
+    // No busy timeout: a held lock is an importer at work, not a moment's contention.
+    const db = new Database(this.file(importId), { timeout: 0, ...(this.nativeBinding === undefined ? {} : { nativeBinding: this.nativeBinding }) })
+    try {
+      db.pragma('locking_mode = EXCLUSIVE')
+      db.pragma('journal_mode = MEMORY')
+      // A write: only a writer's lock is exclusive (a reader's lets other readers in), and in this
+      // mode it is kept after the commit.
+      db.exec(`BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS owner (pid INTEGER, at TEXT); DELETE FROM owner;
+        INSERT INTO owner VALUES (${process.pid}, '${new Date().toISOString()}'); COMMIT`)
+    } catch (e) {
+      db.close()
+      const code = (e as { code?: unknown }).code
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return false
+      throw e
+    }
+    this.held.set(importId, db)
+    return true
+  }
+
+  holds(importId: string): boolean {
+    return this.held.has(importId)
+  }
+
+  /** An OS lock is held until this process closes it or ends: never lost. */
+  lost(): boolean {
+    return false
+  }
+
+  release(importId: string): Promise<void> {
+    const db = this.held.get(importId)
+    if (db === undefined) return Promise.resolve()
+    this.held.delete(importId)
+    if (db !== null) {
+      try {
+        db.close()
+      } catch {
+        // closing a connection that holds nothing else cannot lose data
+      }
+      // A sweep that opened it meanwhile takes the lock on the unlinked file, finds the import gone, and leaves.
+      try {
+        unlinkSync(this.file(importId))
+      } catch {
+        // gone already (another sweep), or a read-only folder: a stray file, swept by the next open
+      }
+    }
+    return Promise.resolve()
+  }
+
+  async releaseAll(): Promise<void> {
+    for (const id of [...this.held.keys()]) await this.release(id)
+  }
+
+  /** Import ids with a lock file next to the database (a killed import, or one killed before its row was written). */
+  leftovers(): string[] {
+    if (this.dbPath === null) return []
+    const prefix = `${basename(this.dbPath)}.import-`
+    try {
+      return readdirSync(dirname(this.dbPath))
+        .filter((f) => f.startsWith(prefix) && f.endsWith(SUFFIX))
+        .map((f) => f.slice(prefix.length, -SUFFIX.length))
+    } catch {
+      return []
+    }
+  }
+}
