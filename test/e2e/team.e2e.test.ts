@@ -286,6 +286,9 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, a
 
   it('lets carol, the adjudicator, release alice’s hold; her window then holds the task (issue #22)', async () => {
     const task = tasks[0]
+    // Bob's window leaves the task: a window that waits on a held task takes it once it is free, and
+    // here the window to take it is carol's.
+    await go(pages.bob, 'queue')
     await go(pages.carol, `review/${encodeURIComponent(task)}`)
     const release = pages.carol.getByTestId('release-hold')
     await release.waitFor()
