@@ -39,8 +39,8 @@ export function useResolve(source: LabelSource) {
         saved.current.add(detail.task.id)
         const given: GivenLabel = { labelId: res.labelId, taskId: res.taskId, version: res.version, label, source: res.source }
         session.push(given)
-        void qc.invalidateQueries({ queryKey: ['labels.recent'] })
-        void qc.invalidateQueries({ queryKey: ['labels.history'] })
+        // The history and recent labels refresh from the label's change event, coalesced after a
+        // burst (api/context.tsx): fetched at once, they queued in front of the next task's calls.
         return given
       } catch (e) {
         report(e, toast)
