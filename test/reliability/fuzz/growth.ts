@@ -101,6 +101,12 @@ function bare(task: string, n: number, k: number): string {
   return JSON.stringify({ task, candidates: cands(k), moves: Array.from({ length: n }, (_, i) => ({ id: `${i}`, round: i, seat: `${i}`, force: 'abstain' })) })
 }
 
+/** Every id of one or two characters from [0-9a-z]: 36 + 36² = 1,332 of them. */
+function shortIds(): string[] {
+  const a = '0123456789abcdefghijklmnopqrstuvwxyz'
+  return [...a, ...[...a].flatMap((x) => [...a].map((y) => x + y))]
+}
+
 /** The adversarial files: hostile ones first (may be refused), then ones built to fit every limit. */
 export function growthCases(): GrowthCase[] {
   const S = MAX_SEATS_PER_TASK
@@ -131,6 +137,8 @@ export function growthCases(): GrowthCase[] {
       // Each row (a seat) adds 2K + 3 counts: with 256 labels a row must be about 140 bytes to pay for them.
       text: `task,worker,label\n${Array.from({ length: 40 }, (_, t) => Array.from({ length: 20 }, (_, r) => `t${t},${`w${r}`.padEnd(132, 'w')},${labels[(t * 20 + r) % MAX_CANDIDATES]}`).join('\n')).join('\n')}\n`
     },
+    // The smallest task a file can hold: every id of one or two characters (`ab,w,0`, 7 bytes a task).
+    { name: 'label CSV: 1,332 one-row tasks with ids of one or two characters, 2 labels', fileName: 'labels-shortest.csv', kind: 'csv', text: `task,worker,label\n${shortIds().map((id, i) => `${id},w,${i % 2}`).join('\n')}\n` },
     { name: 'label CSV: 20,000 one-row tasks, 2 labels', fileName: 'labels-tiny.csv', kind: 'csv', text: `task,worker,label\n${Array.from({ length: 20_000 }, (_, i) => `${i.toString(36)},w,${i % 2}`).join('\n')}\n` },
     {
       name: `debate rounds: ${S} seats × ${R} rounds, tiny rows, 2 tasks`, fileName: 'rounds-max.csv', kind: 'rounds',

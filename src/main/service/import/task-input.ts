@@ -36,13 +36,15 @@ function moveRaw(raw: unknown): JsonObject | null {
 }
 
 /**
- * A validated trace and its parsed line → the store's TaskInput. `raw` keeps the line's other
- * fields for round-tripping; its moves are not repeated there (each move row keeps its own
- * unknown fields), so a task's moves are stored once.
+ * A validated trace and its parsed line → the store's TaskInput. `raw` keeps the line's unknown
+ * fields for round-tripping (FORMATS.md) and nothing else: each known field has its column or
+ * table (the moves their rows, each with its own unknown fields), and repeating them in `raw` was
+ * the largest part of a small task's row — a label CSV's one-row task stored a 78-byte copy of its
+ * id, candidates and gold (issue #17's growth bound).
  */
 export function taskInputOf(trace: Trace, raw: Record<string, unknown>, sha = contentSha256(raw)): TaskInput {
   const rawMoves = Array.isArray(raw.moves) ? (raw.moves as unknown[]) : []
-  const { moves: _moves, ...head } = raw
+  const { moves: _moves, format: _format, task: _task, question: _question, candidates: _candidates, gold: _gold, group: _group, seats: _seats, ...head } = raw
   const moves: MoveInput[] = trace.moves.map((m, i) => ({
     id: m.id,
     round: m.round,
