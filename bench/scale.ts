@@ -10,6 +10,7 @@
  * `ARBITER_BENCH_SCALE` lists the sizes (default `10000,100000,1000000`).
  */
 import { spawnSync } from 'node:child_process'
+import Database from 'better-sqlite3'
 import { copyFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -116,7 +117,21 @@ async function child(tasks: number, dir: string): Promise<ChildResult> {
   const decideMs = median(decides)
   await store.close()
   // Kept for profiling a size by hand (the database as fit and decide left it).
-  if (process.env.ARBITER_BENCH_KEEP_DB) copyFileSync(dbPath, process.env.ARBITER_BENCH_KEEP_DB)
+  // A job's worker checkpoints its decide's log as it closes, after its result arrived: the copy
+  // waits for that checkpoint (and merges whatever log is left), or it could copy a torn file.
+  const keep = process.env.ARBITER_BENCH_KEEP_DB
+  if (keep) {
+    const db = new Database(dbPath)
+    db.pragma('busy_timeout = 60000')
+    for (let tries = 0; ; tries++) {
+      const [c] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]
+      if (c.busy === 0) break
+      if (tries === 600) throw new Error(`the database stays busy: ${JSON.stringify(c)}`)
+      spawnSync('sleep', ['0.1'])
+    }
+    db.close()
+    copyFileSync(dbPath, keep)
+  }
 
   store = await openStore(dbPath)
   const service = await createService({ store, dbPath, nativeBinding: null, shell: 'cli' })
