@@ -37,6 +37,31 @@ describe('FitRunner: one fit at a time, and the debounced background refit', () 
     expect(runs).toBe(1)
   })
 
+  it('queues at most one background refit behind a running fit, which then reads every label given meanwhile', async () => {
+    let runs = 0
+    let release: () => void = () => {}
+    const runner = new FitRunner(async () => {
+      runs++
+      if (runs === 1) await new Promise<void>((r) => (release = r))
+      return fit(`f${runs}`)
+    }, () => {})
+    runner.schedule(0)
+    await expect.poll(() => runs).toBe(1)
+    // Ten labels while the first refit runs: each timer fires, but only one refit waits its turn.
+    for (let i = 0; i < 10; i++) {
+      runner.schedule(0)
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    release()
+    await expect.poll(() => runs).toBe(2)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(runs).toBe(2)
+    // Once that one has started, a new label queues the next.
+    runner.schedule(0)
+    await expect.poll(() => runs).toBe(3)
+    await runner.close()
+  })
+
   it('refits under a steady stream of labels: at the latest MAX_WAIT_PERIODS quiet periods after the first', async () => {
     let runs = 0
     const runner = new FitRunner(async () => fit(`f${++runs}`), () => {})

@@ -1,7 +1,8 @@
 /**
  * One fit at a time, and the debounced background refit (issue #5: "after each new label, a
  * background refit is scheduled and the queue updates when it lands"). Labels arriving while a
- * fit runs schedule one more fit after it, never a second concurrent one.
+ * fit runs schedule one more fit after it, never a second concurrent one — and never more than
+ * one: a background refit still waiting for its turn will read every label given before it starts.
  */
 import type { Redo } from '../jobs/protocol'
 import type { Actor, FitRecord } from '../../store'
@@ -24,6 +25,8 @@ export class FitRunner {
   private firstAt: number | null = null
   private lastError: string | null = null
   private closed = false
+  /** A background refit is queued behind a running fit and has not started yet. */
+  private refitQueued = false
 
   constructor(
     private readonly run: RunFit,
@@ -32,8 +35,13 @@ export class FitRunner {
 
   /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
   now(redo: Redo | null = null, actor: Actor | null = null): Promise<FitRecord> {
+    return this.enqueue(redo, actor, () => {})
+  }
+
+  private enqueue(redo: Redo | null, actor: Actor | null, starting: () => void): Promise<FitRecord> {
     this.active++
     const job = this.chain.then(async () => {
+      starting()
       try {
         const fit = await this.run(redo, actor)
         this.lastError = null
@@ -64,7 +72,11 @@ export class FitRunner {
       this.timer = null
       this.due = null
       this.firstAt = null
-      this.now().catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
+      // Without this, every label given during a long fit queued a refit of its own (30 labels
+      // during one fit: 30 refits in a row, each writing a decisions table).
+      if (this.refitQueued) return
+      this.refitQueued = true
+      this.enqueue(null, null, () => (this.refitQueued = false)).catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
     }, Math.max(0, this.due - now))
     this.timer.unref()
   }
