@@ -23,6 +23,19 @@ export function decisionsTable(fitId: string | null): string {
   return `decisions_${fitId.replace(/-/g, '').toLowerCase()}`
 }
 
+/**
+ * A migration's queue-index text (`CREATE INDEX …;` lines) as statements each run may repeat: a
+ * decide builds its indexes one transaction at a time (ops/fits.ts `indexDecisions`), and the
+ * finish then builds whichever is still missing.
+ */
+export function indexStatements(indexes: string): string[] {
+  return indexes
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => s.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '))
+}
+
 /** The current fit as the rows of its table need it: the table has neither column. */
 export type DecidedFit = { id: string; decidedAt: string; method: string }
 

@@ -138,6 +138,23 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect((await rejection(store().finishDecisions('no-such-fit', ANA))).code).toBe('not_found')
     })
 
+    it('builds an undecided fit\'s queue indexes one transaction at a time; the finish then builds none twice', async () => {
+      const fit = await store().saveFit(FIT, ANA)
+      await appendDecisions(store(), fit.value.id, [decision('t1', 'defer', 0.3), decision('t2', 'act', -0.2), decision('t3', 'defer', 0.1)])
+      const left: number[] = []
+      for (let i = 0; i < 5; i++) left.push((await store().indexDecisions(fit.value.id, i)).value)
+      expect(left).toEqual([3, 2, 1, 0, 0])
+      // Repeating one is harmless (a decide retried after a crash between two of them).
+      expect((await store().indexDecisions(fit.value.id, 1)).value).toBe(2)
+      expect((await rejection(store().indexDecisions(fit.value.id, -1))).code).toBe('bad_input')
+      expect((await store().currentFit())).toBeNull()
+      expect((await store().finishDecisions(fit.value.id, ANA)).value.count).toBe(3)
+      const page = await store().queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
+      expect(page.rows.map((r) => r.taskId)).toEqual(['t3', 't1'])
+      expect((await rejection(store().indexDecisions(fit.value.id, 0))).code).toBe('conflict')
+      expect((await rejection(store().indexDecisions('no-such-fit', 0))).code).toBe('not_found')
+    })
+
     it('refuses a task decided twice across pages, and a bad page leaves the pages before it', async () => {
       const fit = await store().saveFit(FIT, ANA)
       await appendDecisions(store(), fit.value.id, [decision('t1', 'act', -0.1)])

@@ -156,6 +156,8 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     await thread?.close()
   }
   progress({ phase: 'saving', done: n, total: n, message: null })
+  // One queue index per transaction: a label waits behind one build, not all four (issue #16).
+  for (let i = 0, left = 1; left > 0; i++) left = (await store.indexDecisions(fitId, i)).value
   await store.finishDecisions(fitId, actor)
   return store.getFit(fitId)
 }

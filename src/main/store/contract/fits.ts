@@ -106,6 +106,12 @@ export interface FitStore {
    * until `finishDecisions` makes all of them current at once.
    */
   appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
+  /**
+   * Builds queue index `index` (0, 1, …) of an undecided fit's decisions table in a transaction of
+   * its own, and says how many are left: a decide builds them one by one before its finish, so no
+   * other write waits behind all of them at once. Optional: the finish builds any still missing.
+   */
+  indexDecisions(fitId: string, index: number): Promise<WriteResult<number>>
   finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /** The newest fit, decided or not. */
   latestFit(): Promise<FitRecord | null>

@@ -42,4 +42,6 @@ export interface Dialect extends LabelDialect {
   /** A fit's decisions table, and its queue indexes (each backend's latest migration's shape). */
   decisionsTable(table: string): string
   decisionIndexes(table: string): string
+  /** The queue indexes one by one (each may be repeated: IF NOT EXISTS); `decisionIndexes` adds what finishing needs. */
+  decisionIndexList(table: string): string[]
 }

@@ -1,4 +1,5 @@
 import type { Dialect } from '../ops/dialect'
+import { indexStatements } from '../fit-decisions'
 import { searchQuery } from './search'
 import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decision-numbers'
 
@@ -26,5 +27,6 @@ export const POSTGRES: Dialect = {
   tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
   decisionsTable: DECISIONS_TABLE,
   // The planner's row counts for the new table: without them its first queue reads guess.
-  decisionIndexes: (table) => `${DECISION_INDEXES(table)}\nANALYZE ${table};`
+  decisionIndexes: (table) => `${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nANALYZE ${table};`,
+  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table))
 }

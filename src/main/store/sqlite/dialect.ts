@@ -1,4 +1,5 @@
 import type { Dialect } from '../ops/dialect'
+import { indexStatements } from '../fit-decisions'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
 
@@ -37,5 +38,6 @@ export const SQLITE: Dialect = {
   pageDecisionsFirst: true,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
   decisionsTable: DECISIONS_TABLE,
-  decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${DECISION_INDEXES(table)}\nPRAGMA threads = 0;`
+  decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nPRAGMA threads = 0;`,
+  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table)).map((s) => `PRAGMA threads = ${SORT_THREADS};\n${s};\nPRAGMA threads = 0;`)
 }
