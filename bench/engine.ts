@@ -9,7 +9,9 @@
  *   bare passes over their counts;
  * - nested-CV `evaluate --method all` on 4,500 tasks (≤ 20 s), spawned, vs the engine alone;
  * - the default method (the standing vote, ENGINE.md §11): its posterior on the same 100,000 tasks
- *   (≤ 0.3 s) and its deployed fit (45-point CV with cross-fitted recalibration) on 10,000 (≤ 2 s).
+ *   (≤ 0.3 s) and its deployed fit (45-point CV with cross-fitted recalibration) on 10,000 (≤ 2 s);
+ * - an EM iteration of Dawid–Skene, full and one-coin, on AdultContent2 vs a hand-written E+M pass
+ *   over the same arrays (≤ 2×; em-floor.ts).
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +21,7 @@ import type { Trace } from '@shared/trace'
 import { buildTallies, DEFAULT_METHOD, fitAggregator, METHODS, runEvaluate, runPosterior, SeatIndex, tieBreak, type TaskTallies } from '../src/main/engine'
 import { readTraceFile } from '../src/main/io'
 import { cleanCouncil, cleanCouncilConfig, generateCouncilArray, toJsonl } from '../src/main/sim'
+import { emFigures } from './em-floor'
 import { medianMs, type BenchSuite, type Figure } from './figure'
 
 const ROOT = join(__dirname, '..')
@@ -154,11 +157,11 @@ async function evaluateFigure(dir: string): Promise<Figure> {
 
 export const engine: BenchSuite = {
   name: 'engine',
-  summary: 'posterior 100k tasks (K = 2, 4; in memory and CLI), CV fit on 10k, nested-CV evaluate on 4,500',
+  summary: 'posterior 100k tasks (K = 2, 4; in memory and CLI), CV fit on 10k, nested-CV evaluate on 4,500, EM iterations vs their floor',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-engine-'))
     try {
-      return [...(await posteriorFigures(dir, 2)), ...(await posteriorFigures(dir, 4)), await cvFitFigure(), ...(await defaultMethodFigures()), await evaluateFigure(dir)]
+      return [...(await posteriorFigures(dir, 2)), ...(await posteriorFigures(dir, 4)), await cvFitFigure(), ...(await defaultMethodFigures()), await evaluateFigure(dir), ...(await emFigures())]
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
