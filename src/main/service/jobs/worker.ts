@@ -10,7 +10,6 @@ import { fitAndDecide } from '../fit/run-fit'
 import { runImport } from '../import'
 import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
 import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
-import { lowerThisThreadsPriority } from './background-priority'
 import type { JobRequest, WorkerMessage } from './protocol'
 
 /**
@@ -65,8 +64,6 @@ function post(message: WorkerMessage): void {
 // The same entry also serves as an import's or a decide's writer thread (import/writer-thread.ts,
 // fit/decisions-thread.ts): the Electron build has one worker file, so every thread kind starts here.
 const kind = (workerData as { kind: string }).kind
-// Every thread started here is a job's: the window's thread goes first for the CPU.
-lowerThisThreadsPriority()
 if (kind === 'import-writer') {
   serveImportWriter(parentPort as MessagePort, workerData as WriterThreadData)
 } else if (kind === 'decisions-writer') {
