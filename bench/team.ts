@@ -25,7 +25,6 @@
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type { QueueRow, ReserveResult, ResolveResult } from '../src/shared/api'
 import { DEFAULT_RENDERER_DIR } from '../src/main/console-server'
 import { hashHex } from '../src/main/engine/hash'
@@ -36,9 +35,10 @@ import { fitAndDecide } from '../src/main/service/fit/run-fit'
 import { runImport } from '../src/main/service/import'
 import { cleanCouncil, createRng, toJsonl } from '../src/main/sim'
 import { openStore, type Actor, type Store, type TaskFilter } from '../src/main/store'
-import { startPostgres, type PgCluster } from '../test/helpers/pg-cluster'
+import type { PgCluster } from '../test/helpers/pg-cluster'
 import { sessionHost, webClient, type CallOutcome } from '../test/helpers/web-client'
 import type { BenchSuite, Figure } from './figure'
+import { adminQuery, benchBackends, setDurability, startBenchCluster, type Backend } from './postgres'
 
 const REVIEWERS = 8
 const LABELS = 1000
@@ -49,7 +49,6 @@ const ACTOR: Actor = { reviewer: 'bench', sessionId: 'bench-team', shell: 'cli' 
 const TARGET_PAGE_MS = 100
 const TARGET_RESOLVE_MS = 50
 
-type Backend = 'postgres' | 'sqlite'
 type Kind = 'page' | 'reserve' | 'resolve'
 
 function envInt(name: string, fallback: number, min: number): number {
@@ -58,15 +57,6 @@ function envInt(name: string, fallback: number, min: number): number {
   const n = Number(raw)
   if (!Number.isInteger(n) || n < min) throw new Error(`${name}: ${raw} is not an integer ≥ ${min}`)
   return n
-}
-
-function backends(): Backend[] {
-  const raw = process.env.ARBITER_BENCH_TEAM_BACKENDS ?? 'postgres,sqlite'
-  return raw.split(',').map((s) => {
-    const b = s.trim()
-    if (b !== 'postgres' && b !== 'sqlite') throw new Error(`ARBITER_BENCH_TEAM_BACKENDS: ${b} is not postgres or sqlite`)
-    return b
-  })
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -108,38 +98,6 @@ async function buildDatabase(dbPath: string, file: string, gold: Map<string, str
   } finally {
     await store.close()
   }
-}
-
-/** One statement as the server's superuser (or ARBITER_PG_URL's user). */
-async function adminQuery(url: string, sql: string): Promise<pg.QueryResult> {
-  const c = new pg.Client({ connectionString: url })
-  await c.connect()
-  try {
-    return await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
-
-const DURABILITY = ['fsync', 'synchronous_commit', 'full_page_writes'] as const
-
-/**
- * Our own cluster only: the build runs without durability (as the tests' cluster always does: an
- * 80 MB import is 4× slower with it, and the build is not what is measured), the team with the
- * server's defaults — every resolve waits for its commit to reach the disk.
- */
-async function setDurability(adminUrl: string, on: boolean): Promise<void> {
-  for (const k of DURABILITY) await adminQuery(adminUrl, on ? `ALTER SYSTEM RESET ${k}` : `ALTER SYSTEM SET ${k} = off`)
-  await adminQuery(adminUrl, 'SELECT pg_reload_conf()')
-  const want = on ? 'on' : 'off'
-  for (let i = 0; ; i++) {
-    const shown = await Promise.all(DURABILITY.map(async (k) => (await adminQuery(adminUrl, `SHOW ${k}`)).rows[0][k] as string))
-    if (shown.every((v) => v === want)) break
-    if (i === 50) throw new Error(`the server did not switch ${DURABILITY.join(', ')} ${want} (${shown.join(', ')})`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  // What the build wrote reaches the disk before the clock starts, not during the run.
-  if (on) await adminQuery(adminUrl, 'CHECKPOINT')
 }
 
 interface Ack { taskId: string; labelId: string; reviewer: string; sessionId: string }
@@ -284,28 +242,19 @@ function figures(backend: Backend, tasks: number, r: Run & { deferred: number },
   return out
 }
 
-/** The cluster, or an error that says only what is missing (bench/index.ts prints it without a stack). */
-async function startCluster(): Promise<PgCluster> {
-  try {
-    return await startPostgres({ durable: true })
-  } catch (e) {
-    throw Object.assign(new Error(`team: cannot start PostgreSQL: ${(e as Error).message}`, { cause: e }), { setup: true })
-  }
-}
-
 export const team: BenchSuite = {
   name: 'team',
   summary: '8 reviewers paging and resolving one 100k-task queue over loopback HTTP on PostgreSQL (and SQLite): p50/p95/p99, conflicts, no label lost',
   async run(): Promise<Figure[]> {
     const tasks = envInt('ARBITER_BENCH_TEAM_TASKS', 100_000, 2000)
     const seconds = envInt('ARBITER_BENCH_TEAM_SECONDS', 20, 1)
-    const chosen = backends()
+    const chosen = benchBackends('ARBITER_BENCH_TEAM_BACKENDS', 'postgres,sqlite')
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-team-'))
     const ownCluster = (process.env.ARBITER_PG_URL ?? '') === ''
     let cluster: PgCluster | null = null
     const out: Figure[] = []
     try {
-      if (chosen.includes('postgres')) cluster = await startCluster()
+      if (chosen.includes('postgres')) cluster = await startBenchCluster('team')
       const file = join(dir, 'team.trace.jsonl')
       const gold = await writeTraces(file, tasks)
       for (const backend of chosen) {
