@@ -15,7 +15,7 @@ import { runPlan } from './plan-driver'
 import * as status from './status'
 import { schemaVersion } from './status'
 import * as tallies from './tallies'
-import { backgroundWrite, interactiveWrite } from './write-gate'
+import { interactiveWrite, yieldToInteractive } from './write-gate'
 
 export type SqliteStoreMeta = {
   path: string
@@ -31,8 +31,10 @@ export type SqliteStoreMeta = {
  */
 function transaction<T>(q: Sql, tx: Tx, fn: () => T): T {
   if (tx === 'read') return q.read(fn)
-  if (tx === 'staged') return backgroundWrite(() => q.writeStaged(fn))
-  if (tx === 'finish') return backgroundWrite(() => q.writeUncheckpointed(fn))
+  if (tx === 'staged' || tx === 'finish') {
+    yieldToInteractive()
+    return tx === 'staged' ? q.writeStaged(fn) : q.writeUncheckpointed(fn)
+  }
   return interactiveWrite(() => q.write(fn))
 }
 
