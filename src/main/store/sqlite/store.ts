@@ -15,7 +15,6 @@ import { runPlan } from './plan-driver'
 import * as status from './status'
 import { schemaVersion } from './status'
 import * as tallies from './tallies'
-import { interactiveWrite, yieldToInteractive } from './write-gate'
 
 export type SqliteStoreMeta = {
   path: string
@@ -25,17 +24,12 @@ export type SqliteStoreMeta = {
   importLocks: SqliteImportLocks
 }
 
-/**
- * `staged`: need not survive a power cut on its own; `finish`: leaves the checkpoint to close
- * (connection.ts). Both are a background job's, and let the interactive writes go first (write-gate.ts).
- */
+/** `staged`: need not survive a power cut on its own; `finish`: leaves the checkpoint to close (connection.ts). */
 function transaction<T>(q: Sql, tx: Tx, fn: () => T): T {
   if (tx === 'read') return q.read(fn)
-  if (tx === 'staged' || tx === 'finish') {
-    yieldToInteractive()
-    return tx === 'staged' ? q.writeStaged(fn) : q.writeUncheckpointed(fn)
-  }
-  return interactiveWrite(() => q.write(fn))
+  if (tx === 'staged') return q.writeStaged(fn)
+  if (tx === 'finish') return q.writeUncheckpointed(fn)
+  return q.write(fn)
 }
 
 export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
