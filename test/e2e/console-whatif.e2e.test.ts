@@ -190,7 +190,8 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
     /** Enter after a commit moves on to the next draw. */
     async function moveOn(from: string): Promise<void> {
       await page.keyboard.press('Enter')
-      await expect.poll(onScreen).not.toBe(from)
+      // The next draw is a round trip and a render: 1 s (the poll's default) is too tight on a loaded machine.
+      await expect.poll(onScreen, { timeout: 5000 }).not.toBe(from)
     }
 
     await page.goto(`${server.host.url}#/calibrate`)

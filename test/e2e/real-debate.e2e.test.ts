@@ -97,8 +97,9 @@ describeWith([CHROMIUM, dataset('real-debates')], 'a real debate through the loo
     await page.getByTestId('review-task').waitFor()
     const task = (await page.getByTestId('review-task').getAttribute('data-task-id'))!
     expect(decisions.get(task)).toBe('defer')
-    expect(await page.getByTestId('posterior-bar').count()).toBeGreaterThanOrEqual(2)
-    expect(await page.getByTestId('seat-weight').count()).toBe(3)
+    // The task's frame shows before its posterior and weights have rendered: wait for them.
+    await expect.poll(() => page.getByTestId('posterior-bar').count()).toBeGreaterThanOrEqual(2)
+    await expect.poll(() => page.getByTestId('seat-weight').count()).toBe(3)
     const cert = page.getByTestId('cert-gap')
     await expect.poll(() => cert.innerText()).toMatch(/\bn = \d+/)
     await expect.poll(() => page.getByTestId('why-deferred').innerText()).not.toBe('')
