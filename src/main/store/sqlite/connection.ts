@@ -11,6 +11,9 @@ export type Params = unknown[]
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
+/** Every connection's page cache, in KiB (better-sqlite3's build default, set here so that a pragma that changes it for one statement knows what to restore). */
+export const CONNECTION_CACHE_KIB = 16_000
+
 /** SQLite's default: checkpoint the WAL into the database once it holds this many pages. */
 const DEFAULT_CHECKPOINT_PAGES = 1000
 /**
@@ -28,6 +31,7 @@ const STAGED_CHECKPOINT_PAGES = 16_384
 export function applyPragmas(db: Db, opts: { readonly: boolean; busyTimeoutMs: number }): void {
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`)
   db.pragma('foreign_keys = ON')
+  db.pragma(`cache_size = -${CONNECTION_CACHE_KIB}`)
   if (opts.readonly) return
   const mode = String(db.pragma('journal_mode = WAL', { simple: true })).toLowerCase()
   if (mode !== 'wal' && mode !== 'memory') {

@@ -1,5 +1,6 @@
 import type { Dialect } from '../ops/dialect'
 import { indexStatements } from '../fit-decisions'
+import { CONNECTION_CACHE_KIB } from './connection'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
 import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
 
@@ -15,6 +16,18 @@ export function ftsQuery(text: string): string | null {
  * rows' four indexes in 1.5–1.7 s against 1.8–2.2 s).
  */
 const SORT_THREADS = 4
+
+/**
+ * The page cache (KiB) while a decisions index is sorted: SQLite's sorter fills that much before
+ * it hands a sorted run to a helper, and runs that fit the processor's caches sort faster — a
+ * million rows' index in 0.78–0.87 s with 2 MiB against 1.00–1.10 s with the connection's 16 MiB
+ * (measured here, alternating). The connection's own size is restored after each build.
+ */
+const SORT_CACHE_KIB = 2_000
+
+/** Index statements run with the sorter's helpers and its cache, each setting restored after. */
+const sorted = (statements: string[]): string =>
+  `PRAGMA threads = ${SORT_THREADS};\nPRAGMA cache_size = -${SORT_CACHE_KIB};\n${statements.join(';\n')};\nPRAGMA cache_size = -${CONNECTION_CACHE_KIB};\nPRAGMA threads = 0;`
 
 /**
  * SQLite's side of the operations written once (../ops/dialect.ts): recording order is the rowid;
@@ -38,6 +51,6 @@ export const SQLITE: Dialect = {
   pageDecisionsFirst: true,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
   decisionsTable: DECISIONS_TABLE,
-  decisionIndexes: (table) => `PRAGMA threads = ${SORT_THREADS};\n${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nPRAGMA threads = 0;`,
-  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table)).map((s) => `PRAGMA threads = ${SORT_THREADS};\n${s};\nPRAGMA threads = 0;`)
+  decisionIndexes: (table) => sorted(indexStatements(DECISION_INDEXES(table))),
+  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table)).map((s) => sorted([s]))
 }
