@@ -254,6 +254,69 @@ describeWith(CHROMIUM, 'item 3: a quick second key after a resolve (Chromium, de
   })
 })
 
+describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the label is saved (Chromium, demo database)', () => {
+  /** The console's calls while `act` runs and the next task settles: method and body. */
+  async function callsDuring(act: () => Promise<void>): Promise<{ method: string; body: string }[]> {
+    const calls: { method: string; body: string }[] = []
+    const seen = (r: import('playwright-core').Request) => {
+      if (r.url().includes('/api/')) calls.push({ method: r.url().split('/api/')[1], body: r.postData() ?? '' })
+    }
+    page.on('request', seen)
+    try {
+      await act()
+      await page.waitForTimeout(600)
+    } finally {
+      page.off('request', seen)
+    }
+    return calls
+  }
+
+  it('asks for the next task as the label goes out, and does not reserve it again on opening it', async () => {
+    const [a] = await firstDeferred(1)
+    await openReview(a)
+    const calls = await callsDuring(async () => {
+      await page.keyboard.press('1')
+      await expect.poll(shownTask, SOON).not.toBe(a)
+      await armedTask()
+    })
+    const b = (await shownTask())!
+    const reserves = calls.filter((c) => c.method === 'task.reserve').map((c) => (JSON.parse(c.body) as { taskId: string }).taskId)
+    // One reserve of the task now open (the older console reserved it again once it was open).
+    expect(reserves).toEqual([b])
+    // Sent before the label's answer came back: the reserve is the first call, the label's second.
+    expect(calls.findIndex((c) => c.method === 'task.reserve')).toBeLessThan(calls.findIndex((c) => c.method === 'labels.resolve'))
+    expect(await labelsOf(a)).toHaveLength(1)
+    // And the task open is held by this window: the console itself sees it held by another session.
+    const held = await server.service.handlers['task.detail']({ taskId: b, blind: false }, server.service.context())
+    expect(held.reservation?.taskId).toBe(b)
+  })
+
+  it('a label that is not saved stays on its task and frees the next task it had reserved', async () => {
+    const [a] = await firstDeferred(1)
+    await openReview(a)
+    await page.route('**/api/labels.resolve', (route) => route.abort())
+    let claimed: string | null = null
+    try {
+      const calls = await callsDuring(async () => {
+        await page.keyboard.press('1')
+        await page.getByTestId('toast').filter({ hasText: 'Not saved' }).first().waitFor(SOON)
+      })
+      claimed = (JSON.parse(calls.find((c) => c.method === 'task.reserve')!.body) as { taskId: string }).taskId
+    } finally {
+      await page.unroute('**/api/labels.resolve')
+    }
+    expect(await shownTask()).toBe(a)
+    expect(await labelsOf(a)).toEqual([])
+    await expect
+      .poll(async () => (await server.service.handlers['task.detail']({ taskId: claimed!, blind: false }, server.service.context())).reservation, SOON)
+      .toBeNull()
+    // The task on screen can still be labeled.
+    await page.keyboard.press('1')
+    await expect.poll(shownTask, SOON).not.toBe(a)
+    expect(await labelsOf(a)).toHaveLength(1)
+  })
+})
+
 describeWith(CHROMIUM, 'item 14: the queue at 1024 px, one click opens a row (Chromium, demo database)', () => {
   it('scrolls the header sideways with its rows', async () => {
     await page.setViewportSize({ width: 1024, height: 700 })

@@ -1,14 +1,12 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { SeatAuditRow } from '@shared/api'
+import { clockTime, dayClock, dayText } from '../components/time-text'
 
 const AXIS = { fill: 'var(--muted)', fontSize: 10 }
 const DAY_MS = 86_400_000
 /** Ticks as dates when the labels span days, else as times of day (a morning's labels would all read "Dec 1"). */
-const tickFormat = (spanMs: number) => (ms: number) =>
-  spanMs >= 2 * DAY_MS
-    ? new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
-    : new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-const when = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+const tickFormat = (spanMs: number) => (ms: number) => (spanMs >= 2 * DAY_MS ? dayText(ms) : clockTime(ms))
+const when = dayClock
 
 /**
  * One seat's reliability over label time (ENGINE.md §9): the recent window is marked where it

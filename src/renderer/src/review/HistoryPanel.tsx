@@ -1,6 +1,7 @@
 import type { HistoryLabel } from '@shared/api'
 import { useLabelHistory } from '../api/loop-queries'
 import { shortLabel } from '../components/LongText'
+import { clockTime } from '../components/time-text'
 import { hrefFor } from '../router'
 import { laterText } from './use-undo'
 
@@ -50,7 +51,7 @@ export function HistoryPanel({ currentTaskId }: { currentTaskId: string | null }
                 <span className={`tag tag-${l.source}`}>{l.adjudicated ? 'ruling' : l.source}</span>{' '}
                 <span className={s.kind === 'moved-on' ? 'history-status warn' : 'history-status muted'}>{s.text}</span>{' '}
                 <time className="muted small" dateTime={l.at}>
-                  {new Date(l.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+                  {clockTime(l.at)}
                 </time>
               </li>
             )

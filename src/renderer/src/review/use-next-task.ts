@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef } from 'react'
 import { useApi } from '../api/context'
 import { useQueuePage } from '../api/loop-queries'
 import { useQueueState } from '../queue/queue-state'
+import { noteClaim } from './claims'
 import { useReviewSession } from './session'
 
 /** How many tasks "next" tries to reserve before it gives up and shows the queue. */
@@ -50,7 +51,10 @@ export function useClaimNext(currentId: string | null): () => Promise<string | n
   return useCallback(async () => {
     for (const taskId of ref.current.slice(0, CLAIM_TRIES)) {
       try {
-        if ((await api['task.reserve']({ taskId })).mine !== null) return taskId
+        if ((await api['task.reserve']({ taskId })).mine !== null) {
+          noteClaim(taskId)
+          return taskId
+        }
       } catch {
         // Gone or unreachable: try the next one.
       }

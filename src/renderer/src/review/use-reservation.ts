@@ -2,12 +2,14 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { Reservation, TaskDetail } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
+import { takeClaim } from './claims'
 
 /** How often an open task's hold is renewed (the hold itself lasts 10 minutes). */
 export const HEARTBEAT_MS = 60_000
 
 /**
- * Holds the open task for this window (issue #9): reserved when the review screen opens it,
+ * Holds the open task for this window (issue #9): reserved when the review screen opens it (unless
+ * "next" reserved it a moment ago, claims.ts),
  * renewed every minute while it stays open, released when the reviewer leaves it or closes the
  * tab. Returns who else holds it (null: this window does, or nobody does): until the first answer,
  * what the task's detail said; after it, what the store answered. While another holds it, every
@@ -16,7 +18,9 @@ export const HEARTBEAT_MS = 60_000
 export function useReservation(detail: TaskDetail): Reservation | null {
   const api = useApi()
   const taskId = detail.task.id
-  const [answer, setAnswer] = useState<{ heldBy: Reservation | null } | null>(null)
+  // A task "next" has just reserved for this window is held already: no second reserve on opening it.
+  const [answer, setAnswer] = useState<{ heldBy: Reservation | null } | null>(() => (takeClaim(taskId) ? { heldBy: null } : null))
+  const claimed = useRef(answer !== null)
   const heldBy = useRef<Reservation | null>(null)
   const stopped = useRef(false)
 
@@ -32,7 +36,8 @@ export function useReservation(detail: TaskDetail): Reservation | null {
 
   useEffect(() => {
     stopped.current = false
-    reserve()
+    if (claimed.current) claimed.current = false
+    else reserve()
     const timer = window.setInterval(reserve, HEARTBEAT_MS)
     const release = () => void api['task.release']({ taskId }).catch(() => {})
     // A page restored from the back-forward cache had released its hold as it was hidden.

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type { FlagView, HistoryLabel, Reservation, TaskDetail } from '@shared/api'
+import { useApi } from '../api/context'
 import { useLabelHistory, useTaskDetail } from '../api/loop-queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
@@ -13,6 +14,7 @@ import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
 import { useReviewSession } from '../review/session'
 import { useCandidateKeys } from '../review/use-candidate-keys'
+import { takeClaim } from '../review/claims'
 import { useClaimNext, useNextTask } from '../review/use-next-task'
 import { useReservation } from '../review/use-reservation'
 import { useFlag } from '../review/use-flag'
@@ -21,6 +23,7 @@ import { laterText, useUndo } from '../review/use-undo'
 import { markKey, markShown } from '../perf-marks'
 import { hrefFor } from '../router'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
+import { clockTime, shortDateTime } from '../components/time-text'
 
 export function ReviewScreen({ taskId }: { taskId: string | null }) {
   const next = useNextTask(taskId)
@@ -60,6 +63,7 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
 }
 
 function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress }) {
+  const api = useApi()
   const { resolve, reopen, busy } = useResolve('escalation')
   const { undo, busy: undoing } = useUndo('escalation')
   const { flag, busy: flagging } = useFlag()
@@ -87,8 +91,18 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   const pick = async (label: string) => {
     if (busy || leaving.current) return
     leaving.current = true
-    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claimNext())
-    else leaving.current = false
+    // The next task is reserved while the label is saved (two round trips at once, not one after
+    // the other); a label that is not saved releases it again and stays on this task.
+    const claiming = claimNext()
+    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claiming)
+    else {
+      leaving.current = false
+      void claiming.then((id) => {
+        if (id === null) return
+        takeClaim(id)
+        void api['task.release']({ taskId: id }).catch(() => {})
+      })
+    }
   }
   const skip = () => {
     if (leaving.current) return
@@ -209,7 +223,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
 
 /** Who holds this task: until their label, release or the hold's expiry, a label given here is refused. */
 function ReservedBy({ holder }: { holder: Reservation }) {
-  const until = new Date(holder.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const until = clockTime(holder.expiresAt)
   return (
     <p className="notice" data-testid="reserved-by" data-reviewer={holder.reviewer}>
       {holder.reviewer} is reviewing this task (reserved until {until}). A label given here is refused until they finish or
@@ -249,7 +263,7 @@ function TaskFlags({ flags }: { flags: FlagView[] }) {
     <ul className="task-flags small" data-testid="task-flags" data-count={flags.length}>
       {flags.map((f) => (
         <li key={f.id} data-testid="task-flag" data-reviewer={f.reviewer}>
-          <span aria-hidden="true">⚑</span> Flagged by <strong>{f.reviewer}</strong> ({new Date(f.at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}): {f.reason}
+          <span aria-hidden="true">⚑</span> Flagged by <strong>{f.reviewer}</strong> ({shortDateTime(f.at)}): {f.reason}
         </li>
       ))}
     </ul>

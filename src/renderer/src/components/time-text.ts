@@ -1,0 +1,21 @@
+/**
+ * Times as the console writes them, each style's formatter made once. `Date#toLocale…String` with
+ * options builds a new Intl formatter on every call (0.12 ms in V8 against 0.001 ms for a kept
+ * one), and Review's history writes twenty times on every render: with several renders per
+ * resolve → next, that was 10–16 ms of each key (issue #16).
+ */
+const CLOCK = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' })
+const SHORT = new Intl.DateTimeFormat([], { dateStyle: 'short', timeStyle: 'short' })
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
+const DAY_CLOCK = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+
+type When = string | number | Date
+
+/** "14:05" */
+export const clockTime = (at: When): string => CLOCK.format(new Date(at))
+/** "02/12/2026, 14:05" */
+export const shortDateTime = (at: When): string => SHORT.format(new Date(at))
+/** "Dec 2" */
+export const dayText = (at: When): string => DAY.format(new Date(at))
+/** "Dec 2, 14:05" */
+export const dayClock = (at: When): string => DAY_CLOCK.format(new Date(at))
