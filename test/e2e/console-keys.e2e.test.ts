@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
@@ -258,7 +258,7 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
   /** The console's calls while `act` runs and the next task settles: method and body. */
   async function callsDuring(act: () => Promise<void>): Promise<{ method: string; body: string }[]> {
     const calls: { method: string; body: string }[] = []
-    const seen = (r: import('playwright-core').Request) => {
+    const seen = (r: Request) => {
       if (r.url().includes('/api/')) calls.push({ method: r.url().split('/api/')[1], body: r.postData() ?? '' })
     }
     page.on('request', seen)
