@@ -15,6 +15,7 @@ import { sweepAtOpen } from '../ops/import-owners'
 import { migrateSqlite } from './migrate'
 import { SQLITE_MIGRATIONS } from './migrations'
 import { createSqliteStore } from './store'
+import { openWriteGate } from './write-gate'
 
 export type SqliteOpenOptions = OpenOptions & {
   busyTimeoutMs?: number
@@ -28,6 +29,7 @@ export type SqliteOpenOptions = OpenOptions & {
 export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}): Promise<Store> {
   const readonly = opts.readonly === true
   const now = opts.now ?? (() => new Date())
+  openWriteGate()
   if (typeof path !== 'string' || path.trim() === '') throw new StoreError('bad_input', 'a database path is required')
   const isFile = path !== ':memory:' && !path.startsWith('file:')
   if (readonly && isFile && !existsSync(path)) {

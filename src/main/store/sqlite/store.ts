@@ -15,6 +15,7 @@ import { runPlan } from './plan-driver'
 import * as status from './status'
 import { schemaVersion } from './status'
 import * as tallies from './tallies'
+import { gatedWrite } from './write-gate'
 
 export type SqliteStoreMeta = {
   path: string
@@ -24,12 +25,13 @@ export type SqliteStoreMeta = {
   importLocks: SqliteImportLocks
 }
 
-/** `staged`: need not survive a power cut on its own; `finish`: leaves the checkpoint to close (connection.ts). */
+/**
+ * `staged`: need not survive a power cut on its own; `finish`: leaves the checkpoint to close
+ * (connection.ts). Every write goes through the gate: the main thread's first (write-gate.ts).
+ */
 function transaction<T>(q: Sql, tx: Tx, fn: () => T): T {
   if (tx === 'read') return q.read(fn)
-  if (tx === 'staged') return q.writeStaged(fn)
-  if (tx === 'finish') return q.writeUncheckpointed(fn)
-  return q.write(fn)
+  return gatedWrite(() => (tx === 'staged' ? q.writeStaged(fn) : tx === 'finish' ? q.writeUncheckpointed(fn) : q.write(fn)))
 }
 
 export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
