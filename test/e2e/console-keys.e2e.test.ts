@@ -281,8 +281,10 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
     })
     const b = (await shownTask())!
     const reserves = calls.filter((c) => c.method === 'task.reserve').map((c) => (JSON.parse(c.body) as { taskId: string }).taskId)
-    // One reserve of the task now open (the older console reserved it again once it was open).
+    // One reserve of the task now open (the older console reserved it again once it was open), and
+    // no release of the task just labeled (its label ended the hold).
     expect(reserves).toEqual([b])
+    expect(calls.filter((c) => c.method === 'task.release')).toEqual([])
     // Sent before the label's answer came back: the reserve is the first call, the label's second.
     expect(calls.findIndex((c) => c.method === 'task.reserve')).toBeLessThan(calls.findIndex((c) => c.method === 'labels.resolve'))
     expect(await labelsOf(a)).toHaveLength(1)

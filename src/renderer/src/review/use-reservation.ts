@@ -3,6 +3,7 @@ import type { Reservation, TaskDetail } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
 import { takeClaim } from './claims'
+import { useReviewSession } from './session'
 
 /** How often an open task's hold is renewed (the hold itself lasts 10 minutes). */
 export const HEARTBEAT_MS = 60_000
@@ -23,6 +24,11 @@ export function useReservation(detail: TaskDetail): Reservation | null {
   const claimed = useRef(answer !== null)
   const heldBy = useRef<Reservation | null>(null)
   const stopped = useRef(false)
+  // The store ends a hold with its holder's label: leaving a task this window labeled releases
+  // nothing (one write less per resolve → next, and none that waits behind a refit's).
+  const { history } = useReviewSession()
+  const labeledHere = useRef(false)
+  labeledHere.current = history.some((h) => h.taskId === taskId)
 
   const reserve = useCallback(() => {
     void api['task.reserve']({ taskId })
@@ -49,7 +55,7 @@ export function useReservation(detail: TaskDetail): Reservation | null {
       window.clearInterval(timer)
       window.removeEventListener('pagehide', release)
       window.removeEventListener('pageshow', restored)
-      release()
+      if (!labeledHere.current) release()
     }
   }, [api, taskId, reserve])
 
