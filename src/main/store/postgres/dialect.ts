@@ -23,7 +23,7 @@ export const POSTGRES: Dialect = {
   nulls: (direction) => (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST'),
   searchTerms: searchQuery,
   searchMatch: 'words @@ ?::tsquery',
-  pageDecisionsFirst: false,
+  pageDecisionsFirst: true,
   tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
   decisionsTable: DECISIONS_TABLE,
   // The planner's row counts for the new table: without them its first queue reads guess.
