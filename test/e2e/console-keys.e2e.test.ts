@@ -293,6 +293,24 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
     expect(held.reservation?.taskId).toBe(b)
   })
 
+  it('a task reopened from the history and left without a new label is released', async () => {
+    const holdOf = async (taskId: string) => (await server.service.handlers['task.detail']({ taskId, blind: false }, server.service.context())).reservation
+    const [a] = await firstDeferred(1)
+    await openReview(a)
+    await page.keyboard.press('1')
+    await expect.poll(shownTask, SOON).not.toBe(a)
+    await armedTask()
+    // The history lists the label once its change event has refreshed it: then `p` reopens its task.
+    await page.locator(`[data-testid="history-row"][data-task-id=${JSON.stringify(a)}]`).first().waitFor(SOON)
+    await page.keyboard.press('p')
+    await expect.poll(shownTask, SOON).toBe(a)
+    await armedTask()
+    await expect.poll(async () => (await holdOf(a))?.taskId ?? null, SOON).toBe(a)
+    await page.goto(`${server.host.url}#/queue`)
+    await page.getByTestId('queue-row').first().waitFor(SOON)
+    await expect.poll(() => holdOf(a), SOON).toBeNull()
+  })
+
   it('a label that is not saved stays on its task and frees the next task it had reserved', async () => {
     const [a] = await firstDeferred(1)
     await openReview(a)

@@ -24,11 +24,14 @@ export function useReservation(detail: TaskDetail): Reservation | null {
   const claimed = useRef(answer !== null)
   const heldBy = useRef<Reservation | null>(null)
   const stopped = useRef(false)
-  // The store ends a hold with its holder's label: leaving a task this window labeled releases
-  // nothing (one write less per resolve → next, and none that waits behind a refit's).
+  // The store ends a hold with its holder's label: leaving a task this window labeled since it
+  // opened it releases nothing (one write less per resolve → next, and none that waits behind a
+  // refit's). A task reopened from the history, left without a new label, is released as usual.
   const { history } = useReviewSession()
+  const labelsNow = history.reduce((n, h) => (h.taskId === taskId ? n + 1 : n), 0)
+  const labelsAtOpen = useRef(labelsNow)
   const labeledHere = useRef(false)
-  labeledHere.current = history.some((h) => h.taskId === taskId)
+  labeledHere.current = labelsNow > labelsAtOpen.current
 
   const reserve = useCallback(() => {
     void api['task.reserve']({ taskId })
