@@ -25,7 +25,7 @@ export const SPOT = 2
 
 /** The page's buffers, for a transfer to another thread (they are moved, not copied). */
 export function pageBuffers(p: DecisionPage): ArrayBuffer[] {
-  const arrays = [p.flags, p.stopRounds, p.gaps, p.disagreements, p.listOf, p.posteriors, p.posteriorAt, p.bounds, p.boundAt, p.boundLength, p.ks, p.kAt, p.kLength, p.whys]
+  const arrays = [p.flags, p.stopRounds, p.gaps, p.disagreements, p.listOf, p.posteriors, p.posteriorAt, p.bounds, p.boundAt, p.boundLength, p.roundAnswers, p.peaks, p.ks, p.kAt, p.kLength, p.whys]
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
 }
 
@@ -39,6 +39,7 @@ export class DecisionPageBuilder {
   private readonly stopRounds: Float64Array
   private readonly gaps: Float64Array
   private readonly disagreements: Float64Array
+  private readonly peaks: Float64Array
   private readonly listOf: Int32Array
   private readonly posteriorAt: Int32Array
   private readonly boundAt: Int32Array
@@ -51,6 +52,7 @@ export class DecisionPageBuilder {
   // Sized for a council of up to four candidates and four rounds; `room` grows them past that.
   private posteriors: Float64Array<ArrayBuffer>
   private bounds: Float64Array<ArrayBuffer>
+  private roundAnswers: Int32Array<ArrayBuffer>
   private ks: Float64Array<ArrayBuffer>
   private np = 0
   private nb = 0
@@ -61,6 +63,7 @@ export class DecisionPageBuilder {
     this.stopRounds = new Float64Array(capacity)
     this.gaps = new Float64Array(capacity)
     this.disagreements = new Float64Array(capacity)
+    this.peaks = new Float64Array(capacity)
     this.listOf = new Int32Array(capacity)
     this.posteriorAt = new Int32Array(capacity)
     this.boundAt = new Int32Array(capacity)
@@ -70,6 +73,7 @@ export class DecisionPageBuilder {
     this.whys = new Float64Array(capacity * WHY_STRIDE)
     this.posteriors = new Float64Array(4 * capacity + 8)
     this.bounds = new Float64Array(4 * capacity + 8)
+    this.roundAnswers = new Int32Array(4 * capacity + 8)
     this.ks = new Float64Array(4 * capacity + 8)
   }
 
@@ -82,9 +86,15 @@ export class DecisionPageBuilder {
     stopRound: number | null; gap: number | null; disagreement: number | null
     candidates: readonly string[]; posterior: ArrayLike<number>
     bound: readonly (number | null)[] | null; k: ArrayLike<number | null> | null; why: DecisionWhy | null
+    /** Ŷ_t per round (indices into `candidates`), one per bound entry; null with the bound. */
+    roundAnswers?: ArrayLike<number> | null
+    /** max_t L_t (the bound at the why's round), null when none. */
+    peak?: number | null
   }): void {
+    if (this.n >= this.capacity) throw new RangeError(`DecisionPageBuilder: more than ${this.capacity} rows`)
+    const rounds = row.roundAnswers ?? null
+    if (rounds !== null && rounds.length !== (row.bound?.length ?? -1)) throw new RangeError(`DecisionPageBuilder: ${rounds.length} round answers for ${row.bound?.length ?? 0} rounds of bounds`)
     const i = this.n++
-    if (i >= this.capacity) throw new RangeError(`DecisionPageBuilder: more than ${this.capacity} rows`)
     this.taskIds.push(row.taskId)
     this.answers.push(row.answer)
     this.reasons.push(row.reason)
@@ -92,6 +102,7 @@ export class DecisionPageBuilder {
     this.stopRounds[i] = row.stopRound ?? NaN
     this.gaps[i] = row.gap ?? NaN
     this.disagreements[i] = row.disagreement ?? NaN
+    this.peaks[i] = row.peak ?? NaN
     let list = this.listIndex.get(row.candidates)
     if (list === undefined) {
       list = this.lists.length
@@ -106,8 +117,13 @@ export class DecisionPageBuilder {
     this.boundAt[i] = this.nb
     this.boundLength[i] = row.bound === null ? -1 : row.bound.length
     if (row.bound !== null) {
+      const answers = row.roundAnswers ?? null
       this.bounds = room(this.bounds, this.nb + row.bound.length)
-      for (const b of row.bound) this.bounds[this.nb++] = b ?? NaN
+      this.roundAnswers = roomInt(this.roundAnswers, this.nb + row.bound.length)
+      for (let r = 0; r < row.bound.length; r++) {
+        this.roundAnswers[this.nb] = answers === null ? -1 : answers[r]
+        this.bounds[this.nb++] = row.bound[r] ?? NaN
+      }
     }
     this.kAt[i] = this.nk
     this.kLength[i] = row.k === null ? -1 : row.k.length
@@ -128,6 +144,7 @@ export class DecisionPageBuilder {
       disagreements: this.disagreements.slice(0, n), listOf: this.listOf.slice(0, n),
       posteriors: this.posteriors.slice(0, this.np), posteriorAt: this.posteriorAt.slice(0, n),
       bounds: this.bounds.slice(0, this.nb), boundAt: this.boundAt.slice(0, n), boundLength: this.boundLength.slice(0, n),
+      roundAnswers: this.roundAnswers.slice(0, this.nb), peaks: this.peaks.slice(0, n),
       ks: this.ks.slice(0, this.nk), kAt: this.kAt.slice(0, n), kLength: this.kLength.slice(0, n),
       whys: this.whys.slice(0, n * WHY_STRIDE)
     }
@@ -137,6 +154,13 @@ export class DecisionPageBuilder {
 function room(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
   if (need <= a.length) return a
   const b = new Float64Array(Math.max(need, a.length * 2))
+  b.set(a)
+  return b
+}
+
+function roomInt(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a
+  const b = new Int32Array(Math.max(need, a.length * 2))
   b.set(a)
   return b
 }
@@ -153,7 +177,8 @@ export function checkDecisionPage(p: DecisionPage): { acted: number; spot: numbe
   const n = p.taskIds.length
   const sized: [string, ArrayLike<unknown>, number][] = [
     ['flags', p.flags, n], ['stopRounds', p.stopRounds, n], ['gaps', p.gaps, n], ['disagreements', p.disagreements, n],
-    ['listOf', p.listOf, n], ['posteriorAt', p.posteriorAt, n], ['boundAt', p.boundAt, n], ['boundLength', p.boundLength, n],
+    ['listOf', p.listOf, n], ['posteriorAt', p.posteriorAt, n], ['boundAt', p.boundAt, n], ['boundLength', p.boundLength, n], ['peaks', p.peaks, n],
+    ['roundAnswers', p.roundAnswers, p.bounds?.length ?? 0],
     ['kAt', p.kAt, n], ['kLength', p.kLength, n], ['whys', p.whys, n * WHY_STRIDE], ['answers', p.answers, n], ['reasons', p.reasons, n]
   ]
   for (const [name, a, length] of sized) if (a === null || a === undefined || a.length !== length) bad(`${name} must have ${length} entries`)
@@ -182,6 +207,13 @@ export function checkDecisionPage(p: DecisionPage): { acted: number; spot: numbe
     if (!inside(p.posteriors, p.posteriorAt[i], list.length)) bad(`${row}: its posterior lies outside the page`)
     for (let g = 0; g < list.length; g++) if (!Number.isFinite(p.posteriors[p.posteriorAt[i] + g])) bad(`${row}: the posterior must be finite numbers`)
     checkList(p.bounds, p.boundAt[i], p.boundLength[i], `${row}: bound`, bad)
+    for (let r = 0; r < p.boundLength[i]; r++) {
+      const a = p.roundAnswers[p.boundAt[i] + r]
+      if (!(a === -1 || (Number.isInteger(a) && a >= 0 && a < list.length))) bad(`${row}: round ${r}'s answer ${a} is not one of its ${list.length} candidates`)
+    }
+    if (!Number.isNaN(p.peaks[i]) && !p.bounds.subarray(p.boundAt[i], p.boundAt[i] + Math.max(0, p.boundLength[i])).includes(p.peaks[i])) {
+      bad(`${row}: peak must be null or one of its bounds`)
+    }
     checkList(p.ks, p.kAt[i], p.kLength[i], `${row}: k`, bad)
     const w = i * WHY_STRIDE
     const none = Number.isNaN(p.whys[w])

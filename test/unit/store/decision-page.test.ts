@@ -36,7 +36,7 @@ describe('decision pages', () => {
   it('move every column to another thread in its own buffer', () => {
     const page = pageOfRows(ROWS)
     const buffers = pageBuffers(page)
-    expect(buffers.length).toBe(14)
+    expect(buffers.length).toBe(16)
     const { port1, port2 } = new MessageChannel()
     port1.postMessage(page, buffers)
     expect(page.posteriors.length).toBe(0) // detached here: moved, not copied
@@ -61,6 +61,21 @@ describe('decision pages', () => {
     expect(bad((p) => (p.listOf[2] = 9))).toMatch(/row 2 \(task t3\): no candidate list 9/)
     expect(bad((p) => (p.boundLength[0] = 99))).toMatch(/bound lies outside the page/)
     expect(bad((p) => p.answers.pop())).toMatch(/answers must have 3 entries/)
+    // A row's rounds (what a re-decide copies): each answer one of its candidates, the peak one of its bounds.
+    expect(bad((p) => (p.roundAnswers[1] = 2))).toMatch(/row 0 \(task t1\): round 1's answer 2 is not one of its 2 candidates/)
+    expect(bad((p) => (p.peaks[0] = 0.9))).toMatch(/row 0 \(task t1\): peak must be null or one of its bounds/)
+    expect(bad((p) => (p.peaks[1] = 0.5))).toMatch(/row 1 \(task t2\): peak must be null/)
+  })
+
+  it('keep each row\'s answers per round and its peak, and refuse answers that do not match its rounds', () => {
+    const b = new DecisionPageBuilder(2)
+    const row = { taskId: 't', act: false, spotCheck: false, answer: 'a', reason: null, stopRound: null, gap: 0.1, disagreement: null, candidates: ['a', 'b'], posterior: [0.5, 0.5], bound: [0.2, null, 0.7], k: null, why: null }
+    b.add({ ...row, roundAnswers: [1, 0, 0], peak: 0.7 })
+    expect(() => b.add({ ...row, taskId: 'u', roundAnswers: [1, 0] })).toThrow(/2 round answers for 3 rounds/)
+    const page = b.finish()
+    expect([...page.roundAnswers]).toEqual([1, 0, 0])
+    expect([...page.peaks]).toEqual([0.7])
+    expect(checkDecisionPage(page)).toEqual({ acted: 0, spot: 0 })
   })
 
   it('refuse a row past the capacity they were built for', () => {

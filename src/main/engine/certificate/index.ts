@@ -50,7 +50,7 @@ export { boundMemo, boundsOfStates, computeBounds, type BoundMemo, type BoundTab
 export { bestRound, decideColumns, decideTasks, firstCrossing, taskReason, type DecidedColumns } from './decide'
 export { MAX_BUDGET_USAGE, selectLambda, type LambdaCandidate, type LambdaSelection } from './lambda'
 export { certify, certifyWith, type CertifyResult } from './certify'
-export { deferAllReason, resolveBudget, type ResolvedBudget } from './resolveBudget'
+export { deferAllReason, resolveBudget, resolveFixedBudget, type BudgetFigures, type ResolvedBudget } from './resolveBudget'
 export {
   certificateMetrics,
   metricsFromStops,

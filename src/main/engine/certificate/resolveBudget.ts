@@ -40,32 +40,42 @@ export function deferAllReason(alpha: number | null, kUsedCount: number, forced:
  * @throws RangeError for a negative or non-finite β or λ.
  */
 export function resolveBudget(cert: Certificate, calibration: readonly CalibrationTask[], budget: Budget): ResolvedBudget {
-  const eT = cert.finalRoundError
-  let beta: number | null
+  const figures = { finalRoundError: cert.finalRoundError, delta: cert.options.delta, epsAct: cert.options.epsAct, kUsedCount: cert.kUsed.length }
+  if (budget.kind !== 'auto') return resolveFixedBudget(figures, budget)
+  const lambdaSearch = selectLambda(calibration, cert.options, cert.T)
+  const lambda = lambdaSearch.lambda
+  const forced: DeferReason | null = lambda === null ? 'insufficient evidence' : null
+  const beta = lambda === null ? null : lambda * figures.finalRoundError
+  const alpha = beta === null ? null : actionAlpha(beta, figures.delta, figures.epsAct)
+  return { beta, alpha, lambda, forced, reason: deferAllReason(alpha, figures.kUsedCount, forced), lambdaSearch }
+}
+
+/** What an absolute or relative budget needs of a certificate: figures a stored fit keeps (its certificate JSON). */
+export interface BudgetFigures {
+  /** ê_T, the final round's error rate on C. */
+  readonly finalRoundError: number
+  readonly delta: number
+  readonly epsAct: number
+  /** |𝒦_used|. */
+  readonly kUsedCount: number
+}
+
+/**
+ * An absolute or relative budget resolved from a certificate's figures alone (no calibration set):
+ * what a re-decide under another budget needs, without refitting (only λ = auto searches C).
+ * `resolveBudget` resolves these two kinds through it, so both give the same bits.
+ */
+export function resolveFixedBudget(figures: BudgetFigures, budget: Exclude<Budget, { kind: 'auto' }>): ResolvedBudget {
+  let beta: number
   let lambda: number | null = null
-  let lambdaSearch: LambdaSelection | null = null
-  let forced: DeferReason | null = null
-  switch (budget.kind) {
-    case 'absolute':
-      if (!Number.isFinite(budget.beta) || budget.beta < 0) throw new RangeError(`certify: bad β ${budget.beta}`)
-      beta = budget.beta
-      break
-    case 'relative':
-      if (!Number.isFinite(budget.lambda) || budget.lambda < 0) throw new RangeError(`certify: bad λ ${budget.lambda}`)
-      lambda = budget.lambda
-      beta = budget.lambda * eT
-      break
-    case 'auto':
-      lambdaSearch = selectLambda(calibration, cert.options, cert.T)
-      lambda = lambdaSearch.lambda
-      if (lambda === null) {
-        beta = null
-        forced = 'insufficient evidence'
-      } else {
-        beta = lambda * eT
-      }
-      break
+  if (budget.kind === 'absolute') {
+    if (!Number.isFinite(budget.beta) || budget.beta < 0) throw new RangeError(`certify: bad β ${budget.beta}`)
+    beta = budget.beta
+  } else {
+    if (!Number.isFinite(budget.lambda) || budget.lambda < 0) throw new RangeError(`certify: bad λ ${budget.lambda}`)
+    lambda = budget.lambda
+    beta = budget.lambda * figures.finalRoundError
   }
-  const alpha = beta === null ? null : actionAlpha(beta, cert.options.delta, cert.options.epsAct)
-  return { beta, alpha, lambda, forced, reason: deferAllReason(alpha, cert.kUsed.length, forced), lambdaSearch }
+  const alpha = actionAlpha(beta, figures.delta, figures.epsAct)
+  return { beta, alpha, lambda, forced: null, reason: deferAllReason(alpha, figures.kUsedCount, null), lambdaSearch: null }
 }

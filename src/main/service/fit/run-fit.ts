@@ -18,6 +18,7 @@ import { useWasmSha256 } from '../../engine/hash'
 import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
+import { inputsDigest, redecideByCopy } from './redecide-copy'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures, storedSelection } from './record'
 
 export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
@@ -26,6 +27,11 @@ export interface FitRequest {
   settings: EngineSettings
   /** `decide`: the same labels and settings as this fit, another budget, and another bound when given. */
   redo: { fit: FitRecord; budget: BudgetSetting; bound?: BoundKind } | null
+  /**
+   * A re-decide copies the parent's rows with new verdicts when it can (redecide-copy.ts); false
+   * decides every task again (the tests and the bench compare both paths).
+   */
+  copyRows?: boolean
   /**
    * Where a writer thread can open the same SQLite database (decisions-thread.ts): given, a decide
    * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
@@ -104,6 +110,12 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Every decided task is hashed for its spot-check (ENGINE.md §10): the faster SHA-256, same bits.
   await useWasmSha256()
   const s = settingsOf(req)
+  // Taken before the corpus is read: a label given while it loads makes a later copy's check fail.
+  const inputs = await inputsDigest(store)
+  if (req.redo !== null && req.copyRows !== false) {
+    const copied = await redecideByCopy(store, req.redo.fit, s, inputs, actor, progress)
+    if (copied !== null) return finishFit(store, copied, req.redo.fit.decisionCount, actor, progress)
+  }
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
   const method = (req.redo?.fit.method ?? s.method) as Method
@@ -139,7 +151,8 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
       labelPolicy: s.labelPolicy,
       outOfFold: oof,
       reason: (certificate.resolved as JsonObject | null)?.reason ?? null,
-      fitMs: Date.now() - t0
+      fitMs: Date.now() - t0,
+      inputs: inputs.digest
     }) as JsonObject
     const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
     const fit = await store.saveFit(
@@ -155,6 +168,11 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   } finally {
     await thread?.close()
   }
+  return finishFit(store, fitId, n, actor, progress)
+}
+
+/** A fit's rows are all written: its queue indexes, then the finish that makes it current. */
+async function finishFit(store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress): Promise<FitRecord> {
   progress({ phase: 'saving', done: n, total: n, message: null })
   // One queue index per transaction: a label waits behind one build, not all four (issue #16).
   for (let i = 0, left = 1; left > 0; i++) left = (await store.indexDecisions(fitId, i)).value
@@ -268,6 +286,7 @@ function decisionPage(scored: TaskTallies[], agg: Aggregator, aod: ActOrDefer | 
     }
     const o = i * T + best
     page.add({
+      roundAnswers: rounds.answers.subarray(i * T, i * T + T), peak: best < 0 ? null : finiteOrNull(table.L[o]),
       taskId: t.task, act: tau >= 0, spotCheck: batch.spotCheck[i] === 1, answer: t.candidates[rounds.answers[i * T + (tau >= 0 ? tau : T - 1)]],
       candidates: t.candidates, posterior: p, stopRound: tau >= 0 ? tau : null, gap: finiteOrNull(verdicts.decided.gap[i]), bound, disagreement, k: ks,
       why: best < 0 ? null : whyOf({ round: best, k: table.k[o], n: table.neighbours[o], qhat: table.qhat[o], bias: table.bias[o], conc: table.conc[o] }),

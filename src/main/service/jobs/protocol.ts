@@ -3,7 +3,8 @@ import type { Actor, FitRecord } from '../../store'
 import type { ImportOutcome, ImportRequest } from '../import/types'
 
 /** A re-decide: the fit with this id, under `budget`, and under `bound` when given (else the fit's own). */
-export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind }
+/** A re-decide of fit `fitId` under another budget; `copyRows: false` decides every task again (fit/redecide-copy.ts). */
+export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind; copyRows?: boolean }
 
 /** Messages between the job runner and its worker thread. Every job opens its own connection. */
 interface JobBase {

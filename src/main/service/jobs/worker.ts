@@ -49,7 +49,8 @@ async function run(job: JobRequest): Promise<void> {
     case 'fit':
       return withStore(job, false, async (store) => {
         const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget, bound: job.redo.bound }
-        return fitAndDecide(store, { settings: job.settings, redo, writer: { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null } }, job.actor, progress)
+        const writer = { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null }
+        return fitAndDecide(store, { settings: job.settings, redo, writer, ...(job.redo?.copyRows === false ? { copyRows: false } : {}) }, job.actor, progress)
       })
     case 'audit':
       // Read-write only because tasks imported before tallies existed are backfilled, as a fit does.

@@ -65,6 +65,13 @@ export interface DecisionPage {
   readonly bounds: Float64Array
   readonly boundAt: Int32Array
   readonly boundLength: Int32Array
+  /**
+   * Row i's answer at each round (Ŷ_t, an index into lists[listOf[i]]), beside its bound:
+   * roundAnswers[boundAt[i] … + boundLength[i]). With `peaks` (max_t L_t at the best round; NaN =
+   * none) it is what a re-decide under another budget needs of the row (copyDecisions).
+   */
+  readonly roundAnswers: Int32Array
+  readonly peaks: Float64Array
   readonly ks: Float64Array
   readonly kAt: Int32Array
   readonly kLength: Int32Array
@@ -98,6 +105,22 @@ export type BudgetWhatIfResult = {
   boundedTerms: number
 }
 
+/**
+ * A re-decide's copy of its parent fit's rows (ENGINE.md §8.8 on stored rounds): τ = the first
+ * round with L_t ≥ `threshold`, the answer at τ (else the last round's), gap = threshold − peak.
+ */
+export type DecisionCopy = {
+  parentFitId: string
+  /** 1 − α of the budget in force. */
+  threshold: number
+  /** A reason that defers every task (the budget's: α ≤ 0, no usable k), else null. */
+  reason: string | null
+  /** Rounds per task (the certificate's T). */
+  rounds: number
+  afterTaskId: string | null
+  limit: number
+}
+
 export interface FitStore {
   saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
   /**
@@ -106,6 +129,18 @@ export interface FitStore {
    * until `finishDecisions` makes all of them current at once.
    */
   appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
+  /**
+   * Whether a re-decide under another budget can copy decided fit `fitId`'s rows
+   * (`copyDecisions`): its table keeps each row's rounds (SQLite, fits decided since migration 9).
+   */
+  canCopyDecisions(fitId: string): Promise<boolean>
+  /**
+   * The next `copy.limit` rows of fit `copy.parentFitId` after `copy.afterTaskId` (task-id order)
+   * into undecided fit `fitId`, their verdict under another threshold recomputed (the rest of each
+   * row is the same), in one transaction like a page; the fit's counts grow with them. Returns the
+   * rows copied and the last task id. Only where `canCopyDecisions` says so (SQLite).
+   */
+  copyDecisions(fitId: string, copy: DecisionCopy): Promise<WriteResult<{ copied: number; last: string | null }>>
   /**
    * Builds queue index `index` (0, 1, …) of an undecided fit's decisions table in a transaction of
    * its own, and says how many are left: a decide builds them one by one before its finish, so no

@@ -39,6 +39,8 @@ export interface Dialect extends LabelDialect {
   pageDecisionsFirst: boolean
   /** One row when the table named by the one parameter exists, none otherwise. */
   tableExists: string
+  /** The column names (`name`) of the table named by the one parameter, in order. */
+  tableColumns: string
   /** A fit's decisions table, and its queue indexes (each backend's latest migration's shape). */
   decisionsTable(table: string): string
   decisionIndexes(table: string): string

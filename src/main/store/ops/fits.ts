@@ -101,15 +101,32 @@ export function* rollbackFit(d: Dialect, now: string, fitId: string, actor: Acto
      SELECT ${d.typed('text')}, ${d.typed('text')}, method, hyperparameters, reliabilities, certificate, ${d.typed('json')}, id, bound FROM fits WHERE id = ?`,
     id, now, JSON.stringify(metrics), fitId
   )
-  // The copy is a new fit's table, filled in key order and then indexed, like a decide's.
+  // The copy is a new fit's table, filled in key order and then indexed, like a decide's. An
+  // older fit's table may lack columns added since (left null in the copy).
   const table = decisionsTable(id)
   yield* exec(d.decisionsTable(table))
-  const copied = yield* run(`INSERT INTO ${table} SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`)
+  const columns = (yield* rowsOf<{ name: string }>(d.tableColumns, decisionsTable(fitId))).map((c) => c.name).join(', ')
+  const copied = yield* run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${decisionsTable(fitId)} ORDER BY task_id`)
   yield* exec(d.decisionIndexes(table))
   const stored = yield* rowOf<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
   yield* run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   yield* appendAudit(now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })
   return yield* requireFit(d, id)
+}
+
+/**
+ * A decided fit whose table keeps each row's rounds (SQLite migration 9): a re-decide can copy it.
+ * A table is written whole by one version: its rows all have their rounds, or (the rollback of a
+ * fit decided before, whose columns it copies) none does, so its first row tells.
+ */
+export function* canCopyDecisions(d: Dialect, fitId: string): Plan<boolean> {
+  const fit = yield* getFit(d, checkId(fitId, 'fitId'))
+  if (fit === null || fit.decidedAt === null) return false
+  const table = decisionsTable(fitId)
+  const columns = yield* rowsOf<{ name: string }>(d.tableColumns, table)
+  if (!['peak', 'round_keys', 'round_answers'].every((c) => columns.some((x) => x.name === c))) return false
+  const first = yield* rowOf<{ kept: number }>(`SELECT CASE WHEN round_keys IS NULL OR round_answers IS NULL THEN 0 ELSE 1 END AS kept FROM ${table} ORDER BY task_id LIMIT 1`)
+  return first === undefined || first.kept === 1
 }
 
 /** A fit whose decisions are still to be written, locked: two clients writing one fit's decisions queue up. */

@@ -25,6 +25,7 @@ export const POSTGRES: Dialect = {
   searchMatch: 'words @@ ?::tsquery',
   pageDecisionsFirst: true,
   tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
+  tableColumns: 'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
   decisionsTable: DECISIONS_TABLE,
   // The planner's row counts for the new table: without them its first queue reads guess.
   decisionIndexes: (table) => `${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nANALYZE ${table};`,

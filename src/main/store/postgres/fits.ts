@@ -79,6 +79,14 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
 }
 
 /**
+ * PostgreSQL's decisions tables keep no rounds (`canCopyDecisions` is false there): a re-decide
+ * decides every task again, and this is never called.
+ */
+export async function copyDecisions(_q: PgSql, fitId: string): Promise<{ copied: number; last: string | null }> {
+  throw new StoreError('conflict', `fit ${fitId}: PostgreSQL keeps no rounds with its decisions, so a re-decide decides every task`, { fitId })
+}
+
+/**
  * One page of an undecided fit's decisions (sqlite/fits.ts `appendDecisionPage` says why pages and
  * why no index yet): the page checked as one, the fit row locked, the rows inserted, the fit's
  * running counts raised, in one transaction.

@@ -13,7 +13,7 @@ import type { MigrationReport, Store } from '../contract'
 import type { Tx } from '../operations'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
 import { POSTGRES } from './dialect'
-import { appendDecisionPage } from './fits'
+import { appendDecisionPage, copyDecisions } from './fits'
 import * as imports from './imports'
 import { PgImportLocks } from './import-lock'
 import { ChangeListeners, notifyChange } from './notify'
@@ -67,7 +67,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     listenChanges: (events) => listeners.listen(events)
   }
   const own: BackendOperations<PgSql> = {
-    ...imports, ...status, ...tallies, appendDecisionPage,
+    ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions,
     info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
     dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
   }

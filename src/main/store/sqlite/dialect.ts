@@ -2,7 +2,7 @@ import type { Dialect } from '../ops/dialect'
 import { indexStatements } from '../fit-decisions'
 import { CONNECTION_CACHE_KIB } from './connection'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
-import { DECISIONS_TABLE } from './migrations/0005-decision-numbers'
+import { DECISIONS_TABLE } from './migrations/0009-decision-rounds'
 
 /** Words of the search text, each a quoted FTS5 prefix term (quotes cannot occur inside one). */
 export function ftsQuery(text: string): string | null {
@@ -50,6 +50,7 @@ export const SQLITE: Dialect = {
   searchMatch: 'task_search MATCH ?',
   pageDecisionsFirst: true,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
+  tableColumns: 'SELECT name FROM pragma_table_info(?) ORDER BY cid',
   decisionsTable: DECISIONS_TABLE,
   decisionIndexes: (table) => sorted(indexStatements(DECISION_INDEXES(table))),
   decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table)).map((s) => sorted([s]))

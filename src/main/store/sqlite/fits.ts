@@ -11,6 +11,7 @@ import { SQLITE } from './dialect'
 import { runPlan } from './plan-driver'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
 import { ACT, checkDecisionPage, SPOT } from '../decision-page'
+import { roundKeysOf } from '../round-keys'
 import { compareIds } from '../tally-pack'
 
 /** What a decision row copies or checks from its task: [id, candidates (JSON), created_at, group]. */
@@ -61,8 +62,9 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
   // Prepared once per page: the statement cache keys on the SQL text, a lookup per call.
   const insert = q.stmt(
     `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
-       task_created_at, task_group, ks, why, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+       task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
+  const roundAnswers = roundAnswerTexts(page)
   // A council's tasks share a handful of candidate lists: each text is parsed, and each pairing
   // with one of the page's lists compared, once.
   const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
@@ -90,7 +92,8 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
         id, flags & ACT ? 'act' : 'defer', flags & SPOT ? 1 : 0, answer, posterior, nullIfNaN(page.stopRounds[i]), nullIfNaN(page.gaps[i]),
         page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]), nullIfNaN(page.disagreements[i]), t[2], t[3],
         page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]),
-        Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)), page.reasons[i]
+        Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)), page.reasons[i],
+        nullIfNaN(page.peaks[i]), page.boundLength[i] < 0 ? null : roundKeysOf(page.bounds, page.boundAt[i], page.boundLength[i]), roundAnswers(i)
       )
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw twice(id)
@@ -101,3 +104,27 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
 }
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
+
+/**
+ * Row i's answers per round as the JSON list `round_answers` stores (null unless every round has
+ * one). A council's rows repeat a few patterns, so each text is made once per page.
+ */
+function roundAnswerTexts(page: DecisionPage): (i: number) => string | null {
+  const made = new Map<string, string | null>()
+  return (i) => {
+    const n = page.boundLength[i]
+    if (n <= 0) return null
+    const at = page.boundAt[i]
+    let key = `${page.listOf[i]}`
+    for (let r = 0; r < n; r++) key += `,${page.roundAnswers[at + r]}`
+    let text = made.get(key)
+    if (text === undefined) {
+      const list = page.lists[page.listOf[i]]
+      const names: string[] = []
+      for (let r = 0; r < n; r++) names.push(list[page.roundAnswers[at + r]])
+      text = names.every((x) => x !== undefined) ? JSON.stringify(names) : null
+      made.set(key, text)
+    }
+    return text
+  }
+}

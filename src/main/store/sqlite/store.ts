@@ -9,6 +9,7 @@ import type { Tx } from '../operations'
 import { toStoreError, type Sql } from './connection'
 import { SQLITE } from './dialect'
 import { appendDecisionPage } from './fits'
+import { copyDecisions } from './fits-copy'
 import * as imports from './imports'
 import type { SqliteImportLocks } from './import-lock'
 import { runPlan } from './plan-driver'
@@ -50,6 +51,6 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     }
   }
   const info = (q: Sql) => ({ backend: 'sqlite' as const, path: meta.path, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
-  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, info }
+  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions, info }
   return buildStore(driver, own)
 }
