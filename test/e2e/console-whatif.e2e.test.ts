@@ -231,6 +231,27 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
     })
   })
 
+  it('moves on at an Enter pressed while the revealed task still loads (a hurried "1, Enter")', async () => {
+    const onScreen = async () => (await page.getByTestId('review-task').getAttribute('data-task-id'))!
+    await page.goto(`${server.host.url}#/calibrate`)
+    await page.locator('[data-testid="review-task"][data-keys-armed="true"]').waitFor()
+    const first = await onScreen()
+    // The revealed detail (blind: false) is slowed: the blind one stays on screen meanwhile, keys live.
+    await page.route('**/api/task.detail', async (route) => {
+      if ((JSON.parse(route.request().postData() ?? '{}') as { blind?: boolean }).blind === false) await new Promise((r) => setTimeout(r, 1500))
+      await route.continue().catch(() => {})
+    })
+    try {
+      await page.keyboard.press('1')
+      await page.locator(`[data-testid="calibrate-undo-bar"][data-task-id="${first}"]`).waitFor()
+      await page.keyboard.press('Enter')
+      await expect.poll(onScreen, { timeout: 10_000 }).not.toBe(first)
+      expect((await call('task.detail', { taskId: first, blind: false })).labels.map((l) => l.source)).toEqual(['random'])
+    } finally {
+      await page.unroute('**/api/task.detail')
+    }
+  })
+
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([])
   })

@@ -33,7 +33,15 @@ export function useTaskDetail(taskId: string | null, blind = false) {
   return useQuery({
     queryKey: ['task.detail', taskId, blind],
     queryFn: () => api['task.detail']({ taskId: taskId!, blind }),
-    enabled: taskId !== null
+    enabled: taskId !== null,
+    // A task revealed after its blind label (Calibrate) keeps its blind detail on screen while the
+    // full one loads, instead of a spinner in its place: the task stays mounted, so the Enter
+    // pressed right after the label moves on rather than falling into the gap. Never the other way
+    // (a revealed detail standing in for a blind one would show the verdict), never another task.
+    placeholderData: (previous, query) => {
+      const key = query?.queryKey
+      return key !== undefined && key[1] === taskId && key[2] === true && !blind ? previous : undefined
+    }
   })
 }
 
