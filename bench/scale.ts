@@ -4,10 +4,9 @@
  * task), each size in its own child process so its peak memory is its own:
  * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
  * thread, publish), 1,000 blind labels, fit + decide, decide again under three other budgets (the
- * `decide` use case: stored tallies → decision rows; the median of the three; on SQLite each copies
- * the fit's rows with new verdicts, fit/redecide-copy.ts), and on SQLite once more deciding every
- * task again (the full path), each as the console's fit job runs it, then the queue's first page, a deep page and
- * a task's detail through the service's contract calls (median of 21 after a warm-up).
+ * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
+ * fit/redecide-copy.ts), and once more deciding every task again (the full path), each as the
+ * console's fit job runs it, then the queue's first page, a deep page and a task's detail through the service's contract calls (median of 21 after a warm-up).
  * `ARBITER_BENCH_SCALE` lists the sizes (default `10000,100000,1000000`); every size runs on each
  * backend `ARBITER_BENCH_SCALE_BACKENDS` lists (default `sqlite,postgres`; issue #19), PostgreSQL on
  * a durable throwaway cluster (fsync, synchronous_commit, full_page_writes on) or `ARBITER_PG_URL`.
@@ -75,8 +74,8 @@ type ChildResult = {
   decideMs: number
   /** Each of the three decides, in order. */
   decideRunsMs: number[]
-  /** A decide that decides every task again (the full path; on SQLite a decide copies its parent's rows when it can), or null (PostgreSQL: every decide is one). */
-  fullDecideMs: number | null
+  /** A decide that decides every task again (the full path: a decide copies its parent's rows when it can). */
+  fullDecideMs: number
   pageMs: number
   deepPageMs: number
   detailMs: number
@@ -123,12 +122,9 @@ async function child(tasks: number, dir: string, location: string | null): Promi
   const decideMs = median(decides)
   // The full path as well (fit/redecide-copy.ts says when a decide may copy instead): what a decide
   // costs once labels or imports changed since the fit. Under the last budget, so the queue is the same.
-  let fullDecideMs: number | null = null
-  if (location === null) {
-    t0 = performance.now()
-    await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DECIDE_BETAS[DECIDE_BETAS.length - 1] }, copyRows: false } }, () => {})
-    fullDecideMs = seconds(t0)
-  }
+  t0 = performance.now()
+  await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DECIDE_BETAS[DECIDE_BETAS.length - 1] }, copyRows: false } }, () => {})
+  const fullDecideMs = seconds(t0)
   await store.close()
   // Kept for profiling a size by hand (the database as fit and decide left it).
   // A job's worker checkpoints its decide's log as it closes, after its result arrived: the copy
@@ -183,7 +179,7 @@ function figures(backend: Backend, r: ChildResult, previous: ChildResult | null)
     f('import', r.moves / (r.importMs / 1000), 'moves/s', 100_000, 'higher', `${(r.moves / 1e6).toFixed(2)}M moves in ${(r.importMs / 1000).toFixed(1)} s`),
     f('fit + decide', r.fitDecideMs / 1000, 's', null, 'lower', growth(r.fitDecideMs, previous?.fitDecideMs)),
     f('decide (stored tallies → decisions)', r.decideMs / 1000, 's', DECIDE_TARGET_S[backend], 'lower', growth(r.decideMs, previous?.decideMs)),
-    ...(r.fullDecideMs === null ? [] : [f('decide, every task again (labels changed since the fit)', r.fullDecideMs / 1000, 's', null, 'lower', growth(r.fullDecideMs, previous?.fullDecideMs ?? undefined))]),
+    f('decide, every task again (labels changed since the fit)', r.fullDecideMs / 1000, 's', null, 'lower', growth(r.fullDecideMs, previous?.fullDecideMs)),
     f('queue page (first 50)', r.pageMs, 'ms', 50, 'lower', `${r.deferred.toLocaleString('en-US')} deferred`),
     f('queue page (deep offset)', r.deepPageMs, 'ms', 50, 'lower', growth(r.deepPageMs, previous?.deepPageMs)),
     f('task detail', r.detailMs, 'ms', 50, 'lower', growth(r.detailMs, previous?.detailMs)),
@@ -211,7 +207,7 @@ function runChild(tasks: number, dir: string, location: string | null, label: st
   const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] })
   if (r.status !== 0) throw new Error(`scale child (${label}) failed with status ${r.status}`)
   const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as ChildResult
-  console.error(`scale ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s (import ${(got.importMs / 1000).toFixed(1)} s, fit+decide ${(got.fitDecideMs / 1000).toFixed(1)} s, decide ${(got.decideMs / 1000).toFixed(1)} s, the median of ${got.decideRunsMs.map((x) => (x / 1000).toFixed(1)).join(', ')}${got.fullDecideMs === null ? '' : `; every task again ${(got.fullDecideMs / 1000).toFixed(1)} s`})`)
+  console.error(`scale ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s (import ${(got.importMs / 1000).toFixed(1)} s, fit+decide ${(got.fitDecideMs / 1000).toFixed(1)} s, decide ${(got.decideMs / 1000).toFixed(1)} s, the median of ${got.decideRunsMs.map((x) => (x / 1000).toFixed(1)).join(', ')}; every task again ${(got.fullDecideMs / 1000).toFixed(1)} s)`)
   return got
 }
 

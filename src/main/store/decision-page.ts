@@ -238,3 +238,27 @@ function checkList(values: Float64Array, at: number, length: number, what: strin
   if (!(Number.isInteger(length) && length >= 0) || !inside(values, at, length)) bad(`${what} lies outside the page`)
   for (let j = 0; j < length; j++) if (!finiteOrNaN(values[at + j])) bad(`${what} must be finite numbers or nulls`)
 }
+
+/**
+ * Row i's answers per round as the JSON list `round_answers` stores (null unless every round has
+ * one). A council's rows repeat a few patterns, so each text is made once per page.
+ */
+export function roundAnswerTexts(page: DecisionPage): (i: number) => string | null {
+  const made = new Map<string, string | null>()
+  return (i) => {
+    const n = page.boundLength[i]
+    if (n <= 0) return null
+    const at = page.boundAt[i]
+    let key = `${page.listOf[i]}`
+    for (let r = 0; r < n; r++) key += `,${page.roundAnswers[at + r]}`
+    let text = made.get(key)
+    if (text === undefined) {
+      const list = page.lists[page.listOf[i]]
+      const names: string[] = []
+      for (let r = 0; r < n; r++) names.push(list[page.roundAnswers[at + r]])
+      text = names.every((x) => x !== undefined) ? JSON.stringify(names) : null
+      made.set(key, text)
+    }
+    return text
+  }
+}

@@ -9,7 +9,8 @@
  * - the parent's bound, and a parent whose certificate applied the stopping rule;
  * - the same inputs: the published imports, the effective labels (by id) and the seats' models
  *   hash to the parent's `metrics.inputs`, and its counts agree;
- * - a parent table that keeps its rows' rounds (`canCopyDecisions`: SQLite, decided since migration 9).
+ * - a parent table that keeps its rows' rounds (`canCopyDecisions`: decided since SQLite migration 9
+ *   or PostgreSQL migration 7).
  */
 import type { EngineSettings } from '../../../shared/api'
 import { resolveFixedBudget } from '../../engine'
@@ -19,8 +20,12 @@ import { jsonSafe } from './record'
 
 export type CopyProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
-/** Rows per transaction: a label waits behind one chunk (≈ 0.1 s at this size), not the whole copy. */
-const COPY_CHUNK = 25_000
+/**
+ * Rows per transaction. SQLite: a label waits behind one chunk (≈ 0.1 s at this size), not the
+ * whole copy. PostgreSQL: a copy into a table no one reads yet blocks no other write (MVCC), so
+ * its chunks are larger — fewer statements — and only bound its progress steps.
+ */
+const COPY_CHUNK = { sqlite: 25_000, postgres: 250_000 } as const
 
 /**
  * What a fit reads besides its settings, as one hash: which imports are published (and their task
@@ -78,14 +83,14 @@ export async function redecideByCopy(
     actor
   )
   const fitId = fit.value.id
+  const chunk = COPY_CHUNK[(await store.info()).backend]
   let done = 0
   for (let after: string | null = null; ; ) {
     progress({ phase: 'deciding', done, total: decided, message: null })
-    const chunk: { copied: number; last: string | null } = (await store.copyDecisions(fitId, { parentFitId: parent.id, threshold, reason: r.reason, rounds: T, afterTaskId: after, limit: COPY_CHUNK })).value
-    const copied = chunk.copied
-    done += copied
-    after = chunk.last
-    if (copied < COPY_CHUNK) break
+    const step: { copied: number; last: string | null } = (await store.copyDecisions(fitId, { parentFitId: parent.id, threshold, reason: r.reason, rounds: T, afterTaskId: after, limit: chunk })).value
+    done += step.copied
+    after = step.last
+    if (step.copied < chunk) break
   }
   if (done !== decided) throw new Error(`re-decide: copied ${done} of the parent fit's ${decided} decisions`)
   return fitId

@@ -131,14 +131,15 @@ export interface FitStore {
   appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
   /**
    * Whether a re-decide under another budget can copy decided fit `fitId`'s rows
-   * (`copyDecisions`): its table keeps each row's rounds (SQLite, fits decided since migration 9).
+   * (`copyDecisions`): its table keeps each row's rounds (fits decided since SQLite migration 9,
+   * PostgreSQL migration 7).
    */
   canCopyDecisions(fitId: string): Promise<boolean>
   /**
    * The next `copy.limit` rows of fit `copy.parentFitId` after `copy.afterTaskId` (task-id order)
    * into undecided fit `fitId`, their verdict under another threshold recomputed (the rest of each
    * row is the same), in one transaction like a page; the fit's counts grow with them. Returns the
-   * rows copied and the last task id. Only where `canCopyDecisions` says so (SQLite).
+   * rows copied and the last task id. Only from a fit `canCopyDecisions` accepts.
    */
   copyDecisions(fitId: string, copy: DecisionCopy): Promise<WriteResult<{ copied: number; last: string | null }>>
   /**

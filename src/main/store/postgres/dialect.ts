@@ -1,12 +1,19 @@
 import type { Dialect } from '../ops/dialect'
 import { indexStatements } from '../fit-decisions'
 import { searchQuery } from './search'
-import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0004-decision-numbers'
+import { DECISION_INDEXES, DECISIONS_TABLE } from './migrations/0007-decision-rounds'
 
 /**
  * PostgreSQL's side of the operations written once (../ops/dialect.ts): recording order is the
  * identity `seq`; an id list is a text[]; flags are booleans; a write locks the rows it relies on.
  */
+/**
+ * A queue index of a million decisions sorts about 70 MB of keys: with the server's default 64 MB
+ * of maintenance memory the sort spills to temporary files. The build's own transaction gets more
+ * (SET LOCAL: nothing else on the connection or the server changes).
+ */
+const SORT_MEMORY = "SET LOCAL maintenance_work_mem = '256MB';"
+
 export const POSTGRES: Dialect = {
   backend: 'postgres',
   seq: 'seq',
@@ -28,6 +35,6 @@ export const POSTGRES: Dialect = {
   tableColumns: 'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
   decisionsTable: DECISIONS_TABLE,
   // The planner's row counts for the new table: without them its first queue reads guess.
-  decisionIndexes: (table) => `${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nANALYZE ${table};`,
-  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table))
+  decisionIndexes: (table) => `${SORT_MEMORY}\n${indexStatements(DECISION_INDEXES(table)).join(';\n')};\nANALYZE ${table};`,
+  decisionIndexList: (table) => indexStatements(DECISION_INDEXES(table)).map((s) => `${SORT_MEMORY}\n${s}`)
 }

@@ -5,10 +5,13 @@
  * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
  * fit's decisions queue up, and the second finds it decided (`conflict`).
  */
-import { StoreError, type DecisionPage } from '../contract'
+import { StoreError, type DecisionCopy, type DecisionPage } from '../contract'
+import { decisionsTable } from '../fit-decisions'
+import { checkCopy } from '../decision-copy'
 import { badPosterior, twice } from '../decision-check'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
-import { ACT, checkDecisionPage, SPOT } from '../decision-page'
+import { ACT, checkDecisionPage, roundAnswerTexts, SPOT } from '../decision-page'
+import { numberKey, roundKeysOf } from '../round-keys'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
@@ -59,13 +62,15 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
     posteriors.push(order.length === 0 ? bytesOf(page.posteriors, at, k.candidates.length) : gatheredBytes(page.posteriors, at, order))
   }
   const col = <T>(f: (i: number) => T): T[] => Array.from({ length: to - from }, (_, j) => f(from + j))
+  const roundAnswers = roundAnswerTexts(page)
   await q.run(
     `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, task_created_at, task_group, ks, why, reason)
+       disagreement, task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers)
      SELECT t.id, u.decision, u.spot, u.answer, u.posterior, u.stop_round, u.gap, u.bound, u.disagreement,
-       t.created_at, t.grp, u.ks, u.why, u.reason
-     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[])
-       AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason)
+       t.created_at, t.grp, u.ks, u.why, u.reason, u.peak, u.round_keys, u.round_answers
+     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[],
+       ?::float8[], ?::bytea[], ?::text[])
+       AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason, peak, round_keys, round_answers)
      JOIN tasks t ON t.id = u.task
      ORDER BY t.id`,
     ids, col((i) => (page.flags[i] & ACT ? 'act' : 'defer')), col((i) => (page.flags[i] & SPOT) !== 0), col((i) => page.answers[i]),
@@ -74,16 +79,43 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
     col((i) => nullIfNaN(page.disagreements[i])),
     col((i) => (page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]))),
     col((i) => (Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)))),
-    col((i) => page.reasons[i])
+    col((i) => page.reasons[i]), col((i) => nullIfNaN(page.peaks[i])),
+    col((i) => (page.boundLength[i] < 0 ? null : roundKeysOf(page.bounds, page.boundAt[i], page.boundLength[i]))), col(roundAnswers)
   )
 }
 
 /**
- * PostgreSQL's decisions tables keep no rounds (`canCopyDecisions` is false there): a re-decide
- * decides every task again, and this is never called.
+ * A re-decide's copy of its parent fit's rows, on the server (sqlite/fits-copy.ts says what is
+ * recomputed and why it is the deciding thread's arithmetic): one INSERT … SELECT per chunk, its
+ * τ worked out once per row in a lateral subquery, the chunk counted from its RETURNING rows.
  */
-export async function copyDecisions(_q: PgSql, fitId: string): Promise<{ copied: number; last: string | null }> {
-  throw new StoreError('conflict', `fit ${fitId}: PostgreSQL keeps no rounds with its decisions, so a re-decide decides every task`, { fitId })
+export async function copyDecisions(q: PgSql, fitId: string, copy: DecisionCopy): Promise<{ copied: number; last: string | null }> {
+  checkCopy(fitId, copy)
+  await runPlan(q, undecidedFit(POSTGRES, fitId))
+  const child = await runPlan(q, decisionsTableOf(POSTGRES, fitId))
+  const parent = decisionsTable(copy.parentFitId)
+  const crossing = Array.from({ length: copy.rounds }, (_, t) => `WHEN substring(p.round_keys FROM ${8 * t + 1} FOR 8) >= a.key THEN ${t}`).join(' ')
+  const from = copy.afterTaskId !== null
+  // The chunk's counts from the inserted rows themselves (RETURNING), not a second read of them.
+  const c = (await q.get<{ n: string; acted: string; spot: string; last: string | null }>(
+    `WITH a AS (SELECT ?::bytea AS key, ?::float8 AS threshold, ?::text AS reason),
+     ins AS (
+       INSERT INTO ${child} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
+         task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers)
+       SELECT p.task_id, CASE WHEN v.tau IS NULL THEN 'defer' ELSE 'act' END, p.spot_check,
+         p.round_answers::json ->> coalesce(v.tau, ${copy.rounds - 1}), p.posterior, v.tau, a.threshold - p.peak,
+         p.bound, p.disagreement, p.task_created_at, p.task_group, p.ks, p.why, coalesce(a.reason, p.reason), p.peak, p.round_keys, p.round_answers
+       FROM ${parent} p CROSS JOIN a
+         CROSS JOIN LATERAL (SELECT CASE WHEN a.reason IS NOT NULL OR p.reason IS NOT NULL THEN NULL ${crossing} END AS tau) v
+       ${from ? 'WHERE p.task_id > ?' : ''} ORDER BY p.task_id LIMIT ?
+       RETURNING task_id, decision, spot_check)
+     SELECT count(*) AS n, count(*) FILTER (WHERE decision = 'act') AS acted, count(*) FILTER (WHERE spot_check) AS spot, max(task_id) AS last FROM ins`,
+    numberKey(copy.threshold), copy.threshold, copy.reason, ...(from ? [copy.afterTaskId] : []), copy.limit
+  )) as { n: string; acted: string; spot: string; last: string | null }
+  const copied = Number(c.n)
+  if (copied === 0) return { copied, last: copy.afterTaskId }
+  await runPlan(q, countPage(fitId, Number(c.n), Number(c.acted), Number(c.spot)))
+  return { copied, last: c.last }
 }
 
 /**

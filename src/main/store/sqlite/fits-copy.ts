@@ -11,13 +11,13 @@
  *
  * the same numbers the deciding thread computes (the integration test compares every column of both
  * paths). A copy goes a chunk at a time, each chunk one transaction like a decide's page, so a label
- * waits for one chunk, not the whole copy.
+ * waits for one chunk, not the whole copy. PostgreSQL runs the same SQL (postgres/fits.ts).
  */
-import { StoreError, type DecisionCopy } from '../contract'
+import type { DecisionCopy } from '../contract'
+import { checkCopy } from '../decision-copy'
 import { decisionsTable } from '../fit-decisions'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { numberKey } from '../round-keys'
-import { checkId, checkInt } from '../validate'
 import type { Sql } from './connection'
 import { SQLITE } from './dialect'
 import { runPlan } from './plan-driver'
@@ -36,12 +36,7 @@ function copySql(child: string, parent: string, rounds: number, from: boolean): 
 }
 
 export function copyDecisions(q: Sql, fitId: string, copy: DecisionCopy): { copied: number; last: string | null } {
-  checkId(copy.parentFitId, 'parentFitId')
-  checkInt(copy.rounds, 'rounds')
-  checkInt(copy.limit, 'limit')
-  if (!(Number.isFinite(copy.threshold) && copy.rounds >= 1 && copy.limit >= 1)) {
-    throw new StoreError('bad_input', 'copyDecisions: a finite threshold, at least one round and a positive limit', { fitId })
-  }
+  checkCopy(fitId, copy)
   runPlan(q, undecidedFit(SQLITE, fitId))
   const child = runPlan(q, decisionsTableOf(SQLITE, fitId))
   const parent = decisionsTable(copy.parentFitId)

@@ -10,7 +10,7 @@ import type { Sql } from './connection'
 import { SQLITE } from './dialect'
 import { runPlan } from './plan-driver'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
-import { ACT, checkDecisionPage, SPOT } from '../decision-page'
+import { ACT, checkDecisionPage, roundAnswerTexts, SPOT } from '../decision-page'
 import { roundKeysOf } from '../round-keys'
 import { compareIds } from '../tally-pack'
 
@@ -105,26 +105,3 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
-/**
- * Row i's answers per round as the JSON list `round_answers` stores (null unless every round has
- * one). A council's rows repeat a few patterns, so each text is made once per page.
- */
-function roundAnswerTexts(page: DecisionPage): (i: number) => string | null {
-  const made = new Map<string, string | null>()
-  return (i) => {
-    const n = page.boundLength[i]
-    if (n <= 0) return null
-    const at = page.boundAt[i]
-    let key = `${page.listOf[i]}`
-    for (let r = 0; r < n; r++) key += `,${page.roundAnswers[at + r]}`
-    let text = made.get(key)
-    if (text === undefined) {
-      const list = page.lists[page.listOf[i]]
-      const names: string[] = []
-      for (let r = 0; r < n; r++) names.push(list[page.roundAnswers[at + r]])
-      text = names.every((x) => x !== undefined) ? JSON.stringify(names) : null
-      made.set(key, text)
-    }
-    return text
-  }
-}
