@@ -237,10 +237,18 @@ describeWith(CHROMIUM, 'item 3: a quick second key after a resolve (Chromium, de
       // The route may be gone by then (the test ended): the request then simply goes on.
       await route.continue().catch(() => {})
     })
+    // What the console sent, for the message if the label's response never comes (a CI run once
+    // waited 30 s for it, not reproduced since): the calls say whether the key was taken at all.
+    const sent: string[] = []
+    const note = (r: Request) => void (r.url().includes('/api/') && sent.push(r.url().split('/api/')[1]))
+    page.on('request', note)
     try {
-      const resolved = page.waitForResponse((r) => r.url().endsWith('/api/labels.resolve'))
+      const resolved = page.waitForResponse((r) => r.url().endsWith('/api/labels.resolve'), { timeout: 10_000 }).catch((e: unknown) => {
+        throw new Error(`no labels.resolve response in 10 s; calls sent since the key: ${sent.join(', ') || 'none'} (${String(e)})`)
+      })
+      const armed = await page.locator('[data-testid="review-task"]').getAttribute('data-keys-armed')
       await page.keyboard.press('1')
-      expect((await resolved).status()).toBe(200)
+      expect((await resolved).status(), `keys armed before the press: ${armed}`).toBe(200)
       await page.keyboard.press('1')
       await page.keyboard.press('2')
       await expect.poll(shownTask, { timeout: 10_000 }).not.toBe(a)
@@ -249,6 +257,7 @@ describeWith(CHROMIUM, 'item 3: a quick second key after a resolve (Chromium, de
       expect(await page.getByTestId('toast').filter({ hasText: 'Not saved' }).count()).toBe(0)
       expect(await labelsOf(a)).toHaveLength(1)
     } finally {
+      page.off('request', note)
       await page.unroute('**/api/task.reserve')
     }
   })
