@@ -5,7 +5,9 @@
  * - the council is fitted (CV-selected hyperparameters, out-of-fold states on C), the certificate
  *   built, and every task WITHOUT a human label decided under the budget (default β = 0.20) and
  *   the bound (default binomial; stored with the fit);
- * - stored as a new fit (previous fits kept) and its decisions, so the queue switches atomically.
+ * - stored as a new fit (previous fits kept) and its decisions, so the queue switches atomically;
+ * - a `decide` (another budget for a fit) copies the fit's rows with new verdicts instead, when
+ *   nothing the fit read has changed since (redecide-copy.ts).
  * With fewer than 2 `random` labels there is no certificate: every task is deferred
  * ("no-calibration"), its best guess from whatever the labels allow (majority when there are none).
  */
