@@ -116,12 +116,19 @@ async function rollback(client: pg.ClientBase): Promise<void> {
   }
 }
 
-export type TransactionMode = 'read' | 'write' | 'task'
+export type TransactionMode = 'read' | 'write' | 'task' | 'staged'
 
+/**
+ * `staged`: rows no one sees until a later write publishes them (an import's batches, a decide's
+ * pages): their commit does not wait for the disk (synchronous_commit off, this transaction only).
+ * A crash may lose the last of them, never half of one, and the durable commit that publishes them
+ * flushes the log up to itself, so every staged write before it is on disk first.
+ */
 const BEGIN: Record<TransactionMode, string> = {
   read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
   write: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
-  task: 'BEGIN ISOLATION LEVEL READ COMMITTED'
+  task: 'BEGIN ISOLATION LEVEL READ COMMITTED',
+  staged: 'BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL synchronous_commit = off'
 }
 
 /**

@@ -32,8 +32,8 @@ export type PostgresStoreMeta = {
   writer: string
 }
 
-/** SQLite's staged and finishing writes are PostgreSQL's ordinary ones. */
-const MODE: Record<Tx, TransactionMode> = { read: 'read', write: 'write', task: 'task', staged: 'write', finish: 'write' }
+/** SQLite's finishing writes are PostgreSQL's ordinary ones; staged ones commit without waiting for the disk (connection.ts). */
+const MODE: Record<Tx, TransactionMode> = { read: 'read', write: 'write', task: 'task', staged: 'staged', finish: 'write' }
 
 export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Store {
   const listeners = new ChangeListeners({ connectionString: pool.options.connectionString, connectionTimeoutMillis: 15_000 }, meta.writer)
