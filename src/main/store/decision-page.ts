@@ -119,7 +119,7 @@ export class DecisionPageBuilder {
     if (row.bound !== null) {
       const answers = row.roundAnswers ?? null
       this.bounds = room(this.bounds, this.nb + row.bound.length)
-      this.roundAnswers = roomInt(this.roundAnswers, this.nb + row.bound.length)
+      this.roundAnswers = room(this.roundAnswers, this.nb + row.bound.length)
       for (let r = 0; r < row.bound.length; r++) {
         this.roundAnswers[this.nb] = answers === null ? -1 : answers[r]
         this.bounds[this.nb++] = row.bound[r] ?? NaN
@@ -151,16 +151,10 @@ export class DecisionPageBuilder {
   }
 }
 
-function room(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+/** `a`, or a copy of it at least `need` long (doubling): the page's variable-length columns grow by it. */
+function room<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: A, need: number): A {
   if (need <= a.length) return a
-  const b = new Float64Array(Math.max(need, a.length * 2))
-  b.set(a)
-  return b
-}
-
-function roomInt(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a
-  const b = new Int32Array(Math.max(need, a.length * 2))
+  const b = new (a.constructor as new (n: number) => A)(Math.max(need, a.length * 2))
   b.set(a)
   return b
 }

@@ -14,6 +14,10 @@ import { StoreError } from './contract'
 
 export const NO_FIT_DECISIONS = 'decisions_none'
 
+/** A decisions table's columns, in its order (the latest migration's shape): what a page's or a copy's INSERT names. */
+export const DECISION_COLUMNS =
+  'task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement, task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers'
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The table holding fit `fitId`'s decisions (NO_FIT_DECISIONS for null). Safe to splice into SQL. */

@@ -115,7 +115,7 @@ export function* rollbackFit(d: Dialect, now: string, fitId: string, actor: Acto
 }
 
 /**
- * A decided fit whose table keeps each row's rounds (SQLite migration 9): a re-decide can copy it.
+ * A decided fit whose table keeps each row's rounds (SQLite migration 9, PostgreSQL 7): a re-decide can copy it.
  * A table is written whole by one version: its rows all have their rounds, or (the rollback of a
  * fit decided before, whose columns it copies) none does, so its first row tells.
  */

@@ -6,7 +6,7 @@
  * fit's decisions queue up, and the second finds it decided (`conflict`).
  */
 import { StoreError, type DecisionCopy, type DecisionPage } from '../contract'
-import { decisionsTable } from '../fit-decisions'
+import { DECISION_COLUMNS, decisionsTable } from '../fit-decisions'
 import { checkCopy } from '../decision-copy'
 import { badPosterior, twice } from '../decision-check'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
@@ -64,8 +64,7 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
   const col = <T>(f: (i: number) => T): T[] => Array.from({ length: to - from }, (_, j) => f(from + j))
   const roundAnswers = roundAnswerTexts(page)
   await q.run(
-    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound,
-       disagreement, task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers)
+    `INSERT INTO ${table} (${DECISION_COLUMNS})
      SELECT t.id, u.decision, u.spot, u.answer, u.posterior, u.stop_round, u.gap, u.bound, u.disagreement,
        t.created_at, t.grp, u.ks, u.why, u.reason, u.peak, u.round_keys, u.round_answers
      FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[],
@@ -100,8 +99,7 @@ export async function copyDecisions(q: PgSql, fitId: string, copy: DecisionCopy)
   const c = (await q.get<{ n: string; acted: string; spot: string; last: string | null }>(
     `WITH a AS (SELECT ?::bytea AS key, ?::float8 AS threshold, ?::text AS reason),
      ins AS (
-       INSERT INTO ${child} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
-         task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers)
+       INSERT INTO ${child} (${DECISION_COLUMNS})
        SELECT p.task_id, CASE WHEN v.tau IS NULL THEN 'defer' ELSE 'act' END, p.spot_check,
          p.round_answers::json ->> coalesce(v.tau, ${copy.rounds - 1}), p.posterior, v.tau, a.threshold - p.peak,
          p.bound, p.disagreement, p.task_created_at, p.task_group, p.ks, p.why, coalesce(a.reason, p.reason), p.peak, p.round_keys, p.round_answers

@@ -1,7 +1,7 @@
 /**
  * A re-decide under another budget, on SQLite: the parent fit's rows copied into the new fit's
  * table with their verdict recomputed in SQL (issue #21: at a million tasks, refitting and deciding
- * every task again took 15 s where the copy takes a third of it). Only the verdict depends on the
+ * every task again took 15–16 s where the copy takes about half of it). Only the verdict depends on the
  * budget (ENGINE.md §8.8), and a row keeps what it needs (migration 9): per round, L_t as a key that
  * sorts as the number (../round-keys.ts) and Ŷ_t; and max_t L_t. So, with θ = 1 − α:
  *
@@ -15,7 +15,7 @@
  */
 import type { DecisionCopy } from '../contract'
 import { checkCopy } from '../decision-copy'
-import { decisionsTable } from '../fit-decisions'
+import { DECISION_COLUMNS, decisionsTable } from '../fit-decisions'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { numberKey } from '../round-keys'
 import type { Sql } from './connection'
@@ -27,8 +27,7 @@ function copySql(child: string, parent: string, rounds: number, from: boolean): 
   // :reason defers every task; a row whose reason is set (its 𝒦_used was empty) never acts.
   const crossing = Array.from({ length: rounds }, (_, t) => `WHEN substr(p.round_keys, ${8 * t + 1}, 8) >= :key THEN ${t}`).join(' ')
   const tau = `(CASE WHEN :reason IS NOT NULL OR p.reason IS NOT NULL THEN NULL ${crossing} END)`
-  return `INSERT INTO ${child} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
-      task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers)
+  return `INSERT INTO ${child} (${DECISION_COLUMNS})
     SELECT p.task_id, CASE WHEN ${tau} IS NULL THEN 'defer' ELSE 'act' END, p.spot_check,
       json_extract(p.round_answers, '$[' || coalesce(${tau}, ${rounds - 1}) || ']'), p.posterior, ${tau}, :threshold - p.peak,
       p.bound, p.disagreement, p.task_created_at, p.task_group, p.ks, p.why, coalesce(:reason, p.reason), p.peak, p.round_keys, p.round_answers

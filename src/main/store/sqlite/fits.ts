@@ -13,6 +13,7 @@ import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } f
 import { ACT, checkDecisionPage, roundAnswerTexts, SPOT } from '../decision-page'
 import { roundKeysOf } from '../round-keys'
 import { compareIds } from '../tally-pack'
+import { DECISION_COLUMNS } from '../fit-decisions'
 
 /** What a decision row copies or checks from its task: [id, candidates (JSON), created_at, group]. */
 type TaskFacts = [string, string, string, string | null]
@@ -61,8 +62,7 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
   const taskOf = pageTasks(q, page.taskIds)
   // Prepared once per page: the statement cache keys on the SQL text, a lookup per call.
   const insert = q.stmt(
-    `INSERT INTO ${table} (task_id, decision, spot_check, answer, posterior, stop_round, gap, bound, disagreement,
-       task_created_at, task_group, ks, why, reason, peak, round_keys, round_answers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    `INSERT INTO ${table} (${DECISION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
   const roundAnswers = roundAnswerTexts(page)
   // A council's tasks share a handful of candidate lists: each text is parsed, and each pairing
@@ -104,4 +104,3 @@ export function appendDecisionPage(q: Sql, fitId: string, page: DecisionPage): n
 }
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
-
