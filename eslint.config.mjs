@@ -9,7 +9,8 @@ const ELECTRON = {
 const DRIVER_MESSAGE = 'Only src/main/store/sqlite and src/main/store/postgres talk to a database driver (src/main/store/README.md).'
 const DRIVERS = [
   { name: 'better-sqlite3', message: DRIVER_MESSAGE },
-  { name: 'pg', message: DRIVER_MESSAGE }
+  { name: 'pg', message: DRIVER_MESSAGE },
+  { name: 'pg-copy-streams', message: DRIVER_MESSAGE }
 ]
 const ELECTRON_FILES = ['src/main/index.ts', 'src/main/host/electron.ts', 'src/preload/**']
 const DRIVER_FILES = ['src/main/store/sqlite/**', 'src/main/store/postgres/**']

@@ -83,8 +83,8 @@ describe('import circles', () => {
 })
 
 describe('database drivers', () => {
-  it('only the two backend folders of the store import better-sqlite3 or pg', () => {
-    const DRIVER = /^\s*(?:import|export)\s[^;]*?from\s*['"](?:better-sqlite3|pg)['"]/m
+  it('only the two backend folders of the store import better-sqlite3, pg or pg-copy-streams', () => {
+    const DRIVER = /^\s*(?:import|export)\s[^;]*?from\s*['"](?:better-sqlite3|pg|pg-copy-streams)['"]/m
     const importers = files(join(root, 'src'))
       .filter((f) => DRIVER.test(readFileSync(f, 'utf8')))
       .map((f) => relative(root, f))

@@ -11,6 +11,7 @@ import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
 import { searchLexemes } from './search'
+import { copyRows } from './copy-rows'
 import { insertTallies } from './tallies'
 
 /** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
@@ -18,11 +19,16 @@ function admit(q: PgSql, imp: ImportRecord, s: SeatInput, own: SeatCache): Promi
   return seatIsNews(s, own) ? runPlan(q, admitSeat(imp, s, own)) : Promise.resolve(0)
 }
 
-/** The rows a batch's ids already have, in one statement (most batches of a new file have none). */
+/**
+ * The rows a batch's ids already have, in one statement (asked only by a batch that met one).
+ * `= ANY`, not a join on `unnest`: before its first ANALYZE a growing tasks table looked small
+ * enough that every batch hashed the whole of it (a sequential scan a batch); an array compared on
+ * each row costs the scan so much that the planner probes the key's index instead.
+ */
 async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string, ExistingTask>> {
   const rows = await q.all<ExistingTask & { id: string }>(
     `SELECT t.id, t.import_id, t.content_sha256, i.state, i.file_name, i.created_by, i.shell, i.session_id, i.created_at
-     FROM unnest(?::text[]) AS j(id) JOIN tasks t ON t.id = j.id JOIN imports i ON i.id = t.import_id`,
+     FROM tasks t JOIN imports i ON i.id = t.import_id WHERE t.id = ANY(?::text[])`,
     tasks.map((t) => t.id)
   )
   return new Map(rows.map((r) => [r.id, r]))
@@ -36,30 +42,20 @@ async function admitTask(q: PgSql, imp: ImportRecord, t: PreparedTask, old: Exis
   return admission !== 'skip'
 }
 
-/** Rows per INSERT: each statement takes its rows as arrays (one round trip, not three per task). */
+/** Tasks per COPY: a chunk's text is a few MB, built and sent at once. */
 const CHUNK = 1000
+
+const TASK_COLUMNS = ['id', 'import_id', 'question', 'candidates', 'gold', 'grp', 'raw', 'content_sha256', 'version', 'created_at', 'move_count'] as const
 
 /**
  * Inserts the batch's admitted tasks, their moves (one row each, as SQLite's migration 0003 stores
- * them) and their tallies: a few statements per chunk of tasks, rows in batch order.
+ * them) and their tallies: one COPY a table per chunk of tasks, rows in batch order (copy-rows.ts).
  */
 async function insertTasks(q: PgSql, imp: ImportRecord, tasks: PreparedTask[], now: string): Promise<void> {
   for (let i = 0; i < tasks.length; i += CHUNK) {
     const chunk = tasks.slice(i, i + CHUNK)
-    await q.run(
-      `INSERT INTO tasks (id, import_id, question, candidates, gold, grp, raw, content_sha256, version, created_at, move_count)
-       SELECT u.id, ?::text, u.question, u.candidates::json, u.gold, u.grp, u.raw::json, u.sha, 0, ?::text, u.moves
-       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[])
-         WITH ORDINALITY AS u(id, question, candidates, gold, grp, raw, sha, moves, n)
-       ORDER BY u.n`,
-      imp.id, now,
-      chunk.map((t) => t.id), chunk.map((t) => t.question), chunk.map((t) => t.candidates), chunk.map((t) => t.gold),
-      chunk.map((t) => t.group), chunk.map((t) => t.raw), chunk.map((t) => t.contentSha256), chunk.map((t) => t.moveCount)
-    )
-    await q.run(
-      'INSERT INTO task_moves (task_id, moves) SELECT u.id, u.moves::json FROM unnest(?::text[], ?::text[]) AS u(id, moves)',
-      chunk.map((t) => t.id), chunk.map((t) => t.moves)
-    )
+    await copyRows(q, 'tasks', TASK_COLUMNS, chunk.map((t) => [t.id, imp.id, t.question, t.candidates, t.gold, t.group, t.raw, t.contentSha256, 0, now, t.moveCount]))
+    await copyRows(q, 'task_moves', ['task_id', 'moves'], chunk.map((t) => [t.id, t.moves]))
     await insertTallies(q, chunk.filter((t) => t.tallies !== null).map((t) => ({ taskId: t.id, tallies: t.tallies as TallyInput })))
   }
 }
@@ -82,11 +78,23 @@ async function indexQuestions(q: PgSql, tasks: PreparedTask[]): Promise<void> {
   )
 }
 
+/**
+ * Batches that met an id already in the database: each retry of such a batch looks its ids up
+ * first. The import compared its whole file with the database before writing (writer.ts), so a
+ * batch is written without looking; an id there after all (another import since, an abandoned
+ * leftover, a task repeated further down the file) makes the COPY meet the key, and the batch is
+ * retried from the start — on a fresh snapshot, where the other row is visible to task-admission.ts.
+ */
+const lookFirst = new WeakSet<ImportBatch>()
+const UNIQUE_VIOLATION = '23505'
+const SERIALIZATION_FAILURE = '40001'
+
 export async function writeImportBatch(q: PgSql, now: string, importId: string, batch: ImportBatch): Promise<ImportBatchResult> {
   const { imp, extraSeats, tasks } = await runPlan(q, stagedBatch(POSTGRES, importId, batch))
 
   const own = await runPlan(q, seatCache(imp.id))
-  const existing = await existingRows(q, tasks)
+  const looking = lookFirst.has(batch)
+  const existing = looking ? await existingRows(q, tasks) : new Map<string, ExistingTask>()
   const written = new Map<string, string>() // id → content hash, for a task twice in one batch
   const inserted: PreparedTask[] = []
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
@@ -105,7 +113,14 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
     result.written++
     result.moves += t.moveCount
   }
-  await insertTasks(q, imp, inserted, now)
+  try {
+    await insertTasks(q, imp, inserted, now)
+  } catch (e) {
+    if (looking || (e as { code?: unknown }).code !== UNIQUE_VIOLATION) throw e
+    lookFirst.add(batch)
+    // Retried by the transaction (connection.ts), as a serialization failure is.
+    throw Object.assign(new Error(`import ${imp.id}: a task id of this batch is already in the database; the batch is retried, looking first`), { code: SERIALIZATION_FAILURE, cause: e })
+  }
   await indexQuestions(q, inserted)
   await runPlan(q, recordBatch(now, imp, result))
   return result

@@ -1,5 +1,5 @@
 /**
- * Tallies PostgreSQL writes and reads its own way: an import batch's tallies in one statement
+ * Tallies PostgreSQL writes and reads its own way: an import batch's tallies in one COPY
  * (int32 arrays as little-endian bytea of the VIEW, as ../int32-blob.ts says), a list of tasks'
  * tallies and existing rows. The rest of the tallies' life is written once (../ops/tallies.ts).
  */
@@ -9,18 +9,15 @@ import { parseStringArray } from '../rows'
 import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
 import { checkId } from '../validate'
 import type { PgSql } from './connection'
+import { copyRows } from './copy-rows'
 
-/** Tallies of several tasks in one statement. */
+const TALLY_COPY_COLUMNS = ['task_id', 'k', 'seats', 'rounds', 'counts', 'vote0', 'social_p1'] as const
+
+/** Tallies of several tasks in one COPY (copy-rows.ts). */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
-  if (rows.length === 0) return
-  await q.run(
-    `INSERT INTO task_tallies (task_id, k, seats, rounds, counts, vote0, social_p1)
-     SELECT u.id, u.k, u.seats::json, u.rounds::json, u.counts, u.vote0, u.p
-     FROM unnest(?::text[], ?::integer[], ?::text[], ?::text[], ?::bytea[], ?::bytea[], ?::float8[]) AS u(id, k, seats, rounds, counts, vote0, p)`,
-    rows.map((r) => r.taskId), rows.map((r) => r.tallies.K), rows.map((r) => JSON.stringify(r.tallies.seatIds)),
-    rows.map((r) => JSON.stringify(r.tallies.rounds)), rows.map((r) => int32ToBytes(r.tallies.counts)),
-    rows.map((r) => int32ToBytes(r.tallies.vote0)), rows.map((r) => r.tallies.socialP1)
-  )
+  await copyRows(q, 'task_tallies', TALLY_COPY_COLUMNS, rows.map(({ taskId, tallies: t }) => [
+    taskId, t.K, JSON.stringify(t.seatIds), JSON.stringify(t.rounds), int32ToBytes(t.counts), int32ToBytes(t.vote0), t.socialP1
+  ]))
 }
 
 export async function talliesOf(q: PgSql, taskIds: string[]): Promise<StoredTallies[]> {
