@@ -28,6 +28,8 @@ export interface Driver<Q> {
   toStoreError(e: unknown): StoreError
   close(): void | Promise<void>
   listenChanges?(events: ChangeFeedEvents): () => void
+  /** A fit's decisions were just published (committed): the upkeep its new table is owed, if any. */
+  decided?(fitId: string): void
 }
 
 /**
@@ -70,6 +72,7 @@ export function buildStore<Q>(driver: Driver<Q>, own: BackendOperations<Q>): Sto
                 (q) => (plan !== undefined ? driver.runPlan(q, plan(driver.dialect, now, ...args)) : op.clock ? backend!(q, now, ...args) : backend!(q, ...args)),
                 importId
               )
+        if (op.decides === true && typeof args[0] === 'string') driver.decided?.(args[0])
         return topics === null ? value : { value, topics }
       } catch (e) {
         throw driver.toStoreError(e)

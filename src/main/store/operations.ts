@@ -60,6 +60,8 @@ export type Operation<K extends OperationName> = {
   owned?: (o: Owners, now: string, ...args: Args<K>) => Promise<Value<K>>
   /** The first argument is an import id: its transaction runs on that import's own connection, when it has one. */
   onImport?: boolean
+  /** The first argument is a fit id whose decisions this operation publishes (Driver.decided). */
+  decides?: boolean
 }
 
 const read = <K extends OperationName>(plan?: Operation<K>['plan']): Operation<K> => ({ tx: 'read', topics: null, actor: false, clock: false, plan })
@@ -107,7 +109,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   canCopyDecisions: read((d, _now, fitId) => canCopyDecisions(d, fitId)),
   // Still invisible: the table is no one's until the finish.
   indexDecisions: write('finish', [], false, (d, _now, fitId, index) => indexDecisions(d, fitId, index), false),
-  finishDecisions: write('finish', ['decisions', 'fits', 'audit'], true, (d, now, fitId, actor) => finishDecisions(d, now, fitId, actor)),
+  finishDecisions: { ...write('finish', ['decisions', 'fits', 'audit'], true, (d, now, fitId, actor) => finishDecisions(d, now, fitId, actor)), decides: true },
   latestFit: read((d) => latestFit(d)),
   listFits: read((d, _now, limit) => listFits(d, limit)),
   getFit: read((d, _now, fitId) => requireFit(d, fitId)),

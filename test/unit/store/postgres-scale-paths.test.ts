@@ -2,6 +2,8 @@
  * PostgreSQL's side of the team benchmark's two findings (README, Performance → Team):
  * - the stored decision counts subtract the labeled tasks with one probe of the fit's decisions
  *   per labeled task (never a scan of the decisions), and still agree with counting the rows;
+ * - a deep page of the decided queue walks a queue index in its order, the labeled tasks hashed
+ *   once and skipped: no sort of the deferred rows (the scale bench's deep page);
  * - one-task writes (reserve, release, resolve) serialize on the task's row at READ COMMITTED: of
  *   many concurrent resolves at one version exactly one succeeds, a hold always refuses another
  *   session's write, and none is refused as "busy".
@@ -22,9 +24,10 @@ const cluster = usePostgres()
 
 let store: Store
 let raw: pg.Pool
+let url: string
 
 beforeEach(async () => {
-  const url = await cluster().createDatabase()
+  url = await cluster().createDatabase()
   store = await openStore(url)
   raw = new pg.Pool({ connectionString: url, max: 2 })
 })
@@ -100,6 +103,61 @@ describeWith(POSTGRES, 'postgres: stored decision counts', () => {
     expect(onDecisions.map((n) => n['Node Type']), plan).toEqual([expect.stringMatching(/^Index (Only )?Scan$/)])
     expect(onDecisions[0]['Parent Relationship'], plan).toBe('SubPlan')
     expect(onDecisions[0]['Index Name'], plan).toBe(`${decisionsTable(fitId)}_pkey`)
+  })
+})
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Parent Relationship'?: string; Plans?: PlanNode[] }
+
+function planNodes(plan: PlanNode): PlanNode[] {
+  const nodes: PlanNode[] = [plan]
+  for (const c of plan.Plans ?? []) nodes.push(...planNodes(c))
+  return nodes
+}
+
+describeWith(POSTGRES, 'postgres: a deep page of the decided queue', () => {
+  it('walks a queue index in order once the decide has vacuumed its table, skipping the labeled tasks from one hash: no sort, no scan', async () => {
+    // Enough rows that sorting them all costs the planner more than walking the index (at a few
+    // thousand it rightly sorts).
+    const n = 60_000
+    const fitId = await decided(n)
+    const at = new Date().toISOString()
+    await store.importLabels({
+      fileName: 'labels.csv', sha256: 'b'.repeat(64), kind: 'labels',
+      labels: Array.from({ length: n / 10 }, (_, i) => ({ taskId: `t${i * 10 + 1}`, label: 'true', source: 'random' as const, reviewer: 'ana', at, note: null }))
+    }, ANA)
+    // The decide's new table is vacuumed once published; closing the store waits for it.
+    await store.close()
+    const stats = await raw.query('SELECT last_vacuum, last_analyze FROM pg_stat_user_tables WHERE relname = $1', [decisionsTable(fitId)])
+    expect(stats.rows[0].last_vacuum).not.toBeNull()
+    expect(stats.rows[0].last_analyze).not.toBeNull()
+    store = await openStore(url)
+    // The page's statement as the store sends it, then its plan with the same parameters.
+    const sent: { text: string; values: unknown[] }[] = []
+    const query = pg.Client.prototype.query
+    const spy = function (this: pg.Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].includes('OFFSET')) sent.push({ text: args[0], values: args[1] as unknown[] })
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    }
+    pg.Client.prototype.query = spy as typeof query
+    let page
+    try {
+      page = await store.queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 30_000, limit: 50 })
+    } finally {
+      pg.Client.prototype.query = query
+    }
+    expect(page.rows).toHaveLength(50)
+    expect(page.rows.some((r) => Number(r.taskId.slice(1)) % 10 === 1)).toBe(false)
+    expect(sent).toHaveLength(1)
+    const explain = await raw.query(`EXPLAIN (FORMAT JSON) ${sent[0].text}`, sent[0].values)
+    const plan = JSON.stringify(explain.rows[0]['QUERY PLAN'])
+    const nodes = planNodes((explain.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan)
+    const onDecisions = nodes.filter((x) => x['Relation Name'] === decisionsTable(fitId))
+    // The one sort allowed is the page's own 50 rows, above the LIMIT; none below it.
+    const limit = nodes.find((x) => x['Node Type'] === 'Limit') as PlanNode
+    expect(planNodes(limit).filter((x) => /Sort$/.test(x['Node Type'])).length, plan).toBe(0)
+    expect(onDecisions.every((x) => /^Index (Only )?Scan$/.test(x['Node Type'])), plan).toBe(true)
+    expect(onDecisions.some((x) => x['Index Name'] === `${decisionsTable(fitId)}_by_gap`), plan).toBe(true)
+    expect(plan).toContain('hashed SubPlan')
   })
 })
 

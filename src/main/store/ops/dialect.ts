@@ -37,6 +37,11 @@ export interface Dialect extends LabelDialect {
    * (SQLite: a covering walk of one queue index, then only the page's rows joined to their tasks).
    */
   pageDecisionsFirst: boolean
+  /**
+   * The decided queue's condition that the decision row `d`'s task has no live label (its page
+   * walks a queue index in order and skips the labeled tasks it meets).
+   */
+  unlabeledDecision: string
   /** One row when the table named by the one parameter exists, none otherwise. */
   tableExists: string
   /** The column names (`name`) of the table named by the one parameter, in order. */

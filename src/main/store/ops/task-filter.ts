@@ -10,7 +10,7 @@
  */
 import { QUEUE_SORTS, type BlindViewer, type QueueSort, type TaskFilter } from '../contract'
 import { decisionsTable } from '../fit-decisions'
-import { BLIND_FOR, EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL, LIVE_LABEL } from '../label-rules'
+import { BLIND_FOR, EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL } from '../label-rules'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import type { Built, FilterMode } from '../task-filter-check'
 import { checkOneOf } from '../validate'
@@ -34,7 +34,7 @@ export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now
   if (decided) {
     from = `${decisionsTable(fitId)} d JOIN tasks t ON t.id = d.task_id ${reservation}`
     fromParams.push(now)
-    where.push('d.decision = ?', `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`)
+    where.push('d.decision = ?', d.unlabeledDecision)
     params.push(f.decision)
   } else {
     // Tasks the outer loop: the exports' keyset pages walk the task-id index.

@@ -1,4 +1,5 @@
 import type { Dialect } from '../ops/dialect'
+import { LIVE_LABEL } from '../label-rules'
 import { indexStatements } from '../fit-decisions'
 import { CONNECTION_CACHE_KIB } from './connection'
 import { DECISION_INDEXES } from './migrations/0004-decisions-per-fit'
@@ -49,6 +50,8 @@ export const SQLITE: Dialect = {
   searchTerms: ftsQuery,
   searchMatch: 'task_search MATCH ?',
   pageDecisionsFirst: true,
+  // One probe of the labels' task index a row: cheap in process.
+  unlabeledDecision: `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
   tableColumns: 'SELECT name FROM pragma_table_info(?) ORDER BY cid',
   decisionsTable: DECISIONS_TABLE,
