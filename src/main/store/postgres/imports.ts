@@ -35,10 +35,10 @@ async function existingRows(q: PgSql, tasks: PreparedTask[]): Promise<Map<string
 }
 
 /** true: insert it; false: skip it (same content already present). Throws on a real clash (task-admission.ts). */
-async function admitTask(q: PgSql, imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined): Promise<boolean> {
+function admitTask(imp: ImportRecord, t: PreparedTask, old: ExistingTask | undefined, leftovers: string[]): boolean {
   const admission = taskAdmission(imp, t, old)
   // Left over from an abandoned import not yet swept: it was never visible, replace it.
-  if (admission === 'replace') await q.run('DELETE FROM tasks WHERE id = ?', t.id)
+  if (admission === 'replace') leftovers.push(t.id)
   return admission !== 'skip'
 }
 
@@ -99,20 +99,23 @@ export async function writeImportBatch(q: PgSql, now: string, importId: string, 
   const inserted: PreparedTask[] = []
   const result: ImportBatchResult = { written: 0, skipped: 0, moves: 0, seats: 0 }
   for (const s of extraSeats) result.seats += await admit(q, imp, { id: s.id, model: s.model ?? null }, own)
+  const leftovers: string[] = []
   for (const t of tasks) {
     // A second copy of a task within one batch meets the first one, as it would across batches.
     const earlier = written.get(t.id)
     const old = earlier !== undefined ? { import_id: imp.id, content_sha256: earlier, state: 'staged' as const, file_name: imp.fileName } : existing.get(t.id)
-    if (!(await admitTask(q, imp, t, old))) {
+    if (!admitTask(imp, t, old, leftovers)) {
       result.skipped++
       continue
     }
-    for (const [id, model] of t.seats) result.seats += await admit(q, imp, { id, model }, own)
+    // Most mentions are not news: no await for them (a million tasks, three seats each).
+    for (const [id, model] of t.seats) if (seatIsNews({ id, model }, own)) result.seats += await admit(q, imp, { id, model }, own)
     written.set(t.id, t.contentSha256)
     inserted.push(t)
     result.written++
     result.moves += t.moveCount
   }
+  if (leftovers.length > 0) await q.run('DELETE FROM tasks WHERE id = ANY(?::text[])', leftovers)
   try {
     await insertTasks(q, imp, inserted, now)
   } catch (e) {
