@@ -10,6 +10,7 @@ import { fitAndDecide } from '../fit/run-fit'
 import { runImport } from '../import'
 import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
 import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
+import { lowerThisThread } from './priority'
 import type { JobRequest, WorkerMessage } from './protocol'
 
 /**
@@ -70,6 +71,7 @@ if (kind === 'import-writer') {
 } else if (kind === 'decisions-writer') {
   serveDecisionsWriter(parentPort as MessagePort, workerData as DecisionsThreadData)
 } else {
+  lowerThisThread()
   run(workerData as JobRequest).catch(
     (error: unknown) => {
       const e = error as { message?: string; code?: unknown; details?: unknown }
