@@ -59,7 +59,7 @@ function envInt(name: string, fallback: number, min: number): number {
   return n
 }
 
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
 }
@@ -105,6 +105,8 @@ interface Run {
   /** The machine's 1-minute load average when the team started (the machine is shared). */
   load: number
   latency: Record<Kind, number[]>
+  /** When each resolve was sent (performance.now()), in the order of `latency.resolve`. */
+  resolveAt: number[]
   acks: Ack[]
   conflicts: number
   heldByOther: number
@@ -119,21 +121,22 @@ interface Run {
 /** connection.ts's message when a SERIALIZABLE write kept failing after all its retries. */
 const BUSY = /stayed busy with concurrent writers/
 
-/** One reviewer's loop until the deadline (see the top of the file). */
-async function reviewer(host: WebHost, i: number, deadline: number, run: Run): Promise<void> {
+/** One reviewer's loop while `going()` (see the top of the file). */
+async function reviewer(host: WebHost, i: number, going: () => boolean, run: Run): Promise<void> {
   const web = webClient(host)
   // One seeded generator per reviewer: the picks replay, the interleaving does not.
   const random = createRng(`team-${i}`)
   const tried = new Set<string>()
   const who = { reviewer: `reviewer-${i}`, sessionId: `team-session-${i}` }
   const timed = async <T>(kind: Kind, method: string, args: unknown): Promise<CallOutcome<T>> => {
+    if (kind === 'resolve') run.resolveAt.push(performance.now())
     const out = await web.call<T>(method, args)
     run.latency[kind].push(out.ms)
     if (out.status !== 200 && out.status !== 409) (BUSY.test(out.error?.message ?? '') ? run.busy : run.errors).push(`${method} → ${out.status}: ${out.error?.message}`)
     return out
   }
   try {
-    while (Date.now() < deadline && run.errors.length === 0) {
+    while (going() && run.errors.length === 0) {
       const page = await timed<{ rows: QueueRow[] }>('page', 'queue.page', PAGE)
       const rows = page.value?.rows ?? []
       if (rows.length === 0) return // the queue is done
@@ -192,32 +195,92 @@ async function checkLabels(store: Store, run: Run, before: { labels: number; lab
   if (problems.length > 0) throw new Error(`team: ${problems.length} label problem(s): ${problems.slice(0, 5).join('; ')}`)
 }
 
-/** The team at work on one database (already built); returns the run and the queue before it. */
-async function runTeam(dbPath: string, seconds: number): Promise<Run & { deferred: number }> {
+/** The team's 8 consoles on one location, ready to work; `check` is a store of the bench's own. */
+async function openTeam(dbPath: string): Promise<{ check: Store; hosts: WebHost[]; close(): Promise<void> }> {
   const services: Service[] = []
   const hosts: WebHost[] = []
   const check = await openStore(dbPath)
+  const close = async (): Promise<void> => {
+    for (const h of hosts) await h.close()
+    for (const s of services) await s.close()
+    await check.close()
+  }
   try {
     for (let i = 0; i < REVIEWERS; i++) {
       const service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
       services.push(service)
       hosts.push(await sessionHost(service, DEFAULT_RENDERER_DIR, `reviewer-${i}`, `team-session-${i}`))
     }
-    const before = await check.counts()
-    const run: Run = { load: loadavg()[0], latency: { page: [], reserve: [], resolve: [] }, acks: [], conflicts: 0, heldByOther: 0, emptyPicks: 0, busy: [], errors: [], seconds: 0 }
-    const t0 = performance.now()
-    const deadline = Date.now() + seconds * 1000
-    await Promise.all(hosts.map((h, i) => reviewer(h, i, deadline, run)))
-    run.seconds = (performance.now() - t0) / 1000
-    if (run.errors.length > 0) throw new Error(`team: ${run.errors.length} failed call(s): ${run.errors.slice(0, 3).join('; ')}`)
-    await checkLabels(check, run, before)
-    return { ...run, deferred: before.deferred }
-  } finally {
-    for (const h of hosts) await h.close()
-    for (const s of services) await s.close()
-    await check.close()
+    return { check, hosts, close }
+  } catch (e) {
+    await close()
+    throw e
   }
 }
+
+/** The team at work while `going()`, every label checked afterwards; the run and the queue before it. */
+async function teamWhile(team: { check: Store; hosts: WebHost[] }, going: () => boolean): Promise<Run & { deferred: number }> {
+  const before = await team.check.counts()
+  const run: Run = { load: loadavg()[0], latency: { page: [], reserve: [], resolve: [] }, resolveAt: [], acks: [], conflicts: 0, heldByOther: 0, emptyPicks: 0, busy: [], errors: [], seconds: 0 }
+  const t0 = performance.now()
+  await Promise.all(team.hosts.map((h, i) => reviewer(h, i, going, run)))
+  run.seconds = (performance.now() - t0) / 1000
+  if (run.errors.length > 0) throw new Error(`team: ${run.errors.length} failed call(s): ${run.errors.slice(0, 3).join('; ')}`)
+  await checkLabels(team.check, run, before)
+  return { ...run, deferred: before.deferred }
+}
+
+/** The team at work on one database (already built) for `seconds`. */
+async function runTeam(dbPath: string, seconds: number): Promise<Run & { deferred: number }> {
+  const team = await openTeam(dbPath)
+  try {
+    const deadline = Date.now() + seconds * 1000
+    return await teamWhile(team, () => Date.now() < deadline)
+  } finally {
+    await team.close()
+  }
+}
+
+/** The resolves sent during a piece of work (the scale suite's decide), and the work's length. */
+export interface ResolvesDuring {
+  /** Latency of every resolve sent between the work's start and its end, sorted. */
+  resolveMs: number[]
+  windowMs: number
+  /** All the team's resolves, before and after the window too. */
+  resolves: number
+  conflicts: number
+}
+
+/**
+ * The 8 no-pause reviewers at work on `dbPath` while `work` runs: the team opens first, starts when
+ * `work` calls `go` (or when it ends), and stops when it ends; every label is checked as in the
+ * team suite. For the scale suite (issue #19): a reviewer's resolve while a decide writes.
+ */
+export async function resolvesDuring(dbPath: string, work: (go: () => void) => Promise<void>): Promise<ResolvesDuring> {
+  const team = await openTeam(dbPath)
+  try {
+    let go!: () => void
+    const started = new Promise<void>((r) => (go = r))
+    let working = true
+    const teamDone = started.then(() => teamWhile(team, () => working))
+    // A failing team must not leave the work unawaited (and the other way round).
+    teamDone.catch(() => undefined)
+    const t0 = performance.now()
+    try {
+      await work(go)
+    } finally {
+      working = false
+      go()
+    }
+    const t1 = performance.now()
+    const run = await teamDone
+    const inWindow = run.latency.resolve.filter((_, i) => run.resolveAt[i] >= t0 && run.resolveAt[i] <= t1)
+    return { resolveMs: inWindow.sort((a, b) => a - b), windowMs: t1 - t0, resolves: run.latency.resolve.length, conflicts: run.conflicts }
+  } finally {
+    await team.close()
+  }
+}
+
 
 function figures(backend: Backend, tasks: number, r: Run & { deferred: number }, build: { importS: number; fitS: number }): Figure[] {
   const name = backend === 'postgres' ? 'PostgreSQL' : 'SQLite'

@@ -41,7 +41,9 @@ const JOB_LIMITS: Record<JobRequest['kind'], ResourceLimits | undefined> = {
 /** Runs one job in a fresh worker thread, reporting progress; rejects with the worker's error. */
 export function runJob<K extends JobRequest['kind']>(
   request: Extract<JobRequest, { kind: K }>,
-  onProgress: (p: JobProgress) => void
+  onProgress: (p: JobProgress) => void,
+  /** When the worker has exited: after its result, a job's close may still do upkeep (SQLite's checkpoint, PostgreSQL's vacuum). */
+  onExit?: () => void
 ): Promise<JobResults[K]> {
   const { file, execArgv } = workerEntry()
   return new Promise((resolve, reject) => {
@@ -62,6 +64,7 @@ export function runJob<K extends JobRequest['kind']>(
       settled = true
     })
     worker.on('exit', (code) => {
+      onExit?.()
       if (!settled) reject(new Error(`job ${request.kind} exited with code ${code}`))
     })
   })
