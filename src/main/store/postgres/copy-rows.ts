@@ -11,8 +11,8 @@ import { Readable } from 'node:stream'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { PgSql } from './connection'
 
-/** A field: text, a number, bytes (bytea) or null. */
-export type CopyField = string | number | Buffer | null
+/** A field: text, a number, a boolean, bytes (bytea) or null. */
+export type CopyField = string | number | boolean | Buffer | null
 
 /** Text format's specials: the escape itself and the row and column separators. */
 const SPECIAL = /[\\\n\r\t]/
@@ -56,6 +56,7 @@ export class CopyText {
 
   field(v: CopyField): void {
     if (v === null) this.ascii('\\N')
+    else if (typeof v === 'boolean') this.ascii(v ? 't' : 'f')
     else if (typeof v === 'number') this.ascii(numberText(v))
     // bytea in hex: `\x…`, its backslash escaped for the text format.
     else if (Buffer.isBuffer(v)) this.ascii(`\\\\x${v.toString('hex')}`)

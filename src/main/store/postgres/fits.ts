@@ -15,6 +15,7 @@ import { numberKey, roundKeysOf } from '../round-keys'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
+import { copyRows, type CopyField } from './copy-rows'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
 
@@ -23,31 +24,35 @@ const CHUNK = 2000
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
-/** The chunk's published tasks: id → its candidates (JSON text). */
-async function chunkTasks(q: PgSql, ids: string[]): Promise<Map<string, string>> {
-  const rows = await q.all<{ id: string; candidates: string }>(
-    `SELECT t.id, t.candidates FROM unnest(?::text[]) AS u(id) JOIN tasks t ON t.id = u.id
+type ChunkTask = { candidates: string; created_at: string; grp: string | null }
+
+/** The chunk's published tasks: id → its candidates (JSON text), and the time and group a decision row copies. */
+async function chunkTasks(q: PgSql, ids: string[]): Promise<Map<string, ChunkTask>> {
+  const rows = await q.all<ChunkTask & { id: string }>(
+    `SELECT t.id, t.candidates, t.created_at, t.grp FROM unnest(?::text[]) AS u(id) JOIN tasks t ON t.id = u.id
      JOIN imports i ON i.id = t.import_id AND i.state = 'published'`,
     ids
   )
-  return new Map(rows.map((r) => [r.id, r.candidates]))
+  return new Map(rows.map((r) => [r.id, r]))
 }
 
 /**
  * Rows [from, to) of the page, checked against their tasks in page order (a missing task, an answer
  * that is not a candidate, a posterior whose keys are not exactly the candidates: the first such row
- * is the error, and nothing of the page is written), then inserted in one statement that copies
- * each task's immutable created_at and group from its row.
+ * is the error, and nothing of the page is written), then written in one COPY (copy-rows.ts) with
+ * each task's immutable created_at and group copied from its row.
  */
 async function insertChunk(q: PgSql, table: string, fitId: string, page: DecisionPage, from: number, to: number): Promise<void> {
   const ids = page.taskIds.slice(from, to)
   const tasks = await chunkTasks(q, ids)
   const known = new Map<string, { candidates: string[]; orders: (Int32Array | null)[] }>()
-  const posteriors: Buffer[] = []
+  const roundAnswers = roundAnswerTexts(page)
+  const rows: CopyField[][] = []
   for (let i = from; i < to; i++) {
     const id = page.taskIds[i]
-    const text = tasks.get(id)
-    if (text === undefined) throw new StoreError('not_found', `no task ${id}`, { taskId: id, fitId })
+    const task = tasks.get(id)
+    if (task === undefined) throw new StoreError('not_found', `no task ${id}`, { taskId: id, fitId })
+    const text = task.candidates
     let k = known.get(text)
     if (k === undefined) known.set(text, (k = { candidates: parseStringArray(text), orders: [] }))
     const l = page.listOf[i]
@@ -59,29 +64,24 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
     }
     if (order === null) throw badPosterior(id, k.candidates, page.lists[l], fitId)
     const at = page.posteriorAt[i]
-    posteriors.push(order.length === 0 ? bytesOf(page.posteriors, at, k.candidates.length) : gatheredBytes(page.posteriors, at, order))
+    const bounded = page.boundLength[i] >= 0
+    // In DECISION_COLUMNS' order.
+    rows.push([
+      id, page.flags[i] & ACT ? 'act' : 'defer', (page.flags[i] & SPOT) !== 0, answer,
+      order.length === 0 ? bytesOf(page.posteriors, at, k.candidates.length) : gatheredBytes(page.posteriors, at, order),
+      nullIfNaN(page.stopRounds[i]), nullIfNaN(page.gaps[i]),
+      bounded ? bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]) : null,
+      nullIfNaN(page.disagreements[i]), task.created_at, task.grp,
+      page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]),
+      Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)),
+      page.reasons[i], nullIfNaN(page.peaks[i]),
+      bounded ? roundKeysOf(page.bounds, page.boundAt[i], page.boundLength[i]) : null, roundAnswers(i)
+    ])
   }
-  const col = <T>(f: (i: number) => T): T[] => Array.from({ length: to - from }, (_, j) => f(from + j))
-  const roundAnswers = roundAnswerTexts(page)
-  await q.run(
-    `INSERT INTO ${table} (${DECISION_COLUMNS})
-     SELECT t.id, u.decision, u.spot, u.answer, u.posterior, u.stop_round, u.gap, u.bound, u.disagreement,
-       t.created_at, t.grp, u.ks, u.why, u.reason, u.peak, u.round_keys, u.round_answers
-     FROM unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::bytea[], ?::integer[], ?::float8[], ?::bytea[], ?::float8[], ?::bytea[], ?::bytea[], ?::text[],
-       ?::float8[], ?::bytea[], ?::text[])
-       AS u(task, decision, spot, answer, posterior, stop_round, gap, bound, disagreement, ks, why, reason, peak, round_keys, round_answers)
-     JOIN tasks t ON t.id = u.task
-     ORDER BY t.id`,
-    ids, col((i) => (page.flags[i] & ACT ? 'act' : 'defer')), col((i) => (page.flags[i] & SPOT) !== 0), col((i) => page.answers[i]),
-    posteriors, col((i) => nullIfNaN(page.stopRounds[i])), col((i) => nullIfNaN(page.gaps[i])),
-    col((i) => (page.boundLength[i] < 0 ? null : bytesOf(page.bounds, page.boundAt[i], page.boundLength[i]))),
-    col((i) => nullIfNaN(page.disagreements[i])),
-    col((i) => (page.kLength[i] < 0 ? null : bytesOf(page.ks, page.kAt[i], page.kLength[i]))),
-    col((i) => (Number.isNaN(page.whys[i * WHY_STRIDE]) ? null : bytesOf(page.whys, i * WHY_STRIDE, storedWhyLength(page.whys, i * WHY_STRIDE)))),
-    col((i) => page.reasons[i]), col((i) => nullIfNaN(page.peaks[i])),
-    col((i) => (page.boundLength[i] < 0 ? null : roundKeysOf(page.bounds, page.boundAt[i], page.boundLength[i]))), col(roundAnswers)
-  )
+  await copyRows(q, table, DECISION_COLUMN_LIST, rows)
 }
+
+const DECISION_COLUMN_LIST = DECISION_COLUMNS.split(', ')
 
 /**
  * A re-decide's copy of its parent fit's rows, on the server (sqlite/fits-copy.ts says what is
