@@ -1,6 +1,6 @@
 /**
- * A page of a fit's decisions, PostgreSQL's bulk write: a statement per chunk of rows, each column
- * an array parameter, the number lists as the float64 bytes of the page's own columns
+ * A page of a fit's decisions, PostgreSQL's bulk write: a COPY per chunk of rows (./copy-rows.ts),
+ * the number lists as the float64 bytes of the page's own columns
  * (../decision-numbers.ts; migration 0004). The rest of a fit's life is written once for both
  * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
  * fit's decisions queue up, and the second finds it decided (`conflict`).
@@ -19,7 +19,7 @@ import { copyRows, type CopyField } from './copy-rows'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
 
-/** Rows per INSERT: each statement takes the chunk as arrays (one round trip, not one per row). */
+/** Rows per COPY (and per lookup of their tasks). */
 const CHUNK = 2000
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
