@@ -246,9 +246,6 @@ export interface ResolvesDuring {
   /** Latency of every resolve sent between the work's start and its end, sorted. */
   resolveMs: number[]
   windowMs: number
-  /** All the team's resolves, before and after the window too. */
-  resolves: number
-  conflicts: number
 }
 
 /**
@@ -275,7 +272,7 @@ export async function resolvesDuring(dbPath: string, work: (go: () => void) => P
     const t1 = performance.now()
     const run = await teamDone
     const inWindow = run.latency.resolve.filter((_, i) => run.resolveAt[i] >= t0 && run.resolveAt[i] <= t1)
-    return { resolveMs: inWindow.sort((a, b) => a - b), windowMs: t1 - t0, resolves: run.latency.resolve.length, conflicts: run.conflicts }
+    return { resolveMs: inWindow.sort((a, b) => a - b), windowMs: t1 - t0 }
   } finally {
     await team.close()
   }

@@ -27,7 +27,7 @@ function numberText(v: number): string {
 }
 
 /** COPY's text of rows, written field by field into one growing buffer (no row strings, no join). */
-export class CopyText {
+class CopyText {
   private buf: Buffer
   private at = 0
 
@@ -77,7 +77,7 @@ export class CopyText {
 }
 
 /** Rows as COPY's text (one line a row, tab-separated fields). */
-export function copyText(rows: readonly (readonly CopyField[])[]): Buffer {
+function copyText(rows: readonly (readonly CopyField[])[]): Buffer {
   let hint = 0
   for (const r of rows) for (const f of r) hint += (typeof f === 'string' ? f.length : Buffer.isBuffer(f) ? 2 * f.length + 3 : 24) + 1
   const out = new CopyText(Math.ceil(hint * 1.05))

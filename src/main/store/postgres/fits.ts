@@ -21,6 +21,7 @@ import { runPlan } from './plan-driver'
 
 /** Rows per COPY (and per lookup of their tasks). */
 const CHUNK = 2000
+const DECISION_COLUMN_LIST = DECISION_COLUMNS.split(', ')
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
@@ -80,8 +81,6 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
   }
   await copyRows(q, table, DECISION_COLUMN_LIST, rows)
 }
-
-const DECISION_COLUMN_LIST = DECISION_COLUMNS.split(', ')
 
 /**
  * A re-decide's copy of its parent fit's rows, on the server (sqlite/fits-copy.ts says what is
