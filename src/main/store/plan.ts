@@ -13,12 +13,25 @@ export type Statement =
   | { kind: 'run'; sql: string; params: unknown[] }
   /** Several statements without parameters (DDL); hands back nothing. */
   | { kind: 'exec'; sql: string; params: [] }
+  /**
+   * Hands back the rows of a large result, mostly bytes: PostgreSQL reads it by binary COPY
+   * (postgres/copy-out.ts), which needs each column's type; SQLite as `rows`.
+   */
+  | { kind: 'bulk'; sql: string; params: unknown[]; columns: BulkColumns }
+
+/** A bulk read's columns in the query's order, each with its type. */
+export type BulkColumns = readonly (readonly [name: string, type: 'text' | 'int4' | 'float8' | 'bytea'])[]
 
 export type Plan<T> = Generator<Statement, T, unknown>
 
 /** Runs `sql` and hands its rows back to the plan (use with `yield*`). */
 export function* rowsOf<R>(sql: string, ...params: unknown[]): Generator<Statement, R[], unknown> {
   return (yield { kind: 'rows', sql, params }) as R[]
+}
+
+/** Runs `sql`, a large result typed by `columns`, and hands its rows back (see Statement). */
+export function* bulkRowsOf<R>(sql: string, columns: BulkColumns, ...params: unknown[]): Generator<Statement, R[], unknown> {
+  return (yield { kind: 'bulk', sql, params, columns }) as R[]
 }
 
 /** The first row of `sql`, or undefined. */

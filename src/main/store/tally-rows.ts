@@ -4,6 +4,7 @@
 import { bytesToInt32, LITTLE_ENDIAN } from './int32-blob'
 import { parseStringArray } from './rows'
 import type { StoredTallies } from './contract'
+import type { BulkColumns } from './plan'
 
 export type TallyRow = {
   task_id: string
@@ -17,7 +18,16 @@ export type TallyRow = {
   grp: string | null
 }
 
-export const TALLY_COLUMNS = 'tt.task_id, tt.k, tt.seats, tt.rounds, tt.counts, tt.vote0, tt.social_p1, t.candidates, t.grp'
+/** A tally row's columns: the table each comes from (tt: task_tallies, t: tasks), its name, its type for a bulk read (json arrives as its text). */
+const TALLY_SOURCES: readonly (readonly ['t' | 'tt', string, BulkColumns[number][1]])[] = [
+  ['tt', 'task_id', 'text'], ['tt', 'k', 'int4'], ['tt', 'seats', 'text'], ['tt', 'rounds', 'text'], ['tt', 'counts', 'bytea'],
+  ['tt', 'vote0', 'bytea'], ['tt', 'social_p1', 'float8'], ['t', 'candidates', 'text'], ['t', 'grp', 'text']
+]
+
+export const TALLY_COLUMNS = TALLY_SOURCES.map(([table, c]) => `${table}.${c}`).join(', ')
+
+/** TALLY_COLUMNS typed, for a bulk read (../plan.ts). */
+export const TALLY_COLUMN_TYPES: BulkColumns = TALLY_SOURCES.map(([, c, type]) => [c, type] as const)
 
 export function toStoredTallies(r: TallyRow): StoredTallies {
   return {
@@ -33,11 +43,6 @@ export function toStoredTallies(r: TallyRow): StoredTallies {
   }
 }
 
-/**
- * CROSS JOIN keeps tasks the outer loop, walked by id from the cursor: left to itself the planner
- * starts from the one published import and sorts all its tasks for every page (a million-task fit
- * read its tallies in 28 s instead of 9).
- */
 /**
  * A page of tallies, built to be held by the million (a fit keeps every task's): the page's count
  * arrays are views on one slab (one allocation, not two per task), and tasks with the same

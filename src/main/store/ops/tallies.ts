@@ -6,11 +6,11 @@
  */
 import { StoreError, type Actor, type StoredTallies, type TallyInput, type TallyPackRow, type TallySource, type TaskTrace } from '../contract'
 import { int32ToBytes } from '../int32-blob'
-import { rowOf, rowsOf, run, type Plan } from '../plan'
+import { bulkRowsOf, rowOf, rowsOf, run, type BulkColumns, type Plan } from '../plan'
 import { parseStringArray } from '../rows'
 import { checkTallies } from '../tallies-check'
 import { encodedPackCheck } from '../tally-sources'
-import { TALLY_COLUMNS, toTallyPage, type TallyRow } from '../tally-rows'
+import { TALLY_COLUMNS, TALLY_COLUMN_TYPES, toTallyPage, type TallyRow } from '../tally-rows'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import type { Dialect } from './dialect'
@@ -40,13 +40,13 @@ export const IMPORT_TALLY_PAGE = (d: Dialect): string =>
  */
 export function* tallyPage(d: Dialect, afterTaskId: string | null, limit: number): Plan<StoredTallies[]> {
   checkInt(limit, 'limit', 1)
-  return toTallyPage(yield* rowsOf<TallyRow>(TALLY_PAGE(d), afterTaskId ?? '', Math.min(limit, 100_000)))
+  return toTallyPage(yield* bulkRowsOf<TallyRow>(TALLY_PAGE(d), TALLY_COLUMN_TYPES, afterTaskId ?? '', Math.min(limit, 100_000)))
 }
 
 export function* importTallyPage(d: Dialect, importId: string, afterTaskId: string | null, limit: number): Plan<StoredTallies[]> {
   checkId(importId, 'importId')
   checkInt(limit, 'limit', 1)
-  return toTallyPage(yield* rowsOf<TallyRow>(IMPORT_TALLY_PAGE(d), afterTaskId ?? '', importId, Math.min(limit, 100_000)))
+  return toTallyPage(yield* bulkRowsOf<TallyRow>(IMPORT_TALLY_PAGE(d), TALLY_COLUMN_TYPES, afterTaskId ?? '', importId, Math.min(limit, 100_000)))
 }
 
 /** Models of the published seats that declared one; the first import to declare a seat names it. */
@@ -110,10 +110,15 @@ export function* tallySources(): Plan<TallySource[]> {
   return (yield* rowsOf<TallySource>(`${SOURCES} ORDER BY i.published_at, i.id`)).map(toSource)
 }
 
+const PACK_COLUMNS: BulkColumns = [['tasks', 'int4'], ['first_task', 'text'], ['last_task', 'text'], ['ids', 'text'], ['dict', 'text'], ['meta', 'bytea'], ['ints', 'bytea']]
+
 export function* tallyPack(importId: string, part: number): Plan<TallyPackRow | null> {
   checkId(importId, 'importId')
   checkInt(part, 'part')
-  return (yield* rowOf<TallyPackRow>('SELECT tasks, first_task, last_task, ids, dict, meta, ints FROM tally_packs WHERE import_id = ? AND part = ?', importId, part)) ?? null
+  const rows = yield* bulkRowsOf<TallyPackRow>(
+    `SELECT ${PACK_COLUMNS.map(([c]) => c).join(', ')} FROM tally_packs WHERE import_id = ? AND part = ?`, PACK_COLUMNS, importId, part
+  )
+  return rows[0] ?? null
 }
 
 /**

@@ -34,8 +34,8 @@ export const TYPES = {
   }
 } as unknown as pg.CustomTypesConfig
 
-/** `?` → `$1, $2, …`, outside single-quoted literals and double-quoted identifiers. */
-export function toPgPlaceholders(sql: string): string {
+/** `?` → `$1, $2, …` (or what `placeholder` makes of the n-th), outside single-quoted literals and double-quoted identifiers. */
+export function toPgPlaceholders(sql: string, placeholder: (n: number) => string = (n) => `$${n}`): string {
   let out = ''
   let n = 0
   let quote: string | null = null
@@ -47,7 +47,7 @@ export function toPgPlaceholders(sql: string): string {
       quote = ch
       out += ch
     } else if (ch === '?') {
-      out += `$${++n}`
+      out += placeholder(++n)
     } else out += ch
   }
   return out

@@ -1,9 +1,11 @@
 import type { Plan, Statement } from '../plan'
 import type { PgSql } from './connection'
+import { bulkRows } from './copy-out'
 
 async function step(q: PgSql, s: Statement): Promise<unknown> {
   if (s.kind === 'rows') return q.all(s.sql, ...s.params)
   if (s.kind === 'run') return q.run(s.sql, ...s.params)
+  if (s.kind === 'bulk') return bulkRows(q, s.sql, s.params, s.columns)
   await q.exec(s.sql)
   return undefined
 }

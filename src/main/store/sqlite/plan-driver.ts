@@ -2,7 +2,7 @@ import type { Plan, Statement } from '../plan'
 import type { Sql } from './connection'
 
 function step(q: Sql, s: Statement): unknown {
-  if (s.kind === 'rows') return q.all(s.sql, ...s.params)
+  if (s.kind === 'rows' || s.kind === 'bulk') return q.all(s.sql, ...s.params)
   if (s.kind === 'run') return q.run(s.sql, ...s.params)
   q.db.exec(s.sql)
   return undefined
