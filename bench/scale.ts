@@ -1,7 +1,8 @@
 /**
  * BenchSuite `scale` (issue #8): how Arbiter's cost grows with its work. At 10k, 100k and 1M tasks
  * (a 3-seat council; binary claims over 3 rounds and 4-way multiple choice over 4, ≈ 10 moves a
- * task), each size in its own child process so its peak memory is its own:
+ * task; each size's trace file written once and imported by every backend), each size on each
+ * backend in its own child process so its peak memory is its own:
  * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
  * thread, publish), 1,000 blind labels, fit + decide, decide again under three other budgets (the
  * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
@@ -60,17 +61,23 @@ function council(tasks: number): CouncilConfig {
   }
 }
 
-/** Streams the council to a file (a 1M-task file is ≈ 1 GB: never held in memory); returns the gold. */
-async function writeCouncil(path: string, tasks: number): Promise<Map<string, string>> {
+/** Streams the council to a file (a 1M-task file is ≈ 1 GB: never held in memory). */
+async function writeCouncil(path: string, tasks: number): Promise<void> {
   const out = createWriteStream(path)
-  const gold = new Map<string, string>()
-  let n = 0
   for (const t of generateCouncil(council(tasks))) {
-    // 1 in 5 of the first 25,000 tasks keeps its gold for the labels; the rest is not needed in memory.
-    if (n++ < 25_000 && n % 5 === 0 && typeof t.gold === 'string') gold.set(t.task, t.gold)
     if (!out.write(`${toJsonl(t)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()))
   }
   await new Promise<void>((r) => out.end(() => r()))
+}
+
+/** Where the labels come from: 1 in 5 of the council's first 25,000 tasks keeps its gold (generated again: the file is not read back). */
+function goldOf(tasks: number): Map<string, string> {
+  const gold = new Map<string, string>()
+  let n = 0
+  for (const t of generateCouncil(council(tasks))) {
+    if (++n > 25_000) break
+    if (n % 5 === 0 && typeof t.gold === 'string') gold.set(t.task, t.gold)
+  }
   return gold
 }
 
@@ -99,11 +106,13 @@ type ChildResult = {
 const seconds = (t0: number) => performance.now() - t0
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 
-/** One size on one database (a SQLite file in `dir`, or a PostgreSQL URL), start to end, in this process (the child). */
-async function child(tasks: number, dir: string, location: string | null): Promise<ChildResult> {
-  const file = join(dir, 'scale.trace.jsonl')
+/**
+ * One size on one database (a SQLite file in `dir`, or a PostgreSQL URL), start to end, in this
+ * process (the child), from the size's trace file (written once for every backend).
+ */
+async function child(tasks: number, dir: string, file: string, location: string | null): Promise<ChildResult> {
   const dbPath = location ?? join(dir, 'scale.db')
-  const gold = await writeCouncil(file, tasks)
+  const gold = goldOf(tasks)
 
   let store = await openStore(dbPath)
   const t0 = performance.now()
@@ -113,7 +122,6 @@ async function child(tasks: number, dir: string, location: string | null): Promi
   }, ACTOR)
   const importMs = seconds(t0)
   if (imported.status !== 'imported' || imported.tasks !== tasks) throw new Error(`scale import wrote ${imported.tasks} of ${tasks} tasks (${imported.status})`)
-  rmSync(file)
 
   const drawn = [...gold.keys()].sort((a, b) => (hashHex(`scale:${a}`) < hashHex(`scale:${b}`) ? -1 : 1)).slice(0, LABELS)
   const at = new Date().toISOString()
@@ -244,9 +252,9 @@ export function scaleSizes(): number[] {
 export const scaleBackends = (): Backend[] => benchBackends('ARBITER_BENCH_SCALE_BACKENDS', 'sqlite,postgres')
 
 /** Runs one size on one database in a child process of its own (its peak memory is its own). */
-function runChild(tasks: number, dir: string, location: string | null, label: string): ChildResult {
+function runChild(tasks: number, dir: string, file: string, location: string | null, label: string): ChildResult {
   const t0 = performance.now()
-  const args = [__filename, 'child', String(tasks), dir, ...(location === null ? [] : [location])]
+  const args = [__filename, 'child', String(tasks), dir, file, ...(location === null ? [] : [location])]
   const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] })
   if (r.status !== 0) throw new Error(`scale child (${label}) failed with status ${r.status}`)
   const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as ChildResult
@@ -258,34 +266,45 @@ export const scale: BenchSuite = {
   name: 'scale',
   summary: 'import, fit, decide, queue page, task detail and memory at 10k, 100k and 1M tasks, on SQLite and PostgreSQL',
   async run(): Promise<Figure[]> {
-    const out: Figure[] = []
     const backends = scaleBackends()
+    const out = new Map<Backend, Figure[]>(backends.map((b) => [b, []]))
+    const previous = new Map<Backend, ChildResult>()
     // PostgreSQL durable throughout (fsync, synchronous_commit, full_page_writes on): what a team's server pays.
     const cluster = backends.includes('postgres') ? await startBenchCluster('scale') : null
     try {
-      for (const backend of backends) {
-        let previous: ChildResult | null = null
-        for (const tasks of scaleSizes()) {
-          const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-scale-'))
-          try {
+      for (const tasks of scaleSizes()) {
+        const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-scale-'))
+        try {
+          // One trace file per size, imported by every backend's child (a 1M-task file took ≈ 20 s to write).
+          const file = join(dir, 'scale.trace.jsonl')
+          const t0 = performance.now()
+          await writeCouncil(file, tasks)
+          console.error(`scale ${tasks}: trace file written in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+          for (const backend of backends) {
             const location = cluster === null || backend === 'sqlite' ? null : await cluster.createDatabase()
-            const got = runChild(tasks, dir, location, `${tasks} ${backend}`)
-            out.push(...figures(backend, got, previous))
-            previous = got
-          } finally {
-            rmSync(dir, { recursive: true, force: true })
+            // Its own folder, removed after it: one database at a time beside the trace file.
+            const own = mkdtempSync(join(dir, `${backend}-`))
+            try {
+              const got = runChild(tasks, own, file, location, `${tasks} ${backend}`)
+              out.get(backend)?.push(...figures(backend, got, previous.get(backend) ?? null))
+              previous.set(backend, got)
+            } finally {
+              rmSync(own, { recursive: true, force: true })
+            }
           }
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
         }
       }
     } finally {
       await cluster?.stop()
     }
-    return out
+    return backends.flatMap((b) => out.get(b) ?? [])
   }
 }
 
 if (require.main === module && process.argv[2] === 'child') {
-  child(Number(process.argv[3]), process.argv[4], process.argv[5] ?? null).then(
+  child(Number(process.argv[3]), process.argv[4], process.argv[5], process.argv[6] ?? null).then(
     (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
     (e: unknown) => {
       console.error(e)
