@@ -17,10 +17,13 @@ export type Statement =
    * Hands back the rows of a large result, mostly bytes: PostgreSQL reads it by binary COPY
    * (postgres/copy-out.ts), which needs each column's type; SQLite as `rows`.
    */
-  | { kind: 'bulk'; sql: string; params: unknown[]; columns: BulkColumns }
+  | { kind: 'bulk'; sql: string; params: unknown[]; columns: TypedColumns }
 
-/** A bulk read's columns in the query's order, each with its type. */
-export type BulkColumns = readonly (readonly [name: string, type: 'text' | 'int4' | 'float8' | 'bytea'])[]
+/** A column's type, where a backend needs it (PostgreSQL's binary COPY; json is its text there). */
+export type ColumnType = 'text' | 'json' | 'int4' | 'float8' | 'bytea'
+
+/** Columns in a statement's order, each with its type. */
+export type TypedColumns = readonly (readonly [name: string, type: ColumnType])[]
 
 export type Plan<T> = Generator<Statement, T, unknown>
 
@@ -30,7 +33,7 @@ export function* rowsOf<R>(sql: string, ...params: unknown[]): Generator<Stateme
 }
 
 /** Runs `sql`, a large result typed by `columns`, and hands its rows back (see Statement). */
-export function* bulkRowsOf<R>(sql: string, columns: BulkColumns, ...params: unknown[]): Generator<Statement, R[], unknown> {
+export function* bulkRowsOf<R>(sql: string, columns: TypedColumns, ...params: unknown[]): Generator<Statement, R[], unknown> {
   return (yield { kind: 'bulk', sql, params, columns }) as R[]
 }
 

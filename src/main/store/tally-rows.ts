@@ -4,7 +4,7 @@
 import { bytesToInt32, LITTLE_ENDIAN } from './int32-blob'
 import { parseStringArray } from './rows'
 import type { StoredTallies } from './contract'
-import type { BulkColumns } from './plan'
+import type { ColumnType, TypedColumns } from './plan'
 
 export type TallyRow = {
   task_id: string
@@ -18,16 +18,16 @@ export type TallyRow = {
   grp: string | null
 }
 
-/** A tally row's columns: the table each comes from (tt: task_tallies, t: tasks), its name, its type for a bulk read (json arrives as its text). */
-const TALLY_SOURCES: readonly (readonly ['t' | 'tt', string, BulkColumns[number][1]])[] = [
-  ['tt', 'task_id', 'text'], ['tt', 'k', 'int4'], ['tt', 'seats', 'text'], ['tt', 'rounds', 'text'], ['tt', 'counts', 'bytea'],
-  ['tt', 'vote0', 'bytea'], ['tt', 'social_p1', 'float8'], ['t', 'candidates', 'text'], ['t', 'grp', 'text']
+/** A tally row's columns: the table each comes from (tt: task_tallies, t: tasks), its name, its type for a bulk read. */
+const TALLY_SOURCES: readonly (readonly ['t' | 'tt', string, ColumnType])[] = [
+  ['tt', 'task_id', 'text'], ['tt', 'k', 'int4'], ['tt', 'seats', 'json'], ['tt', 'rounds', 'json'], ['tt', 'counts', 'bytea'],
+  ['tt', 'vote0', 'bytea'], ['tt', 'social_p1', 'float8'], ['t', 'candidates', 'json'], ['t', 'grp', 'text']
 ]
 
 export const TALLY_COLUMNS = TALLY_SOURCES.map(([table, c]) => `${table}.${c}`).join(', ')
 
 /** TALLY_COLUMNS typed, for a bulk read (../plan.ts). */
-export const TALLY_COLUMN_TYPES: BulkColumns = TALLY_SOURCES.map(([, c, type]) => [c, type] as const)
+export const TALLY_COLUMN_TYPES: TypedColumns = TALLY_SOURCES.map(([, c, type]) => [c, type] as const)
 
 export function toStoredTallies(r: TallyRow): StoredTallies {
   return {

@@ -9,13 +9,13 @@ import { expect, it } from 'vitest'
 import { transaction, TYPES } from '../../../src/main/store/postgres/connection'
 import { bulkRows, parseBinaryCopy } from '../../../src/main/store/postgres/copy-out'
 import { copyRows, type CopyField } from '../../../src/main/store/postgres/copy-rows'
-import type { BulkColumns } from '../../../src/main/store/plan'
+import type { TypedColumns } from '../../../src/main/store/plan'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
 
 const cluster = usePostgres()
 
-const COLUMNS: BulkColumns = [['s', 'text'], ['j', 'text'], ['x', 'float8'], ['i', 'int4'], ['b', 'bytea']]
+const COLUMNS: TypedColumns = [['s', 'text'], ['j', 'json'], ['x', 'float8'], ['i', 'int4'], ['b', 'bytea']]
 const SELECT = 'SELECT s, j, x, i, b FROM t WHERE coalesce(s, \'\') <> ? AND seq > ? ORDER BY seq'
 
 describeWith(POSTGRES, 'PostgreSQL bulk reads (binary COPY)', () => {
@@ -32,7 +32,7 @@ describeWith(POSTGRES, 'PostgreSQL bulk reads (binary COPY)', () => {
         ['inf', '2', Number.NEGATIVE_INFINITY, 3, null],
         ['skipped by the parameter', '3', 1, 4, null]
       ]
-      await transaction(pool, 'write', (q) => copyRows(q, 't', ['s', 'j', 'x', 'i', 'b'], rows))
+      await transaction(pool, 'write', (q) => copyRows(q, 't', COLUMNS.map(([c]) => c), rows))
       const params = ['skipped by the parameter', 0]
       const [viaSelect, viaCopy] = await transaction(pool, 'read', async (q) => [await q.all<Record<string, unknown>>(SELECT, ...params), await bulkRows<Record<string, unknown>>(q, SELECT, params, COLUMNS)])
       expect(viaSelect.length).toBe(rows.length - 1)

@@ -6,7 +6,7 @@
  */
 import { StoreError, type Actor, type StoredTallies, type TallyInput, type TallyPackRow, type TallySource, type TaskTrace } from '../contract'
 import { int32ToBytes } from '../int32-blob'
-import { bulkRowsOf, rowOf, rowsOf, run, type BulkColumns, type Plan } from '../plan'
+import { bulkRowsOf, rowOf, rowsOf, run, type TypedColumns, type Plan } from '../plan'
 import { parseStringArray } from '../rows'
 import { checkTallies } from '../tallies-check'
 import { encodedPackCheck } from '../tally-sources'
@@ -110,7 +110,7 @@ export function* tallySources(): Plan<TallySource[]> {
   return (yield* rowsOf<TallySource>(`${SOURCES} ORDER BY i.published_at, i.id`)).map(toSource)
 }
 
-const PACK_COLUMNS: BulkColumns = [['tasks', 'int4'], ['first_task', 'text'], ['last_task', 'text'], ['ids', 'text'], ['dict', 'text'], ['meta', 'bytea'], ['ints', 'bytea']]
+const PACK_COLUMNS: TypedColumns = [['tasks', 'int4'], ['first_task', 'text'], ['last_task', 'text'], ['ids', 'text'], ['dict', 'text'], ['meta', 'bytea'], ['ints', 'bytea']]
 
 export function* tallyPack(importId: string, part: number): Plan<TallyPackRow | null> {
   checkId(importId, 'importId')

@@ -7,10 +7,8 @@
  * names each column's type, which binary COPY does not carry.
  */
 import { to as copyTo } from 'pg-copy-streams'
-import type { BulkColumns } from '../plan'
+import type { ColumnType, TypedColumns } from '../plan'
 import { toPgPlaceholders, type PgSql } from './connection'
-
-type BulkColumn = BulkColumns[number][1]
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1')
 
@@ -22,9 +20,10 @@ function literal(q: PgSql, v: unknown): string {
 }
 
 /** One field's bytes as `q.all` would give it. */
-function field(type: BulkColumn, buf: Buffer, at: number, len: number): unknown {
+function field(type: ColumnType, buf: Buffer, at: number, len: number): unknown {
   switch (type) {
     case 'text':
+    case 'json':
       return buf.toString('utf8', at, at + len)
     case 'int4':
       return buf.readInt32BE(at)
@@ -36,7 +35,7 @@ function field(type: BulkColumn, buf: Buffer, at: number, len: number): unknown 
 }
 
 /** Parses binary COPY output (its header, tuples, trailer) into rows keyed by `columns`. */
-export function parseBinaryCopy<R>(buf: Buffer, columns: BulkColumns): R[] {
+export function parseBinaryCopy<R>(buf: Buffer, columns: TypedColumns): R[] {
   if (buf.length < 19 || !buf.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('binary COPY: no PGCOPY signature')
   let at = 11 + 4
   at += 4 + buf.readInt32BE(at)
@@ -62,7 +61,7 @@ export function parseBinaryCopy<R>(buf: Buffer, columns: BulkColumns): R[] {
 }
 
 /** `sql` (with `?` parameters) run as a binary COPY in this transaction: its rows, as `q.all` gives them. */
-export async function bulkRows<R>(q: PgSql, sql: string, params: readonly unknown[], columns: BulkColumns): Promise<R[]> {
+export async function bulkRows<R>(q: PgSql, sql: string, params: readonly unknown[], columns: TypedColumns): Promise<R[]> {
   let placeholders = 0
   const text = toPgPlaceholders(sql, (n) => {
     placeholders = n
