@@ -4,6 +4,8 @@
  *   per labeled task (never a scan of the decisions), and still agree with counting the rows;
  * - a deep page of the decided queue walks a queue index in its order, the labeled tasks hashed
  *   once and skipped: no sort of the deferred rows (the scale bench's deep page);
+ * - a page of an import's tallies (what a first fit packs) starts both key indexes at the cursor:
+ *   it reads the page's rows of task_tallies, not every row before them;
  * - one-task writes (reserve, release, resolve) serialize on the task's row at READ COMMITTED: of
  *   many concurrent resolves at one version exactly one succeeds, a hold always refuses another
  *   session's write, and none is refused as "busy".
@@ -13,10 +15,12 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openStore, type Actor, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
+import { IMPORT_TALLY_PAGE } from '../../../src/main/store/ops/tallies'
+import { POSTGRES as PG_DIALECT } from '../../../src/main/store/postgres/dialect'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
-import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection, saveDecisions } from './fixtures'
+import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection, saveDecisions, withTallies } from './fixtures'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 const TTL = 60_000
@@ -106,13 +110,44 @@ describeWith(POSTGRES, 'postgres: stored decision counts', () => {
   })
 })
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Parent Relationship'?: string; Plans?: PlanNode[] }
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; 'Index Name'?: string; 'Parent Relationship'?: string; Plans?: PlanNode[] }
 
 function planNodes(plan: PlanNode): PlanNode[] {
   const nodes: PlanNode[] = [plan]
   for (const c of plan.Plans ?? []) nodes.push(...planNodes(c))
   return nodes
 }
+
+describeWith(POSTGRES, 'postgres: a deep page of an import\'s tallies', () => {
+  it('reads the page\'s rows of task_tallies, not every row before the cursor', async () => {
+    const n = 60_000
+    const tasks = Array.from({ length: n }, (_, i) => withTallies(makeTask(`t${String(i).padStart(5, '0')}`)))
+    const importId = await importTasks(store, tasks)
+    await raw.query('ANALYZE')
+    const cursor = tasks[50_000].id
+    // At a million tasks the planner merge-joins the two key indexes (at this size it need not):
+    // the plan it would take there, the other joins priced out.
+    const client = await raw.connect()
+    let explain
+    try {
+      await client.query('BEGIN')
+      await client.query('SET LOCAL enable_hashjoin = off')
+      await client.query('SET LOCAL enable_nestloop = off')
+      explain = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${toPgPlaceholders(IMPORT_TALLY_PAGE(PG_DIALECT))}`, [cursor, cursor, importId, 100])
+      await client.query('ROLLBACK')
+    } finally {
+      client.release()
+    }
+    const plan = JSON.stringify(explain.rows[0]['QUERY PLAN'])
+    const nodes = planNodes((explain.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan)
+    const onTallies = nodes.filter((x) => x['Relation Name'] === 'task_tallies')
+    expect(nodes.some((x) => x['Node Type'] === 'Merge Join'), plan).toBe(true)
+    expect(onTallies.length, plan).toBeGreaterThan(0)
+    expect(nodes[0]['Actual Rows'], plan).toBe(100)
+    // The page's 100 rows (and a batch of read-ahead at most), not the 50,000 before the cursor.
+    for (const x of onTallies) expect((x['Actual Rows'] ?? 0) * (x['Actual Loops'] ?? 0), plan).toBeLessThanOrEqual(1000)
+  })
+})
 
 describeWith(POSTGRES, 'postgres: a deep page of the decided queue', () => {
   it('walks a queue index in order once the decide has vacuumed its table, skipping the labeled tasks from one hash: no sort, no scan', async () => {

@@ -103,7 +103,7 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
     const db = rawDb(path, true)
     try {
       // The fit's pages, and the pages an import's tally packs are made from (one import's tasks).
-      for (const [sql, params] of [[TALLY_PAGE(SQLITE), ['', 10]], [IMPORT_TALLY_PAGE(SQLITE), ['', 'import-1', 10]]] as const) {
+      for (const [sql, params] of [[TALLY_PAGE(SQLITE), ['', '', 10]], [IMPORT_TALLY_PAGE(SQLITE), ['', '', 'import-1', 10]]] as const) {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
         expect(plan[0], plan.join('\n')).toMatch(/^SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id>\?\)/)
         expect(plan.filter((d) => d.includes('TEMP B-TREE')), plan.join('\n')).toEqual([])

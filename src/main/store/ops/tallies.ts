@@ -18,11 +18,13 @@ import { readTaskTraces } from './tasks'
 
 /**
  * A page of published tasks' tallies, walked by task id from the cursor with tasks the outer
- * loop (a million-task fit read its SQLite tallies in 28 s instead of 9 once they were).
+ * loop (a million-task fit read its SQLite tallies in 28 s instead of 9 once they were). The
+ * cursor is given to the tallies too: PostgreSQL merge-joins the two keys' indexes, and without it
+ * walked task_tallies from its first row for every page (a page at 500,000: 1.2 s, not 54 ms).
  */
 export const TALLY_PAGE = (d: Dialect): string =>
   `SELECT ${TALLY_COLUMNS} FROM tasks t ${d.joinInOrder} imports i ON i.id = t.import_id AND i.state = 'published'
-  ${d.joinInOrder} task_tallies tt ON tt.task_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`
+  ${d.joinInOrder} task_tallies tt ON tt.task_id = t.id WHERE t.id > ? AND tt.task_id > ? ORDER BY t.id LIMIT ?`
 
 /**
  * One published import's tallies by task id: a walk of the task-id index with the import as a
@@ -31,7 +33,7 @@ export const TALLY_PAGE = (d: Dialect): string =>
  */
 export const IMPORT_TALLY_PAGE = (d: Dialect): string =>
   `SELECT ${TALLY_COLUMNS} FROM tasks t ${d.joinInOrder} imports i ON i.id = t.import_id AND i.state = 'published'
-  ${d.joinInOrder} task_tallies tt ON tt.task_id = t.id WHERE t.id > ? AND ${d.noIndex('t.import_id')} = ? ORDER BY t.id LIMIT ?`
+  ${d.joinInOrder} task_tallies tt ON tt.task_id = t.id WHERE t.id > ? AND tt.task_id > ? AND ${d.noIndex('t.import_id')} = ? ORDER BY t.id LIMIT ?`
 
 /**
  * A page of tallies, built to be held by the million (a fit keeps every task's): the page's count
@@ -40,13 +42,15 @@ export const IMPORT_TALLY_PAGE = (d: Dialect): string =>
  */
 export function* tallyPage(d: Dialect, afterTaskId: string | null, limit: number): Plan<StoredTallies[]> {
   checkInt(limit, 'limit', 1)
-  return toTallyPage(yield* bulkRowsOf<TallyRow>(TALLY_PAGE(d), TALLY_COLUMN_TYPES, afterTaskId ?? '', Math.min(limit, 100_000)))
+  const after = afterTaskId ?? ''
+  return toTallyPage(yield* bulkRowsOf<TallyRow>(TALLY_PAGE(d), TALLY_COLUMN_TYPES, after, after, Math.min(limit, 100_000)))
 }
 
 export function* importTallyPage(d: Dialect, importId: string, afterTaskId: string | null, limit: number): Plan<StoredTallies[]> {
   checkId(importId, 'importId')
   checkInt(limit, 'limit', 1)
-  return toTallyPage(yield* bulkRowsOf<TallyRow>(IMPORT_TALLY_PAGE(d), TALLY_COLUMN_TYPES, afterTaskId ?? '', importId, Math.min(limit, 100_000)))
+  const after = afterTaskId ?? ''
+  return toTallyPage(yield* bulkRowsOf<TallyRow>(IMPORT_TALLY_PAGE(d), TALLY_COLUMN_TYPES, after, after, importId, Math.min(limit, 100_000)))
 }
 
 /** Models of the published seats that declared one; the first import to declare a seat names it. */
