@@ -1,5 +1,3 @@
-import { Bar, BarChart, Cell, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type BarShapeProps } from 'recharts'
-
 export interface SeatWeightView {
   seat: string
   model: string | null
@@ -13,25 +11,32 @@ export interface SeatWeightView {
   adversarial: boolean
 }
 
-/** Seat weights as diverging bars: a negative weight means the seat's endorsements count against what it endorses. */
+/**
+ * Seat weights as diverging bars: a negative weight means the seat's endorsements count against what
+ * it endorses. Plain elements, as the posterior's bars (PosteriorChart.tsx says why).
+ */
 export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }) {
   const max = Math.max(1, ...seats.map((s) => Math.abs(s.weight)))
-  const height = 28 * seats.length + 24
   return (
     <div className="seat-weights">
-      <figure className="chart" aria-label="Seat weights">
-        <ResponsiveContainer width="100%" height={height}>
-          <BarChart data={seats.map((s) => ({ ...s }))} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
-            <XAxis type="number" domain={[-max, max]} hide />
-            <YAxis type="category" dataKey="seat" width={70} tickLine={false} axisLine={false} tick={{ fill: 'var(--text)', fontSize: 12 }} />
-            <ReferenceLine x={0} stroke="var(--border-strong)" />
-            <Bar dataKey="weight" isAnimationActive={false} shape={(props: BarShapeProps) => <WeightRect {...props} />}>
-              {seats.map((s) => (
-                <Cell key={s.seat} fill={s.weight < 0 ? 'var(--bad)' : 'var(--good)'} />
-              ))}
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+      <figure className="chart hbars diverging" aria-label="Seat weights">
+        {seats.map((s) => {
+          // Half the track each way from zero, scaled to the largest |w| (at least 1).
+          const share = `${(50 * Math.min(1, Math.abs(s.weight) / max)).toFixed(3)}%`
+          return (
+            <div key={s.seat} className="hbar-row">
+              <span className="hbar-label">{s.seat}</span>
+              <span className="hbar-track">
+                <span className="hbar-zero" aria-hidden="true" />
+                <span
+                  aria-label={`${s.seat} weight ${s.weight.toFixed(2)}`}
+                  className={s.weight < 0 ? 'hbar hbar-negative' : 'hbar hbar-positive'}
+                  style={s.weight < 0 ? { right: '50%', width: share } : { left: '50%', width: share }}
+                />
+              </span>
+            </div>
+          )
+        })}
       </figure>
       <div className="seat-table-wrap">
         <table className="seat-table">
@@ -84,14 +89,6 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
       </div>
     </div>
   )
-}
-
-function WeightRect(props: BarShapeProps) {
-  const { x, y, width, height, fill, payload } = props
-  const s = payload as SeatWeightView
-  // Recharts hands negative bars a negative width: normalise so the rect is drawable.
-  const left = width < 0 ? x + width : x
-  return <rect aria-label={`${s.seat} weight ${s.weight.toFixed(2)}`} x={left} y={y} width={Math.abs(width)} height={height} fill={fill} rx={2} />
 }
 
 /** A label with a short form the narrow side panel (1024 px) shows instead (styles.css); the hidden one is display: none, so assistive tech reads the shown one. */
