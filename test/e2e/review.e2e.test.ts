@@ -82,6 +82,51 @@ describeWith(CHROMIUM, 'review console on the demo database (Chromium, web host)
     })
   })
 
+  it('draws the posterior, the seat weights and the per-round bound to scale (plain elements, no chart library)', async () => {
+    const q = await server.service.handlers['queue.page'](
+      { filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 50 },
+      server.service.context()
+    )
+    const details = await Promise.all(q.rows.map((r) => server.service.handlers['task.detail']({ taskId: r.taskId, blind: false }, server.service.context())))
+    // A task whose seats weigh both ways, if the demo has one: the diverging bars are then tested both ways.
+    const d = details.find((x) => x.verdict?.seats.some((s) => (s.weight ?? 0) < 0)) ?? details.find((x) => x.verdict !== null)!
+    const v = d.verdict!
+    await page.goto(`${server.host.url}#/review/${encodeURIComponent(d.task.id)}`)
+    await page.locator(`[data-testid="review-task"][data-task-id=${JSON.stringify(d.task.id)}]`).waitFor()
+    await page.getByTestId('posterior-bar').first().waitFor({ state: 'attached' })
+    expect(await page.locator('[data-testid="review-task"] .recharts-wrapper').count()).toBe(0)
+
+    // Each posterior bar spans p of its track.
+    const bars = await page.getByTestId('posterior-bar').evaluateAll((els) =>
+      els.map((e) => ({ candidate: e.getAttribute('data-candidate'), width: e.getBoundingClientRect().width, track: e.parentElement!.getBoundingClientRect().width }))
+    )
+    expect(bars.map((b) => b.candidate)).toEqual(d.task.candidates)
+    for (const b of bars) expect(Math.abs(b.width - v.posterior[b.candidate!] * b.track), b.candidate!).toBeLessThan(1.5)
+
+    // Seat weights diverge from the middle: right for w > 0, left for w < 0, |w| / max(1, max |w|) of half the track.
+    const max = Math.max(1, ...v.seats.map((s) => Math.abs(s.weight ?? 0)))
+    for (const s of v.seats) {
+      const box = await page.getByLabel(`${s.seat} weight ${(s.weight ?? 0).toFixed(2)}`).evaluate((e) => {
+        const r = e.getBoundingClientRect()
+        const t = e.parentElement!.getBoundingClientRect()
+        return { left: r.left - t.left, right: r.right - t.left, width: r.width, track: t.width }
+      })
+      const w = s.weight ?? 0
+      expect(Math.abs(box.width - (Math.abs(w) / max) * (box.track / 2)), s.seat).toBeLessThan(1.5)
+      if (w > 0) expect(Math.abs(box.left - box.track / 2), s.seat).toBeLessThan(1)
+      if (w < 0) expect(Math.abs(box.right - box.track / 2), s.seat).toBeLessThan(1)
+    }
+
+    // The bound: one dot per round with a bound, higher on screen for a higher L_t; the 1 − α line above every dot of a deferred task.
+    const bounds = v.rounds.map((r) => r.bound)
+    const dots = await page.locator('svg.bound-chart circle.bound-dot').evaluateAll((els) => els.map((e) => Number(e.getAttribute('cy'))))
+    const finite = bounds.filter((b): b is number => b !== null)
+    expect(dots).toHaveLength(finite.length)
+    for (let i = 1; i < finite.length; i++) if (finite[i] !== finite[i - 1]) expect(Math.sign(dots[i - 1] - dots[i])).toBe(Math.sign(finite[i] - finite[i - 1]))
+    const line = Number(await page.locator('svg.bound-chart .threshold line').getAttribute('y1'))
+    for (const y of dots) expect(line).toBeLessThan(y)
+  })
+
   it('hides the verdict in Calibrate until the blind label is committed, then reveals it', async () => {
     await page.goto(`${server.host.url}#/calibrate`)
     await page.getByTestId('verdict-hidden').waitFor()
