@@ -29,6 +29,7 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
               <span className="hbar-track">
                 <span className="hbar-zero" aria-hidden="true" />
                 <span
+                  role="img"
                   aria-label={`${s.seat} weight ${s.weight.toFixed(2)}`}
                   className={s.weight < 0 ? 'hbar hbar-negative' : 'hbar hbar-positive'}
                   style={s.weight < 0 ? { right: '50%', width: share } : { left: '50%', width: share }}
