@@ -7,7 +7,6 @@ export interface CertificateView {
   threshold: number | null
   /** L_t per round (null where it could not be computed). */
   bound: readonly (number | null)[]
-  k: readonly (number | null)[]
   stopRound: number | null
   gap: number | null
   why: GapWhy | null

@@ -59,7 +59,6 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   decision: v.decision.decision,
                   threshold: v.decision.threshold,
                   bound: v.rounds.map((r) => r.bound),
-                  k: v.rounds.map((r) => r.k),
                   stopRound: v.decision.stopRound,
                   gap: v.decision.gap,
                   why: v.decision.why,
