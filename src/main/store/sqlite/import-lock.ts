@@ -14,6 +14,12 @@ import type { ImportLocks } from '../ops/import-owners'
 
 const SUFFIX = '.lock'
 
+const codeOf = (e: unknown): unknown => (e as { code?: unknown }).code
+/** Someone else holds the lock. */
+const busy = (e: unknown): boolean => codeOf(e) === 'SQLITE_BUSY' || codeOf(e) === 'SQLITE_LOCKED'
+/** The lock file is not a whole SQLite database. */
+const torn = (e: unknown): boolean => codeOf(e) === 'SQLITE_CORRUPT' || codeOf(e) === 'SQLITE_NOTADB'
+
 export class SqliteImportLocks implements ImportLocks {
   /** Held locks: their connection (null for a database without a file). */
   private readonly held = new Map<string, Database.Database | null>()
@@ -38,6 +44,37 @@ export class SqliteImportLocks implements ImportLocks {
       this.held.set(importId, null)
       return true
     }
+    let db: Database.Database
+    try {
+      db = this.lock(importId)
+    } catch (e) {
+      if (busy(e)) return false
+      if (!torn(e)) throw e
+      // Its writer was killed mid-write (an earlier Arbiter wrote two pages here; a power cut can
+      // tear one). Nobody holds it — a holder's lock answers BUSY before a page is read — and its
+      // content means nothing, so it starts afresh. Two sweeps doing this at once may both think
+      // they hold it; the import it names is dead, so they can only both try to delete the same
+      // staged rows, each in a transaction, and the second finds none.
+      unlinkSync(this.file(importId))
+      try {
+        db = this.lock(importId)
+      } catch (again) {
+        if (busy(again)) return false
+        throw again
+      }
+    }
+    this.held.set(importId, db)
+    return true
+  }
+
+  /**
+   * Opens the lock file and writes to it, so that its exclusive lock is held until close. The write
+   * is the header's user_version (the holder's pid, for whoever looks): one page, written by one
+   * pwrite at offset 0, so a kill cannot leave the file half-written. (Its journal is in memory:
+   * a write of two pages — a table, as an earlier Arbiter wrote — torn by a kill left a file that
+   * SQLite calls malformed, and every later open of the database failed in its sweep.)
+   */
+  private lock(importId: string): Database.Database {
     // No busy timeout: a held lock is an importer at work, not a moment's contention.
     const db = new Database(this.file(importId), { timeout: 0, ...(this.nativeBinding === undefined ? {} : { nativeBinding: this.nativeBinding }) })
     try {
@@ -45,16 +82,12 @@ export class SqliteImportLocks implements ImportLocks {
       db.pragma('journal_mode = MEMORY')
       // A write: only a writer's lock is exclusive (a reader's lets other readers in), and in this
       // mode it is kept after the commit.
-      db.exec(`BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS owner (pid INTEGER, at TEXT); DELETE FROM owner;
-        INSERT INTO owner VALUES (${process.pid}, '${new Date().toISOString()}'); COMMIT`)
+      db.exec(`BEGIN IMMEDIATE; PRAGMA user_version = ${process.pid}; COMMIT`)
+      return db
     } catch (e) {
       db.close()
-      const code = (e as { code?: unknown }).code
-      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return false
       throw e
     }
-    this.held.set(importId, db)
-    return true
   }
 
   holds(importId: string): boolean {

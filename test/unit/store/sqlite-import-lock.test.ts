@@ -1,0 +1,91 @@
+/**
+ * SQLite's import lock file (sqlite/import-lock.ts) under a kill: the lock is written with one
+ * page, so a kill cannot tear it; and a lock file torn anyway (an earlier Arbiter wrote two pages,
+ * and a SIGKILL between them left a file SQLite calls malformed, on which every later open of the
+ * database failed — seen in import-retry-kill's CI run) is started afresh by the next sweep.
+ */
+import Database from 'better-sqlite3'
+import { randomUUID } from 'node:crypto'
+import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openSqliteStore } from '../../../src/main/store'
+import { SqliteImportLocks } from '../../../src/main/store/sqlite/import-lock'
+import { ANA, importTasks, makeTask, sha } from './fixtures'
+import { rawDb, useTempDir } from './sqlite-helpers'
+
+const lockPath = (db: string, importId: string) => `${db}.import-${importId}.lock`
+
+/** What a kill between the two page writes of the earlier lock left: page 1 names a table on page 2, which is not there. */
+function writeTornLock(path: string): void {
+  const db = new Database(path)
+  db.pragma('journal_mode = MEMORY')
+  db.exec(`CREATE TABLE owner (pid INTEGER, at TEXT); INSERT INTO owner VALUES (1, 'then')`)
+  db.close()
+  expect(statSync(path).size).toBe(8192)
+  truncateSync(path, 4096)
+}
+
+describe('the SQLite import lock file', () => {
+  const tmp = useTempDir()
+
+  it('is written as one page, so a kill cannot leave half of it', async () => {
+    const path = tmp.dbPath()
+    const locks = new SqliteImportLocks(path, undefined)
+    const id = randomUUID()
+    expect(await locks.take(id)).toBe(true)
+    try {
+      // One 4 KiB page: SQLite writes it with a single pwrite at offset 0.
+      expect(statSync(lockPath(path, id)).size).toBe(4096)
+      // Held: another connection (as another process would) is refused at once.
+      expect(await new SqliteImportLocks(path, undefined).take(id)).toBe(false)
+    } finally {
+      await locks.release(id)
+    }
+    expect(readdirSync(dirname(path)).filter((f) => f.includes('.import-'))).toEqual([])
+  })
+
+  it('a torn, a foreign and an empty lock file left by killed imports do not stop the next open; the sweep clears them', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    await importTasks(store, [makeTask('kept')])
+    // A staged import whose importer died, its lock file torn as the earlier kill left it.
+    const dead = await store.beginImport({ fileName: 'b.jsonl', sha256: sha('b'), kind: 'traces' }, ANA)
+    await store.writeImportBatch(dead.value.id, { tasks: [makeTask('gone')] })
+    await store.close()
+    writeTornLock(lockPath(path, dead.value.id))
+    // Lock files of imports killed before their row was written: torn, not a database at all, empty.
+    writeTornLock(lockPath(path, randomUUID()))
+    writeFileSync(lockPath(path, randomUUID()), 'not a database: the first bytes of something else')
+    writeFileSync(lockPath(path, randomUUID()), '')
+
+    const next = await openSqliteStore(path)
+    try {
+      expect(await next.counts()).toMatchObject({ tasks: 1 })
+      expect(await next.integrityCheck()).toEqual({ ok: true, messages: [] })
+    } finally {
+      await next.close()
+    }
+    const db = rawDb(path, true)
+    try {
+      expect(db.prepare(`SELECT count(*) AS n FROM imports WHERE id = ?`).get(dead.value.id)).toEqual({ n: 0 })
+    } finally {
+      db.close()
+    }
+    expect(readdirSync(dirname(path)).filter((f) => f.startsWith(`${basename(path)}.import-`))).toEqual([])
+  })
+
+  it('still refuses a torn lock file while someone holds it', async () => {
+    const path = tmp.dbPath()
+    const id = randomUUID()
+    writeTornLock(lockPath(path, id))
+    // A holder that took it afresh; the torn content is gone, its lock is not.
+    const holder = new SqliteImportLocks(path, undefined)
+    expect(await holder.take(id)).toBe(true)
+    try {
+      expect(await new SqliteImportLocks(path, undefined).take(id)).toBe(false)
+    } finally {
+      await holder.release(id)
+    }
+  })
+})
