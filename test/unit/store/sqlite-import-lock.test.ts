@@ -2,17 +2,25 @@
  * SQLite's import lock file (sqlite/import-lock.ts) under a kill: the lock is written with one
  * page, so a kill cannot tear it; and a lock file torn anyway (an earlier Arbiter wrote two pages,
  * and a SIGKILL between them left a file SQLite calls malformed, on which every later open of the
- * database failed — seen in import-retry-kill's CI run) is started afresh by the next sweep.
+ * database failed — seen in import-retry-kill's CI run) is started afresh by the next sweep. And a
+ * new import whose first id's lock a passing sweep holds for a moment takes another id.
  */
 import Database from 'better-sqlite3'
+import type * as crypto from 'node:crypto'
 import { randomUUID } from 'node:crypto'
 import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { openSqliteStore } from '../../../src/main/store'
 import { SqliteImportLocks } from '../../../src/main/store/sqlite/import-lock'
 import { ANA, importTasks, makeTask, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
+
+// The store's ids, with a way to choose the next one (the id a new import's lock is taken for).
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof crypto>()
+  return { ...real, randomUUID: vi.fn(real.randomUUID) }
+})
 
 const lockPath = (db: string, importId: string) => `${db}.import-${importId}.lock`
 
@@ -86,6 +94,25 @@ describe('the SQLite import lock file', () => {
       expect(await new SqliteImportLocks(path, undefined).take(id)).toBe(false)
     } finally {
       await holder.release(id)
+    }
+  })
+
+  it("a new import whose first id's lock someone holds (a passing sweep) takes another id", async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    const sweep = new SqliteImportLocks(path, undefined)
+    const spoiled = randomUUID()
+    expect(await sweep.take(spoiled)).toBe(true)
+    try {
+      vi.mocked(randomUUID).mockReturnValueOnce(spoiled)
+      const imp = await store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
+      expect(imp.value.id).not.toBe(spoiled)
+      await store.writeImportBatch(imp.value.id, { tasks: [makeTask('t1')] })
+      await store.publishImport(imp.value.id, ANA)
+      expect(await store.counts()).toMatchObject({ tasks: 1 })
+    } finally {
+      await sweep.release(spoiled)
+      await store.close()
     }
   })
 })

@@ -75,8 +75,7 @@ export async function sweepDeadImports(o: Owners, target: SweepTarget): Promise<
 export async function beginOwnedImport(o: Owners, now: string, input: BeginImportInput, actor: Actor): Promise<ImportRecord> {
   checkBeginInput(input)
   await sweepDeadImports(o, { sha256: input.sha256 })
-  const id = randomUUID()
-  if (!(await o.locks.take(id))) throw new StoreError('internal', `could not take the lock of the new import ${id}`, { importId: id })
+  const id = await takeNewLock(o.locks)
   try {
     return await o.run('write', () => beginImport(o.dialect, now, id, input, actor), id)
   } catch (e) {
@@ -84,6 +83,25 @@ export async function beginOwnedImport(o: Owners, now: string, input: BeginImpor
     throw e
   }
 }
+
+/**
+ * A new import id, its lock taken. A new id's lock can be held for a moment by someone else: on
+ * SQLite its file exists, empty, an instant before this store writes its lock, and a sweep at
+ * another store's open (which lists every lock file) may take it first, find no import, and let
+ * it go. That id is spoiled for this import, not the import: another id is tried.
+ */
+async function takeNewLock(locks: ImportLocks): Promise<string> {
+  const tried: string[] = []
+  for (let attempt = 0; attempt < NEW_LOCK_TRIES; attempt++) {
+    const id = randomUUID()
+    if (await locks.take(id)) return id
+    tried.push(id)
+  }
+  throw new StoreError('internal', `could not take the lock of a new import (tried ${tried.join(', ')})`, { importIds: tried })
+}
+
+/** Fresh ids tried for a new import's lock before giving up (each is held only by a passing sweep). */
+const NEW_LOCK_TRIES = 3
 
 /** Publishes on the import's own connection, checking it is still staged and this store's; then releases its lock. */
 export async function publishOwnedImport(o: Owners, now: string, importId: string, actor: Actor, opts: PublishOptions = {}): Promise<ImportRecord> {
