@@ -147,7 +147,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
           watch()
           throw e
         }
-        models.clear()
+        models.forget()
         settings = settingsFromStored(await store.getSettings())
         watch()
         changed(ALL_TOPICS)
