@@ -87,7 +87,7 @@ export class ModelCache {
     return this.entry.model
   }
 
-  /** Another fit may be current: the model is rebuilt on its next use (the tallies are checked then). */
+  /** Another fit may be current: the model is rebuilt on its next use, from the tallies kept. */
   clear(): void {
     this.entry = null
   }
