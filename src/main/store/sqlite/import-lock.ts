@@ -8,7 +8,7 @@
  * A database without a file (`:memory:`) is seen by this store alone: its locks are a set.
  */
 import Database from 'better-sqlite3'
-import { readdirSync, unlinkSync } from 'node:fs'
+import { readdirSync, rmSync, unlinkSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { ImportLocks } from '../ops/import-owners'
 
@@ -55,7 +55,7 @@ export class SqliteImportLocks implements ImportLocks {
       // content means nothing, so it starts afresh. Two sweeps doing this at once may both think
       // they hold it; the import it names is dead, so they can only both try to delete the same
       // staged rows, each in a transaction, and the second finds none.
-      unlinkSync(this.file(importId))
+      rmSync(this.file(importId), { force: true }) // force: a sweep doing the same may have removed it first
       try {
         db = this.lock(importId)
       } catch (again) {
