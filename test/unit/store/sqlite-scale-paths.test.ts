@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
-import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
+import { LABELED_BY_DECISION, LABELED_CHANGE_SINCE } from '../../../src/main/store/ops/decided-counts'
 import { LIVE_LABEL } from '../../../src/main/store/label-rules'
 import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
 import { SQLITE } from '../../../src/main/store/sqlite/dialect'
 import { buildFilter, orderBy } from '../../../src/main/store/ops/task-filter'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
-import { ANA, decision, importTasks, makeTask, NO_FILTER, saveDecisions } from './fixtures'
+import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, saveDecisions, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -75,6 +75,92 @@ describe('sqlite: stored decision counts', () => {
     }
   })
 
+  it('keeps the current fit\'s labeled tasks counted through every kind of label write, and stays right when a write skips it', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    try {
+      const tasks = Array.from({ length: 40 }, (_, i) => makeTask(`t${i}`))
+      await importTasks(store, tasks)
+      const version = async (taskId: string) => (await store.getTaskSummary(taskId)).version
+      const label = async (taskId: string, value: string, actor = ANA, extra: { adjudicated?: boolean; supersedes?: string } = {}) =>
+        (await store.recordLabel({ taskId, label: value, source: 'escalation', reviewer: actor.reviewer, expectedVersion: await version(taskId), ...extra }, actor)).value
+      // Labeled before the fit and decided all the same (votes that disagree leave a task undecided by humans).
+      await label('t2', 'true')
+      await label('t2', 'false', BO)
+      const early = await label('t3', 'true')
+      const fit = await store.saveFit(FIT, ANA)
+      await saveDecisions(store, fit.value.id, tasks.map((t, i) => decision(t.id, i % 3 === 0 ? 'act' : 'defer', i / 40, { spotCheck: i % 4 === 0 })), ANA)
+      const kept = () => {
+        const db = rawDb(path, true)
+        try {
+          return {
+            rows: db.prepare('SELECT fit_id AS fitId, label_seq AS seq FROM fit_labeled_counts').all(),
+            seq: (db.prepare('SELECT max(rowid) AS seq FROM labels').get() as { seq: number }).seq
+          }
+        } finally {
+          db.close()
+        }
+      }
+      const expectKept = (fitId: string) => {
+        const k = kept()
+        expect(k.rows).toEqual([{ fitId, seq: k.seq }])
+      }
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+
+      const a = await label('t0', 'true')
+      await label('t4', 'false', BO)
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+      // Undo, undo of a label given before the fit, a replacement, an adjudication, a second vote.
+      await store.undoLabel({ labelId: a.labelId, expectedVersion: a.version }, ANA)
+      await store.undoLabel({ labelId: early.labelId, expectedVersion: await version('t3') }, ANA)
+      await expectAgreement(store, path, fit.value.id)
+      const b = await label('t8', 'true')
+      await label('t8', 'false', ANA, { supersedes: b.labelId })
+      await label('t2', 'true', BO, { adjudicated: true })
+      await label('t8', 'true', BO)
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+      // A label file, in one write.
+      const at = '2026-01-01T00:00:00.000Z'
+      await store.importLabels({ fileName: 'l.csv', sha256: sha('l.csv'), kind: 'labels', labels: ['t12', 't13', 't0'].map((taskId) => ({ taskId, label: 'true', source: 'random' as const, reviewer: 'cy', at, note: null })) }, ANA)
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+
+      // A label written past the store (an older tool, a hand edit): the read counts what changed since.
+      const db = rawDb(path)
+      try {
+        db.prepare(`INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
+          VALUES ('raw-1', 't16', 'true', 'escalation', 'dee', ?, NULL, NULL, 0, 'raw')`).run(at)
+      } finally {
+        db.close()
+      }
+      expect(kept().rows).toEqual([{ fitId: fit.value.id, seq: kept().seq - 1 }])
+      await expectAgreement(store, path, fit.value.id)
+      await label('t20', 'true')
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+
+      // A new fit takes the kept row over; its labeled tasks are the ones labeled by now.
+      const second = await store.saveFit(FIT, ANA)
+      await saveDecisions(store, second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5, { spotCheck: t.id === 't8' })), ANA)
+      expectKept(second.value.id)
+      await expectAgreement(store, path, second.value.id)
+      await label('t21', 'true')
+      await expectAgreement(store, path, second.value.id)
+      expectKept(second.value.id)
+      // Back to the first fit: counted afresh until a label write keeps it again.
+      const back = await store.rollbackFit(fit.value.id, ANA)
+      await expectAgreement(store, path, back.value.id)
+      await label('t22', 'true')
+      await expectAgreement(store, path, back.value.id)
+      expectKept(back.value.id)
+    } finally {
+      await store.close()
+    }
+  })
+
   it('reads the labels, not the fit\'s decisions: labels are the outer loop, each decision found by its key', async () => {
     const path = tmp.dbPath()
     const store = await openSqliteStore(path)
@@ -88,6 +174,24 @@ describe('sqlite: stored decision counts', () => {
       const probes = plan.filter((d) => d.startsWith('SEARCH d'))
       expect(probes, plan.join('\n')).toHaveLength(1)
       expect(probes[0], plan.join('\n')).toMatch(/^SEARCH d USING PRIMARY KEY \(task_id=\?\)/)
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('sqlite: the labeled tasks since the kept counts', () => {
+  const tmp = useTempDir()
+
+  it('are read from a range of the labels\' rowids, never a walk of every label', async () => {
+    const path = tmp.dbPath()
+    const store = await openSqliteStore(path)
+    await store.close()
+    const db = rawDb(path, true)
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LABELED_CHANGE_SINCE(NO_FIT_DECISIONS, SQLITE)}`).all(0, 0, 0) as { detail: string }[]).map((r) => r.detail)
+      expect(plan, plan.join('\n')).toContain('SEARCH labels USING INTEGER PRIMARY KEY (rowid>?)')
+      expect(plan.filter((d) => /^SCAN (labels|l|s|d)\b/.test(d) || /^SCAN c USING/.test(d)), plan.join('\n')).toEqual([])
     } finally {
       db.close()
     }

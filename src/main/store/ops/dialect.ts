@@ -38,6 +38,12 @@ export interface Dialect extends LabelDialect {
    */
   pageDecisionsFirst: boolean
   /**
+   * Whether the current fit's labeled tasks are kept counted as of a label seq (SQLite's
+   * fit_labeled_counts, decided-counts.ts). Only where seqs are handed out in commit order: one
+   * writer at a time. PostgreSQL's identity values are not, so it counts them on every read.
+   */
+  keepsLabeledCounts: boolean
+  /**
    * The decided queue's condition that the decision row `d`'s task has no live label (its page
    * walks a queue index in order and skips the labeled tasks it meets).
    */

@@ -14,6 +14,7 @@ import { exec, rowOf, rowsOf, run, type Plan } from '../plan'
 import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
 import { checkBound, checkId, checkInt, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
+import { keepLabeledCounts } from './decided-counts'
 import type { Dialect } from './dialect'
 
 /** `lock`: the row locked for the rest of the transaction (a write about this fit). */
@@ -177,6 +178,8 @@ export function* finishDecisions(d: Dialect, now: string, fitId: string, actor: 
   const deferred = c.deferred ?? 0
   const spot = c.spot ?? 0
   yield* run('UPDATE fits SET decided_at = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, deferred, spot, fitId)
+  // The fit is the current one from here: its labeled tasks are counted once, now, not on each page.
+  yield* keepLabeledCounts(d, fitId)
   yield* appendAudit(now, actor, 'decisions.save', fitId, { count: c.n, acted: c.n - deferred, deferred, spotCheck: spot })
   return { fitId, count: c.n, decidedAt: now }
 }

@@ -26,7 +26,9 @@ import { heldByOther, reservedConflict, SELECT_RESERVATION, type ReservationRow 
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 import { appendAudit } from './audit'
+import { keepLabeledCounts } from './decided-counts'
 import type { Dialect } from './dialect'
+import { latestDecidedFitId } from './fits'
 import { checkMayUndo, requireDrawn } from './label-ownership'
 import { laterLabel } from './history'
 
@@ -105,6 +107,7 @@ function* insertLabel(d: Dialect, row: Omit<LabelRecord, 'id'>): Plan<string> {
     id, row.taskId, row.label, row.source, row.reviewer, row.at, row.note, row.supersedes,
     d.bool(row.adjudicated), row.sessionId
   )
+  yield* keepLabeledCounts(d, yield* latestDecidedFitId(d))
   return id
 }
 

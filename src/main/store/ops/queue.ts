@@ -17,10 +17,10 @@ import { latestDecidedFit } from './fits'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
-function* decidedTotal(f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
+function* decidedTotal(d: Dialect, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.flagged ?? null) !== null || (f.search !== null && f.search.trim() !== '')) return null
-  const c = yield* decidedCounts(fitId)
+  const c = yield* decidedCounts(d, fitId)
   if (c === null) return null
   const held = viewer === null ? 0 : ((yield* rowOf<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
@@ -41,7 +41,7 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
   const b = buildFilter(d, filter, fitId, now, false, viewer, blindViewerOf(query.blindViewer))
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total =
-    (yield* decidedTotal(filter, fitId, now, viewer)) ??
+    (yield* decidedTotal(d, filter, fitId, now, viewer)) ??
     (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
   const order = orderBy(d, query.sort, query.direction, b.mode)

@@ -26,7 +26,7 @@ export function* counts(d: Dialect): Plan<StoreCounts> {
       ...params
     )
   }
-  const stored = fitId === null ? null : yield* decidedCounts(fitId)
+  const stored = fitId === null ? null : yield* decidedCounts(d, fitId)
   // A published import's counts are final and its tasks can never be deleted: summing the task
   // imports (a label import counts the tasks it labeled) is exact, and flat however many tasks they hold.
   const imported = (what: 'tasks' | 'moves') =>

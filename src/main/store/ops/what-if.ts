@@ -28,7 +28,7 @@ export function* budgetWhatIf(d: Dialect, input: BudgetWhatIfInput): Plan<Budget
   const fitId = yield* latestDecidedFitId(d)
   if (fitId === null) return { fitId: null, undecided: 0, acted: 0, expectedWrong: 0, boundedTerms: 0 }
   const table = decisionsTable(fitId)
-  const stored = yield* decidedCounts(fitId)
+  const stored = yield* decidedCounts(d, fitId)
   const undecided =
     stored === null
       ? Number((yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${table} d WHERE ${NO_LIVE_LABEL}`))?.n ?? 0)

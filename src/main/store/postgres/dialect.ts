@@ -32,6 +32,7 @@ export const POSTGRES: Dialect = {
   searchTerms: searchQuery,
   searchMatch: 'words @@ ?::tsquery',
   pageDecisionsFirst: true,
+  keepsLabeledCounts: false,
   // The labeled tasks hashed once (a hashed subplan: task_id is never NULL, so NOT IN means NOT
   // EXISTS), a filter on the queue index's ordered walk. NOT EXISTS became a hash anti join, which
   // loses the index's order: every deferred row was sorted for a deep page (180 ms at 100k).

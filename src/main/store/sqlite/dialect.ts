@@ -50,6 +50,7 @@ export const SQLITE: Dialect = {
   searchTerms: ftsQuery,
   searchMatch: 'task_search MATCH ?',
   pageDecisionsFirst: true,
+  keepsLabeledCounts: true,
   // One probe of the labels' task index a row: cheap in process.
   unlabeledDecision: `NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = d.task_id AND ${LIVE_LABEL('x')})`,
   tableExists: `SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?`,
