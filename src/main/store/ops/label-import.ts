@@ -13,10 +13,8 @@ import { appendAudit } from './audit'
 import { LIVE_LABEL } from '../label-rules'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
-import { keepLabeledCounts } from './decided-counts'
 import type { Dialect } from './dialect'
-import { latestDecidedFitId } from './fits'
-import { claimForWrite } from './labels'
+import { claimForWrite, keepCurrentLabeledCounts } from './labels'
 
 const INSERT_LABEL = `INSERT INTO labels (id, task_id, label, source, reviewer, at, note, supersedes, adjudicated, session_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
@@ -26,7 +24,7 @@ export function* recordGoldLabels(d: Dialect, now: string, importId: string, gol
   const rows = yield* rowsOf<{ id: string; gold: string }>(`SELECT id, gold FROM tasks WHERE import_id = ? AND gold IS NOT NULL ORDER BY ${d.seq}`, importId)
   for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.id, r.gold, goldAs.source, goldAs.reviewer, now, null, null, d.bool(false), actor.sessionId)
   yield* run('UPDATE tasks SET version = version + 1 WHERE import_id = ? AND gold IS NOT NULL', importId)
-  yield* keepLabeledCounts(d, yield* latestDecidedFitId(d))
+  yield* keepCurrentLabeledCounts(d)
   return rows.length
 }
 
@@ -74,7 +72,7 @@ export function* importLabels(d: Dialect, now: string, input: ImportLabelsInput,
   if (input.asCaller === true) for (const r of rows) yield* appendCallersLabel(d, now, id, r, actor)
   else for (const r of rows) yield* run(INSERT_LABEL, randomUUID(), r.taskId, r.label, r.source, r.reviewer, r.at, r.note, null, d.bool(false), actor.sessionId)
   for (const t of tasks) yield* run('UPDATE tasks SET version = version + 1 WHERE id = ?', t)
-  yield* keepLabeledCounts(d, yield* latestDecidedFitId(d))
+  yield* keepCurrentLabeledCounts(d)
   yield* appendAudit(now, actor, 'labels.import', id, { fileName: input.fileName, sha256: input.sha256, labels: rows.length, tasks: tasks.size })
   const row = yield* rowOf<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`, id)
   if (row === undefined) throw new StoreError('internal', `import ${id} vanished after insert`)

@@ -100,6 +100,11 @@ function* requireSupersedable(labelId: string, taskId: string | null): Plan<Labe
   return old
 }
 
+/** The current fit's kept labeled counts, after a label write (decided-counts.ts); nothing where the dialect keeps none. */
+export function* keepCurrentLabeledCounts(d: Dialect): Plan<void> {
+  if (d.keepsLabeledCounts) yield* keepLabeledCounts(d, yield* latestDecidedFitId(d))
+}
+
 function* insertLabel(d: Dialect, row: Omit<LabelRecord, 'id'>): Plan<string> {
   const id = randomUUID()
   yield* run(
@@ -107,7 +112,7 @@ function* insertLabel(d: Dialect, row: Omit<LabelRecord, 'id'>): Plan<string> {
     id, row.taskId, row.label, row.source, row.reviewer, row.at, row.note, row.supersedes,
     d.bool(row.adjudicated), row.sessionId
   )
-  yield* keepLabeledCounts(d, yield* latestDecidedFitId(d))
+  yield* keepCurrentLabeledCounts(d)
   return id
 }
 
