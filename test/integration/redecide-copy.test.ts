@@ -1,6 +1,6 @@
 /**
  * A re-decide under another budget copies its parent fit's rows with their verdicts recomputed
- * in SQL (service/fit/redecide-copy.ts; store/sqlite/fits-copy.ts, store/postgres/fits.ts) when
+ * in SQL (service/fit/redecide-copy.ts; store/sqlite/fits.ts, store/postgres/fits.ts) when
  * nothing the fit read has changed. On the demo database, on SQLite and on PostgreSQL, for budgets
  * that act on every task, some and none, the copy stores exactly what deciding every task again
  * stores — every column of every row, and the fit record but its timing — and every change that

@@ -15,7 +15,7 @@ export type Statement =
   | { kind: 'exec'; sql: string; params: [] }
   /**
    * Hands back the rows of a large result, mostly bytes: PostgreSQL reads it by binary COPY
-   * (postgres/copy-out.ts), which needs each column's type; SQLite as `rows`.
+   * (postgres/copy.ts), which needs each column's type; SQLite as `rows`.
    */
   | { kind: 'bulk'; sql: string; params: unknown[]; columns: TypedColumns }
 

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's bulk reads (postgres/copy-out.ts): a query read by binary COPY gives exactly the
+ * PostgreSQL's bulk reads (postgres/copy.ts): a query read by binary COPY gives exactly the
  * rows `q.all` gives — text and json with every special character, NULLs, float8 to the bit,
  * int4 at its limits, bytea of every byte value and of a megabyte — with its parameters inlined
  * as literals that no quote in them can break out of (the store's pool and type parsers).
@@ -7,8 +7,8 @@
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { transaction, TYPES } from '../../../src/main/store/postgres/connection'
-import { bulkRows, parseBinaryCopy } from '../../../src/main/store/postgres/copy-out'
-import { copyRows, type CopyField } from '../../../src/main/store/postgres/copy-rows'
+import { bulkRows, parseBinaryCopy } from '../../../src/main/store/postgres/copy'
+import { copyRows, type CopyField } from '../../../src/main/store/postgres/copy'
 import type { TypedColumns } from '../../../src/main/store/plan'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'

@@ -1,12 +1,12 @@
 /**
- * PostgreSQL's bulk rows (postgres/copy-rows.ts): what COPY's text format stores is exactly what
+ * PostgreSQL's bulk rows (postgres/copy.ts): what COPY's text format stores is exactly what
  * was given — every special character, NULL apart from the text "\N", numbers to the bit, bytes —
  * in the order given; a row the table refuses writes nothing.
  */
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { transaction, type PgSql } from '../../../src/main/store/postgres/connection'
-import { copyRows, type CopyField } from '../../../src/main/store/postgres/copy-rows'
+import { copyRows, type CopyField } from '../../../src/main/store/postgres/copy'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
 

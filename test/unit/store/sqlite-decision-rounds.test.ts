@@ -1,7 +1,7 @@
 /**
  * SQLite migration 9: a decision row keeps its rounds (peak, round keys, answers per round), and a
  * re-decide copies a fit's rows with the verdict recomputed under another threshold
- * (sqlite/fits-copy.ts). The service-level test (test/integration/redecide-copy.test.ts) shows the
+ * (sqlite/fits.ts). The service-level test (test/integration/redecide-copy.test.ts) shows the
  * copy equals deciding again on a real council; this one pins the rule on rows made by hand, the
  * keys' order, and what tables from before the migration do.
  */

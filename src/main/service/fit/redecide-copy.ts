@@ -1,7 +1,7 @@
 /**
  * A re-decide under another budget without refitting or deciding again (issue #21): when nothing
  * the parent fit read has changed since, its decisions are copied with their verdict recomputed in
- * the store (sqlite/fits-copy.ts), because under the same labels, settings and bound only the
+ * the store (sqlite/fits.ts), because under the same labels, settings and bound only the
  * verdict depends on the budget (ENGINE.md §8.8). Everything else of the new fit is the parent's:
  * method, hyperparameters, seat figures, certificate (with the new budget resolved), metrics.
  * What it needs, or the caller decides every task again (`fitAndDecide`'s full path):

@@ -1,5 +1,5 @@
 /**
- * A page of a fit's decisions, PostgreSQL's bulk write: a COPY per chunk of rows (./copy-rows.ts),
+ * A page of a fit's decisions, PostgreSQL's bulk write: a COPY per chunk of rows (./copy.ts),
  * the number lists as the float64 bytes of the page's own columns
  * (../decision-numbers.ts; migration 0004). The rest of a fit's life is written once for both
  * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
@@ -15,7 +15,7 @@ import { numberKey, roundKeysOf } from '../round-keys'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { PgSql } from './connection'
-import { copyRows, type CopyField } from './copy-rows'
+import { copyRows, type CopyField } from './copy'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
 
@@ -40,7 +40,7 @@ async function chunkTasks(q: PgSql, ids: string[]): Promise<Map<string, ChunkTas
 /**
  * Rows [from, to) of the page, checked against their tasks in page order (a missing task, an answer
  * that is not a candidate, a posterior whose keys are not exactly the candidates: the first such row
- * is the error, and nothing of the page is written), then written in one COPY (copy-rows.ts) with
+ * is the error, and nothing of the page is written), then written in one COPY (copy.ts) with
  * each task's immutable created_at and group copied from its row.
  */
 async function insertChunk(q: PgSql, table: string, fitId: string, page: DecisionPage, from: number, to: number): Promise<void> {
@@ -83,7 +83,7 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
 }
 
 /**
- * A re-decide's copy of its parent fit's rows, on the server (sqlite/fits-copy.ts says what is
+ * A re-decide's copy of its parent fit's rows, on the server (sqlite/fits.ts says what is
  * recomputed and why it is the deciding thread's arithmetic): one INSERT … SELECT per chunk, its
  * τ worked out once per row in a lateral subquery, the chunk counted from its RETURNING rows.
  */

@@ -10,8 +10,8 @@ import { taskAdmission, type ExistingTask } from '../task-admission'
 import type { PgSql } from './connection'
 import { POSTGRES } from './dialect'
 import { runPlan } from './plan-driver'
-import { searchLexemes } from './search'
-import { copyRows } from './copy-rows'
+import { searchLexemes } from './dialect'
+import { copyRows } from './copy'
 import { insertTallies } from './tallies'
 
 /** A seat mention: most are not news and cost nothing (../ops/import-seats.ts). */
@@ -49,7 +49,7 @@ const TASK_COLUMNS = ['id', 'import_id', 'question', 'candidates', 'gold', 'grp'
 
 /**
  * Inserts the batch's admitted tasks, their moves (one row each, as SQLite's migration 0003 stores
- * them) and their tallies: one COPY a table per chunk of tasks, rows in batch order (copy-rows.ts).
+ * them) and their tallies: one COPY a table per chunk of tasks, rows in batch order (copy.ts).
  */
 async function insertTasks(q: PgSql, imp: ImportRecord, tasks: PreparedTask[], now: string): Promise<void> {
   for (let i = 0; i < tasks.length; i += CHUNK) {
@@ -60,7 +60,7 @@ async function insertTasks(q: PgSql, imp: ImportRecord, tasks: PreparedTask[], n
   }
 }
 
-/** The batch's questions into the search index, in one statement (search.ts makes the lexemes). */
+/** The batch's questions into the search index, in one statement (dialect.ts makes the lexemes). */
 async function indexQuestions(q: PgSql, tasks: PreparedTask[]): Promise<void> {
   const ids: string[] = []
   const words: string[] = []

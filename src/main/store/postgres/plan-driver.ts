@@ -1,6 +1,6 @@
 import type { Plan, Statement } from '../plan'
 import type { PgSql } from './connection'
-import { bulkRows } from './copy-out'
+import { bulkRows } from './copy'
 
 async function step(q: PgSql, s: Statement): Promise<unknown> {
   if (s.kind === 'rows') return q.all(s.sql, ...s.params)

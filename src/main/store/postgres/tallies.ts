@@ -9,11 +9,11 @@ import { parseStringArray } from '../rows'
 import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
 import { checkId } from '../validate'
 import type { PgSql } from './connection'
-import { copyRows } from './copy-rows'
+import { copyRows } from './copy'
 
 const TALLY_COPY_COLUMNS = ['task_id', 'k', 'seats', 'rounds', 'counts', 'vote0', 'social_p1'] as const
 
-/** Tallies of several tasks in one COPY (copy-rows.ts). */
+/** Tallies of several tasks in one COPY (copy.ts). */
 export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: TallyInput }[]): Promise<void> {
   await copyRows(q, 'task_tallies', TALLY_COPY_COLUMNS, rows.map(({ taskId, tallies: t }) => [
     taskId, t.K, JSON.stringify(t.seatIds), JSON.stringify(t.rounds), int32ToBytes(t.counts), int32ToBytes(t.vote0), t.socialP1

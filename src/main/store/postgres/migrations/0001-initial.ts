@@ -14,7 +14,7 @@ import type { Migration } from '../../migrations'
  * - Triggers raise through one function; a trigger WHEN cannot hold a subquery, so "a published
  *   task is kept" is a function. TRUNCATE is refused too (it bypasses row triggers).
  * - Search: `task_search.words` is a tsvector of the question's words, lowercased and without
- *   diacritics (search.ts: the lexemes are made in code, as SQLite's unicode61 tokenizer would),
+ *   diacritics (dialect.ts `searchLexemes`: the lexemes are made in code, as SQLite's unicode61 tokenizer would),
  *   behind a GIN index; a query is a prefix tsquery.
  * - Queue indexes order NULLs first, as SQLite sorts them, so each queue order stays an index walk.
  * - `data_versions`: one row per open store, bumped by each of its writes; the data version a

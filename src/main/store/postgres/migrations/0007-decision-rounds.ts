@@ -5,7 +5,7 @@ import { DECISION_INDEXES } from './0002-decisions-per-fit'
  * As SQLite's migration 0009: a decision row keeps what a re-decide under another budget needs of
  * it — `peak` (max_t L_t), `round_keys` (each round's L_t as 8 bytes that sort as the number,
  * ../../round-keys.ts; bytea compares byte by byte) and `round_answers` (Ŷ_t per round, a JSON
- * list) — so such a decide copies the parent fit's rows with new verdicts (../fits-copy.ts).
+ * list) — so such a decide copies the parent fit's rows with new verdicts (../fits.ts).
  * Every existing decisions table gains the three columns, empty (ADD COLUMN without a default
  * rewrites nothing): a fit decided before keeps no rounds, so a re-decide from it decides every task.
  */

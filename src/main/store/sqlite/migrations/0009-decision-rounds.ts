@@ -5,7 +5,7 @@ import { DECISION_INDEXES } from './0004-decisions-per-fit'
 /**
  * Version 9: a decision row keeps what a re-decide under another budget needs of it (issue #21,
  * the decide at a million tasks), so that such a decide copies the fit's rows with their verdict
- * recomputed in SQL (../fits-copy.ts) instead of refitting and deciding every task again. Only the
+ * recomputed in SQL (../fits.ts) instead of refitting and deciding every task again. Only the
  * verdict depends on the budget (ENGINE.md §8.8: τ = min { t : L_t ≥ 1 − α }):
  * - `peak`: max_t L_t, the bound at the why's round, so the gap is (1 − α) − peak;
  * - `round_keys`: each round's L_t as 8 bytes that sort as the numbers do (../../round-keys.ts),
