@@ -20,6 +20,7 @@ import { EventHub } from './event-hub'
 import { readEngineSettings } from './engine-settings'
 import { ModelCache } from './fit/model'
 import { FitRunner } from './fit/runner'
+import { markingEachCall, ReviewerActivity } from './jobs/give-way'
 import { asSeenBy, refuseNameChange, settingsFromStored } from './settings'
 import { watchExternalWrites } from './watch'
 
@@ -53,11 +54,13 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     if (topics.length > 0) hub.emit({ type: 'changed', topics })
   }
   const models = new ModelCache()
+  // Every call served marks it: the service's fits give way to its reviewers (jobs/give-way.ts).
+  const activity = new ReviewerActivity()
   const fits = new FitRunner(
     async (redo, actor) => {
       const { value } = await runJobWithEvents(hub, {
         kind: 'fit', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding,
-        settings: await readEngineSettings(store), redo, actor: actor ?? actorOf(context())
+        settings: await readEngineSettings(store), redo, actor: actor ?? actorOf(context()), activity: activity.buffer
       })
       return value
     },
@@ -157,7 +160,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
 
   watch()
   return {
-    handlers,
+    handlers: markingEachCall(handlers, activity),
     subscribe: hub.subscribe,
     context,
     async close() {

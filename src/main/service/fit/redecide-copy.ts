@@ -50,7 +50,8 @@ const num = (v: JsonValue | undefined): number | null => (typeof v === 'number' 
  * for a decided fit); null when the copy cannot stand for a decide (the reasons above).
  */
 export async function redecideByCopy(
-  store: Store, parent: FitRecord, s: EngineSettings, now: Inputs, actor: Actor, progress: CopyProgress
+  store: Store, parent: FitRecord, s: EngineSettings, now: Inputs, actor: Actor, progress: CopyProgress,
+  pause: () => Promise<void> = async () => {}
 ): Promise<string | null> {
   const t0 = Date.now()
   const budget = s.budget
@@ -87,6 +88,7 @@ export async function redecideByCopy(
   let done = 0
   for (let after: string | null = null; ; ) {
     progress({ phase: 'deciding', done, total: decided, message: null })
+    await pause()
     const step: { copied: number; last: string | null } = (await store.copyDecisions(fitId, { parentFitId: parent.id, threshold, reason: r.reason, rounds: T, afterTaskId: after, limit: chunk })).value
     done += step.copied
     after = step.last

@@ -39,6 +39,8 @@ export interface FitRequest {
    * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
    */
   writer?: { dbPath: string; nativeBinding: string | null; threadedFrom?: number }
+  /** Waits, between two steps, while reviewers are busy (jobs/give-way.ts); absent: never waits. */
+  giveWay?: () => Promise<void>
 }
 
 /** Below this many tasks to decide, a thread's start costs more than the overlap saves. */
@@ -112,11 +114,12 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Every decided task is hashed for its spot-check (ENGINE.md §10): the faster SHA-256, same bits.
   await useWasmSha256()
   const s = settingsOf(req)
+  const pause = req.giveWay ?? noPause
   // Taken before the corpus is read: a label given while it loads makes a later copy's check fail.
   const inputs = await inputsDigest(store)
   if (req.redo !== null && req.copyRows !== false) {
-    const copied = await redecideByCopy(store, req.redo.fit, s, inputs, actor, progress)
-    if (copied !== null) return finishFit(store, copied, req.redo.fit.decisionCount, actor, progress)
+    const copied = await redecideByCopy(store, req.redo.fit, s, inputs, actor, progress, pause)
+    if (copied !== null) return finishFit(store, copied, req.redo.fit.decisionCount, actor, progress, pause)
   }
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
@@ -166,18 +169,24 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     // pages stay out of sight until the finish makes them current together.
     fitId = fit.value.id
     const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fitId, page) : thread.append(fitId, page))
-    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod, s), append, progress)
+    await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod, s), append, progress, pause)
   } finally {
     await thread?.close()
   }
-  return finishFit(store, fitId, n, actor, progress)
+  return finishFit(store, fitId, n, actor, progress, pause)
 }
 
+const noPause = async (): Promise<void> => {}
+
 /** A fit's rows are all written: its queue indexes, then the finish that makes it current. */
-async function finishFit(store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress): Promise<FitRecord> {
+async function finishFit(store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress, pause: () => Promise<void>): Promise<FitRecord> {
   progress({ phase: 'saving', done: n, total: n, message: null })
   // One queue index per transaction: a label waits behind one build, not all four (issue #16).
-  for (let i = 0, left = 1; left > 0; i++) left = (await store.indexDecisions(fitId, i)).value
+  for (let i = 0, left = 1; left > 0; i++) {
+    await pause()
+    left = (await store.indexDecisions(fitId, i)).value
+  }
+  await pause()
   await store.finishDecisions(fitId, actor)
   return store.getFit(fitId)
 }
@@ -217,12 +226,13 @@ function fitModel(
  */
 async function decidePages(
   corpus: Corpus, labeled: ReadonlySet<number>, total: number, rowsOf: (page: TaskTallies[]) => DecisionPage,
-  append: (rows: DecisionPage) => Promise<unknown>, progress: FitProgress
+  append: (rows: DecisionPage) => Promise<unknown>, progress: FitProgress, pause: () => Promise<void>
 ): Promise<void> {
   let done = 0
   let writing: Promise<unknown> = Promise.resolve()
   for (let at = 0; at < corpus.size; ) {
     progress({ phase: 'deciding', done, total, message: null })
+    await pause()
     const page: TaskTallies[] = []
     for (; at < corpus.size && page.length < DECIDE_PAGE; at++) if (!labeled.has(at)) page.push(corpus.task(at))
     if (page.length === 0) break

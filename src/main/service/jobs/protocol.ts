@@ -28,6 +28,8 @@ export interface FitJob extends JobBase {
   /** Re-decide the fit with this id under `budget` (null: a fresh fit). */
   redo: Redo | null
   actor: Actor
+  /** The service's reviewer activity (give-way.ts): the fit waits between pages while reviewers are busy. */
+  activity?: SharedArrayBuffer
 }
 
 /** The audit summary (issue #6): nested CV and the act-or-defer splits take seconds. */

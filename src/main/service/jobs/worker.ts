@@ -10,6 +10,7 @@ import { fitAndDecide } from '../fit/run-fit'
 import { runImport } from '../import'
 import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
 import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
+import { GiveWay } from './give-way'
 import { lowerThisThread } from './priority'
 import type { JobRequest, WorkerMessage } from './protocol'
 
@@ -51,7 +52,10 @@ async function run(job: JobRequest): Promise<void> {
       return withStore(job, false, async (store) => {
         const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget, bound: job.redo.bound }
         const writer = { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null }
-        return fitAndDecide(store, { settings: job.settings, redo, writer, ...(job.redo?.copyRows === false ? { copyRows: false } : {}) }, job.actor, progress)
+        const giveWay = new GiveWay(job.activity)
+        return fitAndDecide(
+          store, { settings: job.settings, redo, writer, giveWay: () => giveWay.pause(), ...(job.redo?.copyRows === false ? { copyRows: false } : {}) }, job.actor, progress
+        )
       })
     case 'audit':
       // Read-write only because tasks imported before tallies existed are backfilled, as a fit does.
