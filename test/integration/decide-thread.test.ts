@@ -7,70 +7,38 @@
  *   `storedSelection`): under the fit's own budget it stores exactly the fit's decisions, and a
  *   stored selection that is not valid for the method is searched again rather than trusted.
  */
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDemoDatabase } from '../../src/main/service/demo'
+import { describe, expect, it } from 'vitest'
 import type { BudgetSetting } from '../../src/shared/api'
 import { readEngineSettings } from '../../src/main/service/engine-settings'
 import { DecisionsThread } from '../../src/main/service/fit/decisions-thread'
 import { storedSelection } from '../../src/main/service/fit/record'
 import { fitAndDecide } from '../../src/main/service/fit/run-fit'
-import { decisionsTable } from '../../src/main/store/fit-decisions'
-import { DecisionPageBuilder, openStore, type FitRecord, type Store } from '../../src/main/store'
+import { DecisionPageBuilder, type FitRecord } from '../../src/main/store'
+import { useDemoFit } from '../helpers/demo-fit'
 
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
-let dir: string
-let dbPath: string
-let store: Store
+const demo = useDemoFit('decide-thread')
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-decide-thread-'))
-  dbPath = join(dir, 'demo.db')
-  await createDemoDatabase(dbPath)
-  store = await openStore(dbPath)
-  const fit = await store.currentFit()
-  if (fit === null) throw new Error('the demo has a fit')
-  demoFit = fit
-})
-afterAll(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-function rowsOf(fitId: string): unknown[] {
-  const db = new Database(dbPath, { readonly: true })
-  try {
-    return db.prepare(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`).all()
-  } finally {
-    db.close()
-  }
-}
-
-/** The demo's own fit, made by a full fit (its hyperparameters came from the search); later tests add decides of it. */
-let demoFit: FitRecord
 describe('a decide\'s writer thread', () => {
   it('stores exactly the decisions the decide writes on its own thread', async () => {
-    const settings = await readEngineSettings(store)
-    const current = await store.currentFit()
+    const settings = await readEngineSettings(demo.store)
+    const current = await demo.store.currentFit()
     if (current === null) throw new Error('the demo has a fit')
     const budget = { kind: 'absolute' as const, beta: 0.05 }
-    const here = await fitAndDecide(store, { settings, redo: { fit: current, budget }, copyRows: false }, ACTOR)
-    const threaded = await fitAndDecide(store, { settings, redo: { fit: current, budget }, copyRows: false, writer: { dbPath, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
+    const here = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false }, ACTOR)
+    const threaded = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false, writer: { dbPath: demo.dbPath, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
     expect(threaded.decidedAt).not.toBeNull()
     expect(threaded.decisionCount).toBe(here.decisionCount)
     expect([threaded.deferredCount, threaded.spotCount]).toEqual([here.deferredCount, here.spotCount])
     expect(here.decisionCount).toBeGreaterThan(500)
-    expect(rowsOf(threaded.id)).toEqual(rowsOf(here.id))
-    expect((await store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })).fitId).toBe(threaded.id)
+    expect(demo.rowsOf(threaded.id)).toEqual(demo.rowsOf(here.id))
+    expect((await demo.store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })).fitId).toBe(threaded.id)
   })
 
   it('rejects a page the store refuses with the store\'s error', async () => {
-    const decided = await store.currentFit()
+    const decided = await demo.store.currentFit()
     if (decided === null) throw new Error('the demo has a fit')
-    const thread = new DecisionsThread({ dbPath, nativeBinding: null })
+    const thread = new DecisionsThread({ dbPath: demo.dbPath, nativeBinding: null })
     try {
       // A page's buffers move to the thread, so each append gets a page of its own.
       const page = () => {
@@ -79,9 +47,9 @@ describe('a decide\'s writer thread', () => {
         return b.finish()
       }
       await expect(thread.append(decided.id, page())).rejects.toMatchObject({ code: 'conflict' })
-      const open = await store.saveFit({ method: 'majority', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }, ACTOR)
+      const open = await demo.store.saveFit({ method: 'majority', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }, ACTOR)
       await expect(thread.append(open.value.id, page())).rejects.toMatchObject({ code: 'not_found' })
-      expect((await store.getFit(open.value.id)).decidedAt).toBeNull()
+      expect((await demo.store.getFit(open.value.id)).decidedAt).toBeNull()
     } finally {
       await thread.close()
     }
@@ -90,30 +58,30 @@ describe('a decide\'s writer thread', () => {
 
 describe('a re-decide reuses the fit\'s selection', () => {
   it('under the fit\'s own budget it stores exactly the fit\'s decisions and hyperparameters', async () => {
-    const fit = demoFit
+    const fit = demo.fit
     expect(fit.parentFitId).toBeNull()
     const selection = storedSelection(fit)
     expect(selection?.outOfFold).toHaveLength(5)
-    const settings = await readEngineSettings(store)
-    const redo = await fitAndDecide(store, { settings, redo: { fit, budget: fit.certificate?.budget as BudgetSetting }, copyRows: false }, ACTOR)
+    const settings = await readEngineSettings(demo.store)
+    const redo = await fitAndDecide(demo.store, { settings, redo: { fit, budget: fit.certificate?.budget as BudgetSetting }, copyRows: false }, ACTOR)
     expect(redo.hyperparameters).toEqual(fit.hyperparameters)
     expect(redo.certificate?.outOfFoldHyper).toEqual(fit.certificate?.outOfFoldHyper)
     expect(redo.certificate?.resolved).toEqual(fit.certificate?.resolved)
     expect(redo.decisionCount).toBeGreaterThan(500)
-    expect(rowsOf(redo.id)).toEqual(rowsOf(fit.id))
+    expect(demo.rowsOf(redo.id)).toEqual(demo.rowsOf(fit.id))
   })
 
   it('a stored selection that is not valid for the method is searched again, with the same result', async () => {
-    const fit = demoFit
+    const fit = demo.fit
     const broken: FitRecord = { ...fit, certificate: { ...fit.certificate, outOfFoldHyper: [{ b: 7, kappa: 0 }] } }
     expect(storedSelection(broken)).toBeNull()
     expect(storedSelection({ ...fit, certificate: { ...fit.certificate, outOfFoldHyper: null } })).toBeNull()
     expect(storedSelection({ ...fit, hyperparameters: { b: 'high' } as never })).toBeNull()
-    const settings = await readEngineSettings(store)
+    const settings = await readEngineSettings(demo.store)
     const budget = { kind: 'absolute' as const, beta: 0.1 }
-    const searched = await fitAndDecide(store, { settings, redo: { fit: broken, budget }, copyRows: false }, ACTOR)
-    const reused = await fitAndDecide(store, { settings, redo: { fit, budget }, copyRows: false }, ACTOR)
+    const searched = await fitAndDecide(demo.store, { settings, redo: { fit: broken, budget }, copyRows: false }, ACTOR)
+    const reused = await fitAndDecide(demo.store, { settings, redo: { fit, budget }, copyRows: false }, ACTOR)
     expect(searched.hyperparameters).toEqual(reused.hyperparameters)
-    expect(rowsOf(searched.id)).toEqual(rowsOf(reused.id))
+    expect(demo.rowsOf(searched.id)).toEqual(demo.rowsOf(reused.id))
   })
 })

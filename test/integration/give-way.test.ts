@@ -3,62 +3,29 @@
  * pauses before every decided page and every queue index build, a fit job run with the service's
  * words waits while calls keep coming, and what it stores is what it stores without waiting.
  */
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDemoDatabase } from '../../src/main/service/demo'
+import { describe, expect, it } from 'vitest'
 import { readEngineSettings } from '../../src/main/service/engine-settings'
 import { fitAndDecide } from '../../src/main/service/fit/run-fit'
 import { ReviewerActivity } from '../../src/main/service/jobs/give-way'
 import { runJob } from '../../src/main/service/jobs/runner'
-import { decisionsTable } from '../../src/main/store/fit-decisions'
-import { openStore, type FitRecord, type Store } from '../../src/main/store'
+import { useDemoFit } from '../helpers/demo-fit'
 
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
-let dir: string
-let dbPath: string
-let store: Store
-let demoFit: FitRecord
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-give-way-'))
-  dbPath = join(dir, 'demo.db')
-  await createDemoDatabase(dbPath)
-  store = await openStore(dbPath)
-  const fit = await store.currentFit()
-  if (fit === null) throw new Error('the demo has a fit')
-  demoFit = fit
-})
-afterAll(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-/** A fit's rows, without the columns that name the fit itself. */
-function rowsOf(fitId: string): unknown[] {
-  const db = new Database(dbPath, { readonly: true })
-  try {
-    return db.prepare(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`).all()
-  } finally {
-    db.close()
-  }
-}
+const demo = useDemoFit('give-way')
 
 describe('a fit that gives way', () => {
   it('pauses before each page and each index build, and stores what it stores without pausing', async () => {
-    const settings = await readEngineSettings(store)
+    const settings = await readEngineSettings(demo.store)
     const budget = { kind: 'absolute' as const, beta: 0.07 }
-    const plain = await fitAndDecide(store, { settings, redo: { fit: demoFit, budget }, copyRows: false }, ACTOR)
+    const plain = await fitAndDecide(demo.store, { settings, redo: { fit: demo.fit, budget }, copyRows: false }, ACTOR)
     const steps: string[] = []
     const paused = await fitAndDecide(
-      store,
-      { settings, redo: { fit: demoFit, budget }, copyRows: false, giveWay: async () => void steps.push('pause') },
+      demo.store,
+      { settings, redo: { fit: demo.fit, budget }, copyRows: false, giveWay: async () => void steps.push('pause') },
       ACTOR,
       (p) => steps.push(p.phase)
     )
-    expect(rowsOf(paused.id)).toEqual(rowsOf(plain.id))
+    expect(demo.rowsOf(paused.id)).toEqual(demo.rowsOf(plain.id))
     expect([paused.decisionCount, paused.deferredCount]).toEqual([plain.decisionCount, plain.deferredCount])
     // Every "deciding" step is followed by a pause; after "saving", one per index and one before the finish.
     const deciding = steps.flatMap((s, i) => (s === 'deciding' ? [steps[i + 1]] : []))
@@ -70,9 +37,9 @@ describe('a fit that gives way', () => {
   })
 
   it('a copied re-decide pauses before each chunk', async () => {
-    const settings = await readEngineSettings(store)
+    const settings = await readEngineSettings(demo.store)
     const steps: string[] = []
-    await fitAndDecide(store, { settings, redo: { fit: demoFit, budget: { kind: 'absolute', beta: 0.09 } }, giveWay: async () => void steps.push('pause') }, ACTOR, (p) =>
+    await fitAndDecide(demo.store, { settings, redo: { fit: demo.fit, budget: { kind: 'absolute', beta: 0.09 } }, giveWay: async () => void steps.push('pause') }, ACTOR, (p) =>
       steps.push(p.message ?? p.phase)
     )
     expect(steps.some((s) => s.includes("parent fit's"))).toBe(true)
@@ -82,17 +49,17 @@ describe('a fit that gives way', () => {
   })
 
   it('as a job with the service\'s words, waits while calls keep coming; without calls, never', async () => {
-    const settings = await readEngineSettings(store)
-    const job = { kind: 'fit' as const, dbPath, nativeBinding: null, settings, actor: ACTOR }
+    const settings = await readEngineSettings(demo.store)
+    const job = { kind: 'fit' as const, dbPath: demo.dbPath, nativeBinding: null, settings, actor: ACTOR }
     const quiet = new ReviewerActivity()
-    await runJob({ ...job, redo: { fitId: demoFit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: quiet.buffer }, () => {})
+    await runJob({ ...job, redo: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: quiet.buffer }, () => {})
     expect(quiet.waitedMs).toBe(0)
 
     const busy = new ReviewerActivity()
     busy.mark()
     const calls = setInterval(() => busy.mark(), 5)
     try {
-      const fit = await runJob({ ...job, redo: { fitId: demoFit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: busy.buffer }, () => {})
+      const fit = await runJob({ ...job, redo: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: busy.buffer }, () => {})
       expect(fit.decidedAt).not.toBeNull()
     } finally {
       clearInterval(calls)
