@@ -142,6 +142,18 @@ describe('sqlite: stored decision counts', () => {
       await expectAgreement(store, path, fit.value.id)
       expectKept(fit.value.id)
 
+      // A kept row that lies (a hand edit): a count that would go below zero is counted afresh, and the label is written.
+      const edit = rawDb(path)
+      try {
+        edit.prepare('UPDATE fit_labeled_counts SET act = 0, act_spot = 0, defer = 0, defer_spot = 0').run()
+      } finally {
+        edit.close()
+      }
+      const t20 = (await store.getTaskSummary('t20')).liveLabels[0]
+      await store.undoLabel({ labelId: t20.id, expectedVersion: await version('t20') }, ANA)
+      await expectAgreement(store, path, fit.value.id)
+      expectKept(fit.value.id)
+
       // A new fit takes the kept row over; its labeled tasks are the ones labeled by now.
       const second = await store.saveFit(FIT, ANA)
       await saveDecisions(store, second.value.id, tasks.map((t) => decision(t.id, 'defer', 0.5, { spotCheck: t.id === 't8' })), ANA)

@@ -91,6 +91,9 @@ function* labeledNow(d: Dialect, fitId: string): Plan<{ seq: number | null; rows
   if (seq > kept.seq) {
     for (const r of yield* rowsOf<KindCount>(LABELED_CHANGE_SINCE(table, d), kept.seq, kept.seq, kept.seq)) by.set(r.kind, (by.get(r.kind) ?? 0) + r.n)
   }
+  // A count below zero means the kept row was not what its seq says (a hand edit, a bad restore):
+  // count afresh, and the write that follows keeps the right row. Never a refused label.
+  if ([...by.values()].some((n) => n < 0)) return { seq, rows: yield* rowsOf<KindCount>(LABELED_BY_DECISION(table)) }
   return { seq, rows: [...by].map(([kind, n]) => ({ kind, n })) }
 }
 
