@@ -1,11 +1,12 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query'
 import { useTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useMemo, useRef } from 'react'
-import type { QueueRow } from '@shared/api'
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react'
+import type { QueuePageResult, QueueRow } from '@shared/api'
 import { useApi } from '../api/context'
 import { QUEUE_PAGE, type QueueQuery } from '../api/loop-queries'
 import { columns, features, GRID_COLUMNS, GRID_MIN_WIDTH } from './columns'
+import { useFling } from './use-fling'
 
 const ROW_HEIGHT = 34
 /** The sticky header's height: the rows start below it, and a row scrolled to is never under it. */
@@ -29,23 +30,32 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 5,
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT
   })
   const items = virtualizer.getVirtualItems()
+  const flinging = useFling(virtualizer.scrollOffset ?? 0, virtualizer.isScrolling, virtualizer.scrollRect?.height ?? 0)
   const firstPage = items.length ? Math.floor(items[0].index / QUEUE_PAGE) : 0
   const lastPage = items.length ? Math.floor(items[items.length - 1].index / QUEUE_PAGE) : 0
   const pages = useQueries({
     queries: Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i).map((page) => ({
       queryKey: ['queue.page', query, page],
-      queryFn: () => api['queue.page']({ filter: query.filter, sort: query.sort, direction: query.direction, offset: page * QUEUE_PAGE, limit: QUEUE_PAGE })
-    }))
+      queryFn: () => api['queue.page']({ filter: query.filter, sort: query.sort, direction: query.direction, offset: page * QUEUE_PAGE, limit: QUEUE_PAGE }),
+      // A page a fling passes is not asked for (a cached one still shows).
+      enabled: !flinging
+    })),
+    combine: pagesData
   })
 
   // The rows of the pages on screen, as one window the table renders; index = window offset + i.
-  const windowStart = firstPage * QUEUE_PAGE
-  const windowRows = useMemo(() => pages.flatMap((p, i) => p.data?.rows ?? placeholderPage(firstPage + i, total)), [pages, firstPage, total])
+  const fetched = useMemo(() => ({ start: firstPage * QUEUE_PAGE, rows: pages.flatMap((p, i) => p?.rows ?? placeholderPage(firstPage + i, total)) }), [pages, firstPage, total])
+  // A page that arrives is drawn in a background render React splits into short slices, after the
+  // scroll frame that asked for it, rather than in one task with that frame's layout (issue #16: no
+  // long task while scrolling).
+  const shown = useDeferredValue(fetched)
+  const windowStart = shown.start
+  const windowRows = shown.rows
   const table = useTable({ features, columns, data: windowRows, getRowId: (r) => r.taskId })
   const rows = table.getRowModel().rows
 
@@ -122,6 +132,9 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
     </div>
   )
 }
+
+/** Each page's data, as one array that keeps its identity while no page changed (the window's memo depends on it). */
+const pagesData = (results: { data: QueuePageResult | undefined }[]): (QueuePageResult | undefined)[] => results.map((r) => r.data)
 
 /** Stand-ins for rows whose page is still loading (ids start with NUL, which no task id can). */
 function placeholderPage(page: number, total: number): QueueRow[] {
