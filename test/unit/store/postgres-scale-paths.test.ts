@@ -6,6 +6,7 @@
  *   once and skipped: no sort of the deferred rows (the scale bench's deep page);
  * - a page of an import's tallies (what a first fit packs) starts both key indexes at the cursor:
  *   it reads the page's rows of task_tallies, not every row before them;
+ * - a decide's chunk looks its tasks up by key, whatever the statistics say (never a walk of tasks);
  * - one-task writes (reserve, release, resolve) serialize on the task's row at READ COMMITTED: of
  *   many concurrent resolves at one version exactly one succeeds, a hold always refuses another
  *   session's write, and none is refused as "busy".
@@ -17,6 +18,7 @@ import { LABELED_BY_DECISION } from '../../../src/main/store/ops/decided-counts'
 import { decisionsTable } from '../../../src/main/store/fit-decisions'
 import { IMPORT_TALLY_PAGE } from '../../../src/main/store/ops/tallies'
 import { POSTGRES as PG_DIALECT } from '../../../src/main/store/postgres/dialect'
+import { CHUNK_TASKS } from '../../../src/main/store/postgres/fits'
 import { toPgPlaceholders } from '../../../src/main/store/postgres/connection'
 import { POSTGRES, usePostgres } from '../../helpers/postgres'
 import { describeWith } from '../../helpers/prerequisites'
@@ -249,5 +251,27 @@ describeWith(POSTGRES, 'postgres: one-task writes take turns on the task row', (
     const audit = await raw.query("SELECT action FROM audit_log WHERE target = $1 AND action <> 'task.reserve' ORDER BY seq", ['t4'])
     const actions = audit.rows.map((r: { action: string }) => r.action)
     expect(actions).toEqual(ops[2].status === 'fulfilled' ? ['task.release', 'label.record'] : ['task.release'])
+  })
+})
+
+describeWith(POSTGRES, 'postgres: the tasks of a decide\'s chunk', () => {
+  it('are probed by key, right after their import and before any ANALYZE: never a walk of the tasks table', async () => {
+    const n = 30_000
+    const tasks = Array.from({ length: n }, (_, i) => makeTask(`t${String(i).padStart(5, '0')}`))
+    await importTasks(store, tasks)
+    // The chunk a decide writes after its first 10,000 tasks: 2,000 consecutive ids, as decidePages makes them.
+    const ids = tasks.slice(10_000, 12_000).map((t) => t.id)
+    const explain = await raw.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${toPgPlaceholders(CHUNK_TASKS)}`, [ids])
+    // The plan, its 2,000 ids left out.
+    const plan = JSON.stringify(explain.rows[0]['QUERY PLAN']).replace(/'\{[^}]*\}'/g, "'{…}'")
+    const nodes = planNodes((explain.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan)
+    expect(nodes[0]['Actual Rows'], plan).toBe(2000)
+    const onTasks = nodes.filter((x) => x['Relation Name'] === 'tasks')
+    expect(onTasks.length, plan).toBeGreaterThan(0)
+    for (const x of onTasks) {
+      expect(x['Index Name'], plan).toBe('tasks_pkey')
+      // The chunk's 2,000 rows, not the 30,000 of the table.
+      expect((x['Actual Rows'] ?? 0) * (x['Actual Loops'] ?? 0), plan).toBeLessThanOrEqual(2000)
+    }
   })
 })

@@ -166,6 +166,21 @@ export function defineFitAndAuditTests(makeStore: MakeStore): void {
       expect((await store().finishDecisions(fit.value.id, ANA)).value.count).toBe(2)
       expect(await store().counts()).toMatchObject({ acted: 1, deferred: 1 })
     })
+
+    it('writes a page whose tasks come from several published imports, and refuses one whose task is still staged', async () => {
+      await importTasks(store(), [makeTask('u1', { group: 'G3' }), makeTask('u2')], 'b.trace.jsonl')
+      const staged = await store().beginImport({ fileName: 'c.trace.jsonl', sha256: sha('c-staged'), kind: 'traces' }, ANA)
+      await store().writeImportBatch(staged.value.id, { tasks: [makeTask('s1')] })
+      const fit = await store().saveFit(FIT, ANA)
+      const refused = await rejection(appendDecisions(store(), fit.value.id, [decision('t1', 'act', -0.1), decision('s1', 'defer', 0.2)]))
+      expect(refused).toMatchObject({ code: 'not_found', message: expect.stringMatching(/s1/) })
+      expect((await store().getFit(fit.value.id)).decisionCount).toBe(0)
+      await appendDecisions(store(), fit.value.id, [decision('t1', 'act', -0.1), decision('u1', 'defer', 0.2), decision('t3', 'defer', 0.3), decision('u2', 'act', -0.2)])
+      expect((await store().finishDecisions(fit.value.id, ANA)).value.count).toBe(4)
+      const page = await store().queuePage({ filter: { ...NO_FILTER, decision: 'defer' }, sort: 'gap', direction: 'asc', offset: 0, limit: 10 })
+      // Each row carries its own task's group, whichever import it came from.
+      expect(page.rows.map((r) => [r.taskId, r.group])).toEqual([['u1', 'G3'], ['t3', 'G2']])
+    })
   })
 
   describe('audit log', () => {
