@@ -3,8 +3,9 @@
  * database (3 seats, 3 rounds, K = 2, 1,000 blind labels, fitted and decided so most tasks wait in
  * the queue). Figures: first queue rows visible after load, opening a task (one click on a row),
  * resolve → next task (p95 over 30, each key sent once the task's keys are armed), long tasks
- * (> 50 ms) while scrolling the whole queue (a fling) and 880 rows of it at a wheel's pace, opening a task of a megabyte of text (issue #17), and
- * resolve → next again while the background refit that every label starts is running (issue #16).
+ * (> 50 ms) while scrolling the whole queue (a fling) and 880 rows of it at a wheel's pace, opening
+ * a task of a megabyte of text (issue #17), and resolve → next again while the background refit
+ * that every label starts is running (issue #16).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
