@@ -6,10 +6,12 @@
  * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
  * thread, publish), 1,000 blind labels, fit + decide, decide again under three other budgets (the
  * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
- * fit/redecide-copy.ts), and once more deciding every task again (the full path), each as the
- * console's fit job runs it, then the queue's first page, a deep page and a task's detail through the service's contract calls (median of 21 after a warm-up),
- * then one more decide while the team suite's 8 no-pause reviewers resolve over loopback HTTP
- * (issue #19: each resolve sent in the decide's window).
+ * fit/redecide-copy.ts), and once more deciding every task again (the full path; below 1M only, as
+ * "fit + decide" at 1M already decides every task: `ARBITER_BENCH_SCALE_FULL_DECIDE=1` adds it there),
+ * each as the console's fit job runs it, then the queue's first page, a deep page and a task's detail
+ * through the service's contract calls (median of 21 after a warm-up), then, at the run's largest
+ * size, one more decide while the team suite's 8 no-pause reviewers resolve over loopback HTTP
+ * (issue #19: each resolve sent in the decide's window; its targets are at 1M).
  * `ARBITER_BENCH_SCALE` lists the sizes (default `10000,100000,1000000`); every size runs on each
  * backend `ARBITER_BENCH_SCALE_BACKENDS` lists (default `sqlite,postgres`; issue #19), PostgreSQL on
  * a durable throwaway cluster (fsync, synchronous_commit, full_page_writes on) or `ARBITER_PG_URL`.
@@ -42,6 +44,18 @@ const DECIDE_BETAS = [0.05, 0.1, 0.15]
 const DURING_BETA = 0.2
 /** Issue #19: at 1M tasks, a reviewer's resolve while a decide writes, over at least this many resolves. */
 const DURING_MIN_RESOLVES = 500
+/**
+ * Below this size the full decide is timed on its own by default. At 1M it took 15 s on SQLite and
+ * 44 s on PostgreSQL of a whole bench that must stay within 15 minutes (issue #19), and "fit + decide"
+ * already decides every task from the stored tallies there.
+ */
+const FULL_DECIDE_BELOW = 1_000_000
+
+/** The optional steps of one size's child: the full decide, and the team during a decide. */
+interface ChildSteps {
+  fullDecide: boolean
+  during: boolean
+}
 
 function council(tasks: number): CouncilConfig {
   return {
@@ -89,18 +103,15 @@ type ChildResult = {
   decideMs: number
   /** Each of the three decides, in order. */
   decideRunsMs: number[]
-  /** A decide that decides every task again (the full path: a decide copies its parent's rows when it can). */
-  fullDecideMs: number
+  /** A decide that decides every task again (the full path: a decide copies its parent's rows when it can); null: not run. */
+  fullDecideMs: number | null
   pageMs: number
   deepPageMs: number
   detailMs: number
   deferred: number
   maxRssMiB: number
-  /** The team's resolves sent while a decide under another budget ran (sorted ms), and its length. */
-  duringResolveMs: number[]
-  duringWindowMs: number
-  /** Whether that decide copied the fit's rows (else it decided every task again). */
-  duringCopied: boolean
+  /** The team's resolves sent while a decide under another budget ran (sorted ms), its length, and whether it copied the fit's rows (else it decided every task again); null: not run. */
+  during: { resolveMs: number[]; windowMs: number; copied: boolean } | null
 }
 
 const seconds = (t0: number) => performance.now() - t0
@@ -110,7 +121,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
  * One size on one database (a SQLite file in `dir`, or a PostgreSQL URL), start to end, in this
  * process (the child), from the size's trace file (written once for every backend).
  */
-async function child(tasks: number, dir: string, file: string, location: string | null): Promise<ChildResult> {
+async function child(tasks: number, dir: string, file: string, location: string | null, steps: ChildSteps): Promise<ChildResult> {
   const dbPath = location ?? join(dir, 'scale.db')
   const gold = goldOf(tasks)
 
@@ -150,7 +161,7 @@ async function child(tasks: number, dir: string, file: string, location: string 
   const decideMs = median(decides)
   // The full path as well (fit/redecide-copy.ts says when a decide may copy instead): what a decide
   // costs once labels or imports changed since the fit. Under the last budget, so the queue is the same.
-  const fullDecideMs = (await timedJob({ fitId: fit.id, budget: { kind: 'absolute', beta: DECIDE_BETAS[DECIDE_BETAS.length - 1] }, copyRows: false })).ms
+  const fullDecideMs = steps.fullDecide ? (await timedJob({ fitId: fit.id, budget: { kind: 'absolute', beta: DECIDE_BETAS[DECIDE_BETAS.length - 1] }, copyRows: false })).ms : null
   await store.close()
   // Kept for profiling a size by hand (the database as fit and decide left it).
   // A job's worker checkpoints its decide's log as it closes, after its result arrived: the copy
@@ -195,19 +206,20 @@ async function child(tasks: number, dir: string, file: string, location: string 
   // resolve sent in the decide's window. The team starts once the decide has begun (its first
   // progress), so the decide sees the fit's inputs unchanged and copies its rows, as it would when
   // a lead moves the budget between two labels.
-  let duringCopied = false
-  const during = await resolvesDuring(dbPath, async (go) => {
-    let first = true
-    await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
-      if (first) duringCopied = (p.message ?? '').includes("parent fit's")
-      first = false
-      go()
+  let during: ChildResult['during'] = null
+  if (steps.during) {
+    let copied = false
+    const got = await resolvesDuring(dbPath, async (go) => {
+      let first = true
+      await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
+        if (first) copied = (p.message ?? '').includes("parent fit's")
+        first = false
+        go()
+      })
     })
-  })
-  return {
-    tasks, moves: imported.moves, importMs, fitDecideMs, decideMs, decideRunsMs: decides, fullDecideMs, ...scaleFigures,
-    duringResolveMs: during.resolveMs, duringWindowMs: during.windowMs, duringCopied
+    during = { ...got, copied }
   }
+  return { tasks, moves: imported.moves, importMs, fitDecideMs, decideMs, decideRunsMs: decides, fullDecideMs, ...scaleFigures, during }
 }
 
 /** Targets at 1M that differ by backend (issue #19: a shared server decides in twice the time). */
@@ -220,21 +232,26 @@ function figures(backend: Backend, r: ChildResult, previous: ChildResult | null)
   const growth = (now: number, before: number | undefined) => (before === undefined ? undefined : `×${(now / before).toFixed(1)} vs ${previous?.tasks.toLocaleString('en-US')}`)
   const f = (name: string, value: number, unit: string, target: number | null, better: 'lower' | 'higher', note?: string): Figure =>
     ({ suite: 'scale', name: `${name} (${at})`, value, unit, target: big ? target : null, better, reference: null, note })
-  return [
+  const figs = [
     f('import', r.moves / (r.importMs / 1000), 'moves/s', 100_000, 'higher', `${(r.moves / 1e6).toFixed(2)}M moves in ${(r.importMs / 1000).toFixed(1)} s`),
     f('fit + decide', r.fitDecideMs / 1000, 's', null, 'lower', growth(r.fitDecideMs, previous?.fitDecideMs)),
     f('decide (stored tallies → decisions)', r.decideMs / 1000, 's', DECIDE_TARGET_S[backend], 'lower', growth(r.decideMs, previous?.decideMs)),
-    f('decide, every task again (labels changed since the fit)', r.fullDecideMs / 1000, 's', null, 'lower', growth(r.fullDecideMs, previous?.fullDecideMs)),
+    ...(r.fullDecideMs === null ? [] : [f('decide, every task again (labels changed since the fit)', r.fullDecideMs / 1000, 's', null, 'lower', growth(r.fullDecideMs, previous?.fullDecideMs ?? undefined))]),
     f('queue page (first 50)', r.pageMs, 'ms', 50, 'lower', `${r.deferred.toLocaleString('en-US')} deferred`),
     f('queue page (deep offset)', r.deepPageMs, 'ms', 50, 'lower', growth(r.deepPageMs, previous?.deepPageMs)),
     f('task detail', r.detailMs, 'ms', 50, 'lower', growth(r.detailMs, previous?.detailMs)),
-    f('peak memory (child RSS)', r.maxRssMiB, 'MiB', 2048, 'lower'),
+    f('peak memory (child RSS)', r.maxRssMiB, 'MiB', 2048, 'lower')
+  ]
+  const d = r.during
+  if (d === null) return figs
+  return [
+    ...figs,
     // A target on the shared server (issue #19); on one SQLite file the decide's chunks and the
     // team's labels take turns at its one writer, so it is printed beside, as what SQLite gives.
-    f('resolve p95 during a decide under another budget (8 reviewers, no pause)', quantile(r.duringResolveMs, 0.95), 'ms', backend === 'postgres' ? 150 : null, 'lower',
-      `${r.duringResolveMs.length} resolves in the decide's ${(r.duringWindowMs / 1000).toFixed(1)} s (${r.duringCopied ? 'a copy of the fit\'s rows' : 'every task decided again'}); p50 ${quantile(r.duringResolveMs, 0.5).toFixed(0)} ms`),
+    f('resolve p95 during a decide under another budget (8 reviewers, no pause)', quantile(d.resolveMs, 0.95), 'ms', backend === 'postgres' ? 150 : null, 'lower',
+      `${d.resolveMs.length} resolves in the decide's ${(d.windowMs / 1000).toFixed(1)} s (${d.copied ? 'a copy of the fit\'s rows' : 'every task decided again'}); p50 ${quantile(d.resolveMs, 0.5).toFixed(0)} ms`),
     // The count the p95 stands on (issue #19 asks it of the shared server; SQLite's decide is shorter).
-    f('resolves during that decide', r.duringResolveMs.length, 'resolves', backend === 'postgres' ? DURING_MIN_RESOLVES : null, 'higher')
+    f('resolves during that decide', d.resolveMs.length, 'resolves', backend === 'postgres' ? DURING_MIN_RESOLVES : null, 'higher')
   ]
 }
 
@@ -252,13 +269,13 @@ export function scaleSizes(): number[] {
 export const scaleBackends = (): Backend[] => benchBackends('ARBITER_BENCH_SCALE_BACKENDS', 'sqlite,postgres')
 
 /** Runs one size on one database in a child process of its own (its peak memory is its own). */
-function runChild(tasks: number, dir: string, file: string, location: string | null, label: string): ChildResult {
+function runChild(tasks: number, dir: string, file: string, location: string | null, steps: ChildSteps, label: string): ChildResult {
   const t0 = performance.now()
-  const args = [__filename, 'child', String(tasks), dir, file, ...(location === null ? [] : [location])]
+  const args = [__filename, 'child', String(tasks), dir, file, JSON.stringify(steps), ...(location === null ? [] : [location])]
   const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] })
   if (r.status !== 0) throw new Error(`scale child (${label}) failed with status ${r.status}`)
   const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as ChildResult
-  console.error(`scale ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s (import ${(got.importMs / 1000).toFixed(1)} s, fit+decide ${(got.fitDecideMs / 1000).toFixed(1)} s, decide ${(got.decideMs / 1000).toFixed(1)} s, the median of ${got.decideRunsMs.map((x) => (x / 1000).toFixed(1)).join(', ')}; every task again ${(got.fullDecideMs / 1000).toFixed(1)} s)`)
+  console.error(`scale ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s (import ${(got.importMs / 1000).toFixed(1)} s, fit+decide ${(got.fitDecideMs / 1000).toFixed(1)} s, decide ${(got.decideMs / 1000).toFixed(1)} s, the median of ${got.decideRunsMs.map((x) => (x / 1000).toFixed(1)).join(', ')}${got.fullDecideMs === null ? '' : `; every task again ${(got.fullDecideMs / 1000).toFixed(1)} s`})`)
   return got
 }
 
@@ -271,8 +288,11 @@ export const scale: BenchSuite = {
     const previous = new Map<Backend, ChildResult>()
     // PostgreSQL durable throughout (fsync, synchronous_commit, full_page_writes on): what a team's server pays.
     const cluster = backends.includes('postgres') ? await startBenchCluster('scale') : null
+    const sizes = scaleSizes()
+    const fullEverywhere = process.env.ARBITER_BENCH_SCALE_FULL_DECIDE === '1'
     try {
-      for (const tasks of scaleSizes()) {
+      for (const tasks of sizes) {
+        const steps: ChildSteps = { fullDecide: fullEverywhere || tasks < FULL_DECIDE_BELOW, during: tasks === Math.max(...sizes) }
         const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-scale-'))
         try {
           // One trace file per size, imported by every backend's child (a 1M-task file took ≈ 20 s to write).
@@ -285,7 +305,7 @@ export const scale: BenchSuite = {
             // Its own folder, removed after it: one database at a time beside the trace file.
             const own = mkdtempSync(join(dir, `${backend}-`))
             try {
-              const got = runChild(tasks, own, file, location, `${tasks} ${backend}`)
+              const got = runChild(tasks, own, file, location, steps, `${tasks} ${backend}`)
               out.get(backend)?.push(...figures(backend, got, previous.get(backend) ?? null))
               previous.set(backend, got)
             } finally {
@@ -304,7 +324,7 @@ export const scale: BenchSuite = {
 }
 
 if (require.main === module && process.argv[2] === 'child') {
-  child(Number(process.argv[3]), process.argv[4], process.argv[5], process.argv[6] ?? null).then(
+  child(Number(process.argv[3]), process.argv[4], process.argv[5], process.argv[7] ?? null, JSON.parse(process.argv[6]) as ChildSteps).then(
     (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
     (e: unknown) => {
       console.error(e)
