@@ -310,7 +310,7 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
     await expect.poll(shownTask, SOON).not.toBe(a)
     await armedTask()
     // The history lists the label once its change event has refreshed it: then `p` reopens its task.
-    await page.locator(`[data-testid="history-row"][data-task-id=${JSON.stringify(a)}]`).first().waitFor(SOON)
+    await page.locator(`[data-testid="history-item"][data-task-id=${JSON.stringify(a)}]`).first().waitFor(SOON)
     await page.keyboard.press('p')
     await expect.poll(shownTask, SOON).toBe(a)
     await armedTask()

@@ -38,7 +38,7 @@ export function HistoryPanel({ currentTaskId }: { currentTaskId: string | null }
               <li
                 key={l.id}
                 className={`history-${s.kind}${l.taskId === currentTaskId ? ' current' : ''}`}
-                data-testid="history-row"
+                data-testid="history-item"
                 data-task-id={l.taskId}
                 data-label-id={l.id}
                 data-source={l.source}

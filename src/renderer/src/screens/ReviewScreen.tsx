@@ -186,7 +186,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
             <button type="button" className="secondary" data-testid="history-open" onClick={focusHistory}>
               History <kbd>h</kbd>
             </button>
-            <button type="button" className="secondary" data-testid="flag-open" onClick={() => setFlagOpen(true)} disabled={flagging} title="Flag: can’t decide (with a reason; not a label)">
+            <button type="button" className="secondary" data-testid="flag" onClick={() => setFlagOpen(true)} disabled={flagging} title="Flag: can’t decide (with a reason; not a label)">
               Can’t decide <kbd>f</kbd>
             </button>
             <button type="button" className="secondary" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
