@@ -73,6 +73,33 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
     }
   })
 
+  it('opens the screen the hash names when it changes as the console starts, before the router listens', async () => {
+    // A link opened while the console is still starting: the hash moves after React's first render
+    // and before the router subscribes, so no hashchange ever reaches it (CI saw Calibrate stay on
+    // the queue). pushState moves the hash without the event, at exactly that moment.
+    const context = await browser.newContext()
+    await context.addCookies(await page.context().cookies()) // signed in as the page above
+    const late = await context.newPage()
+    try {
+      await late.addInitScript(`(() => {
+        const add = window.addEventListener.bind(window)
+        let moved = false
+        window.addEventListener = (type, listener, options) => {
+          if (type === 'hashchange' && !moved) {
+            moved = true
+            history.pushState(null, '', '#/calibrate')
+          }
+          add(type, listener, options)
+        }
+      })()`)
+      await late.goto(`${server.host.url}#/queue`)
+      await expect.poll(() => late.getByTestId('nav-calibrate').getAttribute('aria-current'), { timeout: 5000 }).toBe('page')
+      await late.locator('main h1', { hasText: 'Calibrate' }).waitFor({ timeout: 5000 })
+    } finally {
+      await context.close()
+    }
+  })
+
   it('saves the reviewer name to the store', async () => {
     await page.getByTestId('nav-settings').click()
     const field = page.getByTestId('settings-reviewer')

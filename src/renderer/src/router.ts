@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useMemo, useSyncExternalStore } from 'react'
 
 export const SCREENS = ['queue', 'review', 'calibrate', 'adjudicate', 'audit', 'import', 'settings'] as const
 export type Screen = (typeof SCREENS)[number]
@@ -21,12 +21,19 @@ export function hrefFor(screen: Screen, param?: string): string {
   return `#/${screen}${param ? `/${encodeURIComponent(param)}` : ''}`
 }
 
+function subscribeToHash(onChange: () => void): () => void {
+  window.addEventListener('hashchange', onChange)
+  return () => window.removeEventListener('hashchange', onChange)
+}
+
+const currentHash = (): string => window.location.hash
+
+/**
+ * The route of the window's hash. A store subscription, not state set from an event: React reads
+ * the hash again once it has subscribed, so a hash that changed between the first render and the
+ * subscription (a link opened while the console was still starting) is not lost.
+ */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseHash(window.location.hash))
-  useEffect(() => {
-    const on = () => setRoute(parseHash(window.location.hash))
-    window.addEventListener('hashchange', on)
-    return () => window.removeEventListener('hashchange', on)
-  }, [])
-  return route
+  const hash = useSyncExternalStore(subscribeToHash, currentHash)
+  return useMemo(() => parseHash(hash), [hash])
 }
