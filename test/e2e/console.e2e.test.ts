@@ -75,8 +75,8 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
 
   it('opens the screen the hash names when it changes as the console starts, before the router listens', async () => {
     // A link opened while the console is still starting: the hash moves after React's first render
-    // and before the router subscribes, so no hashchange ever reaches it (CI saw Calibrate stay on
-    // the queue). pushState moves the hash without the event, at exactly that moment.
+    // and before the router subscribes, so no hashchange ever reaches it (the cause found for a CI
+    // run whose Calibrate task never showed). pushState moves the hash without the event, then.
     const context = await browser.newContext()
     await context.addCookies(await page.context().cookies()) // signed in as the page above
     const late = await context.newPage()
