@@ -8,7 +8,7 @@
  * - the deployed CV fit of the per-agent grid (360 points) on 10,000 labeled tasks (≤ 2 s) vs 360
  *   bare passes over their counts;
  * - nested-CV `evaluate --method all` on 4,500 tasks (≤ 20 s), spawned, vs the engine alone;
- * - the default method (the standing vote, ENGINE.md §11): its posterior on the same 100,000 tasks
+ * - the default method (the standing vote, docs/engine.md §11): its posterior on the same 100,000 tasks
  *   (≤ 0.3 s) and its deployed fit (45-point CV with cross-fitted recalibration) on 10,000 (≤ 2 s);
  * - an EM iteration of Dawid–Skene, full and one-coin, on AdultContent2 vs a hand-written E+M pass
  *   over the same arrays (≤ 2×; em-floor.ts).

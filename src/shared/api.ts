@@ -1,5 +1,5 @@
 /**
- * The one contract between the renderer and the main side (DESIGN.md, "API envelope").
+ * The one contract between the renderer and the main side (docs/architecture.md, "API envelope").
  * Every call the renderer can make is listed here with the zod schema of its single argument
  * object and its result type; the IPC handlers, the preload bridge, the web host and the
  * renderer client are all derived from this map, so there is no second list to drift.
@@ -92,7 +92,7 @@ export interface ApiResults {
   'task.detail': L.TaskDetail
   'task.reserve': L.ReserveResult
   'task.release': { released: boolean }
-  /** The hold an adjudicator ended (issue #22), or null when the task had none. */
+  /** The hold an adjudicator ended, or null when the task had none. */
   'task.releaseHold': { released: L.Reservation | null }
   'labels.resolve': L.ResolveResult
   'labels.undo': L.UndoResult

@@ -1,5 +1,5 @@
 /**
- * The Audit screen's data (issue #6), one call: `audit.summary`. Everything is computed locally
+ * The Audit screen's data, one call: `audit.summary`. Everything is computed locally
  * from the database's labels (human labels; gold only where the import made it labels), JSON only.
  */
 import type { AgreementView } from './team-types'
@@ -17,7 +17,7 @@ export interface ReliabilityBinView {
 export interface MethodRow {
   /** An engine method (majority, majority-final, best-seat, gated, shared, per-agent, tempered, confusion). */
   method: string
-  /** Labeled tasks scored out of fold (nested CV, ENGINE.md §7). */
+  /** Labeled tasks scored out of fold (nested CV, docs/engine.md §7). */
   n: number
   accuracy: number
   brier: number
@@ -52,7 +52,7 @@ export interface ActOrDeferView {
   reason: string | null
 }
 
-/** A seat's Laplace reliability over label time, in bins of equally many labels (ENGINE.md §9). */
+/** A seat's Laplace reliability over label time, in bins of equally many labels (docs/engine.md §9). */
 export interface DriftChart {
   /** More than half of the labels share one time: no order, no chart (points empty). */
   noTimeOrder: boolean
@@ -99,7 +99,7 @@ export interface AuditSummary {
   /** Candidate order of every seat's confusion matrix (the most common candidate set among labeled tasks). */
   confusionCandidates: string[]
   reviewers: ReviewerRow[]
-  /** Agreement between reviewers on the tasks several labeled (issue #9). */
+  /** Agreement between reviewers on the tasks several labeled. */
   agreement: AgreementView
   computedAt: string
 }

@@ -1,5 +1,5 @@
 /**
- * What a budget β means, in words (ENGINE.md §8), for every place that states it: Settings, the
+ * What a budget β means, in words (docs/engine.md §8), for every place that states it: Settings, the
  * `fit` / `decide` output and the README say the same two things — the guarantee on all tasks,
  * and the bound each acted answer clears.
  */

@@ -1,4 +1,4 @@
-/** The error envelope every transport carries (DESIGN.md, "API envelope"). */
+/** The error envelope every transport carries (docs/architecture.md, "API envelope"). */
 export const API_ERROR_CODES = ['bad_input', 'conflict', 'not_found', 'unauthorized', 'internal'] as const
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
 

@@ -1,4 +1,4 @@
-/** Everything the main side pushes to the renderer (DESIGN.md, "Transports"). */
+/** Everything the main side pushes to the renderer (docs/architecture.md, "Transports"). */
 import type { Topic } from './vocabularies'
 
 export { TOPICS, type Topic } from './vocabularies'

@@ -20,7 +20,7 @@ export const MAX_QUESTION_TEXT = 1_048_576
 
 /**
  * `move-text-too-long`: what one move's `text` and `confidence` may hold together — the text's
- * length plus the length of the confidence as JSON (ENGINE.md §1 allows any JSON value there, so an
+ * length plus the length of the confidence as JSON (docs/engine.md §1 allows any JSON value there, so an
  * object or a long string is text by another name). The longest text of the real debates in
  * `../data` is 8,620 characters, so a megabyte of one move is far past any council's output.
  */
@@ -40,7 +40,7 @@ export const MAX_ROUNDS_PER_TASK = 128
 /** `too-many-moves`: moves of one task — one per seat and round at the largest council the two limits above admit. */
 export const MAX_MOVES_PER_TASK = MAX_SEATS_PER_TASK * MAX_ROUNDS_PER_TASK
 
-// A task's tallies (engine/tallies.ts, ENGINE.md §2) are dense: R·S·(2K+2) integers for R distinct
+// A task's tallies (engine/tallies.ts, docs/engine.md §2) are dense: R·S·(2K+2) integers for R distinct
 // rounds, S distinct seats and K candidates, computed with the task and stored twice (its own row,
 // and the tally pack its import's first fit writes). A 145 kB line of 2,000 moves, each with a new
 // seat and a new round, once made 194 MB of tallies; a 9 kB line within the seat and round limits
@@ -63,7 +63,7 @@ export const TALLY_COUNT_BYTES = 8
 /** Copies of a task's candidate list the store keeps. */
 export const CANDIDATE_COPIES = 3
 
-/** How many counts a task's tallies hold: R·S·(2K+2) (ENGINE.md §2). */
+/** How many counts a task's tallies hold: R·S·(2K+2) (docs/engine.md §2). */
 export function tallyCounts(rounds: number, seats: number, candidates: number): number {
   return rounds * seats * (2 * candidates + 2)
 }

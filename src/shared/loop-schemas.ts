@@ -1,5 +1,5 @@
 /**
- * Input schemas of the operating loop's calls (issue #5): queue, task, labels, calibrate,
+ * Input schemas of the operating loop's calls: queue, task, labels, calibrate,
  * imports, fits, export, demo, audit. Every field the console may leave out has its default
  * here, so the main side always sees complete arguments.
  */
@@ -13,7 +13,7 @@ export const METHOD_NAMES = [
   'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
 ] as const
 export const STATE_SOURCES = ['social', 'posterior'] as const
-/** ENGINE.md §8.7's concentration bounds (`--bound`, `engine.bound`). */
+/** docs/engine.md §8.7's concentration bounds (`--bound`, `engine.bound`). */
 export const BOUND_KINDS = ['binomial', 'hoeffding'] as const
 export type BoundKind = (typeof BOUND_KINDS)[number]
 export const LABEL_POLICIES = ['all', 'random'] as const
@@ -26,7 +26,7 @@ export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as con
 const id = z.string().min(1).max(512)
 const noArgs = z.object({}).strict()
 
-/** The budget β (ENGINE.md §8): an absolute β (the default, β = 0.20), relative β = λ·ê_T, or λ = auto. */
+/** The budget β (docs/engine.md §8): an absolute β (the default, β = 0.20), relative β = λ·ê_T, or λ = auto. */
 export const budgetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('auto') }).strict(),
   z.object({ kind: z.literal('relative'), lambda: z.number().min(0).max(100) }).strict(),
@@ -34,7 +34,7 @@ export const budgetSchema = z.discriminatedUnion('kind', [
 ])
 export type BudgetSetting = z.infer<typeof budgetSchema>
 
-/** What fit and decide read (ENGINE.md §7–§10); stored with the other settings. */
+/** What fit and decide read (docs/engine.md §7–§10); stored with the other settings. */
 export const engineSettingsSchema = z.object({
   method: z.enum(METHOD_NAMES),
   budget: budgetSchema,
@@ -80,7 +80,7 @@ export const taskFilterSchema = z
     labelSource: z.enum(LABEL_SOURCES).nullable().default(null),
     spotCheck: z.boolean().nullable().default(null),
     search: z.string().max(500).nullable().default(null),
-    /** true: flagged tasks only; false: unflagged only; null or absent: either (issue #16 item 10). */
+    /** true: flagged tasks only; false: unflagged only; null or absent: either. */
     flagged: z.boolean().nullable().optional()
   })
   .strict()
@@ -162,9 +162,9 @@ export const loopInputSchemas = {
   'fits.get': z.object({ fitId: id }).strict(),
   'fits.rollback': z.object({ fitId: id }).strict(),
   'fits.status': noArgs,
-  /** What the settings would do under the current fit's stored bounds, before saving them (issue #16 item 6). */
+  /** What the settings would do under the current fit's stored bounds, before saving them. */
   'fits.whatIf': z.object({ settings: engineSettingsSchema }).strict(),
-  /** What a fit changed against the fit before it (issue #16 item 7). */
+  /** What a fit changed against the fit before it. */
   'fits.change': z.object({ fitId: id }).strict(),
   'export.run': z
     .object({

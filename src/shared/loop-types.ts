@@ -1,5 +1,5 @@
 /**
- * Result types of the operating loop's calls (issue #5). JSON only: ISO-8601 UTC strings, `null`
+ * Result types of the operating loop's calls. JSON only: ISO-8601 UTC strings, `null`
  * never `undefined`. Posteriors and weights are objects keyed by candidate / seat id; arrays
  * follow the task's candidate order or the round order.
  */
@@ -83,7 +83,7 @@ export interface TranscriptMove {
   /** The targeted move, resolved (null without a target). */
   targetSeat: string | null
   targetIndex: number | null
-  /** What the move counts as (ENGINE.md §2): sign and candidate, or null for none. */
+  /** What the move counts as (docs/engine.md §2): sign and candidate, or null for none. */
   endorsement: { sign: 1 | -1; candidate: string } | null
   /** Self-reported, any JSON value as given; null when the move has none. Never read by the engine. */
   confidence: JsonValue | null
@@ -102,10 +102,10 @@ export interface SeatView {
   weight: number | null
   /**
    * The evidence one +1 endorsement of this seat carries in this task: ln(μ_i(K − 1)/(1 − μ_i)) at
-   * the task's K (ENGINE.md §3's one-coin log-likelihood ratio); null without a one-coin μ_i.
+   * the task's K (docs/engine.md §3's one-coin log-likelihood ratio); null without a one-coin μ_i.
    */
   endorsementEvidence: number | null
-  /** Called adversarial only when r_i < 1/K (ENGINE.md §4). */
+  /** Called adversarial only when r_i < 1/K (docs/engine.md §4). */
   adversarial: boolean
   seen: boolean
   /** Leave-one-seat-out: the posterior without this seat, and its total-variation shift. */
@@ -168,7 +168,7 @@ export interface TaskDetail {
   flags: FlagView[]
 }
 
-/** A flag: "can't decide", with the reason (issue #16 item 10). */
+/** A flag: "can't decide", with the reason. */
 export interface FlagView {
   id: string
   taskId: string
@@ -260,7 +260,7 @@ export interface FitSummary {
   id: string
   createdAt: string
   method: string
-  /** The concentration bound the fit ran with (ENGINE.md §8.7); fits made before the setting ran Hoeffding's. */
+  /** The concentration bound the fit ran with (docs/engine.md §8.7); fits made before the setting ran Hoeffding's. */
   bound: BoundKind
   hyperparameters: Record<string, number>
   metrics: Record<string, unknown> | null
@@ -278,7 +278,7 @@ export interface FitSeat {
   weight: number | null
   seen: boolean
   adversarial: boolean
-  /** `noTimeOrder` (ENGINE.md §9): absent in fits stored before it was reported. */
+  /** `noTimeOrder` (docs/engine.md §9): absent in fits stored before it was reported. */
   drift: { recent: number; rest: number; diff: number; floor: number; flagged: boolean; noTimeOrder?: boolean } | null
 }
 
@@ -307,8 +307,8 @@ export interface DecidedShare {
 }
 
 /**
- * What saving the engine settings would do, read from the current fit's stored bounds (issue #16
- * item 6). Only an absolute β (and ε_act) can be answered so: any change the bounds depend on
+ * What saving the engine settings would do, read from the current fit's stored bounds.
+ * Only an absolute β (and ε_act) can be answered so: any change the bounds depend on
  * needs a refit, and `needsRefit` names it.
  */
 export interface BudgetWhatIf {
@@ -344,7 +344,7 @@ export interface FitShare {
   deferred: number
 }
 
-/** What a fit changed against the decided fit before it (issue #16 item 7). */
+/** What a fit changed against the decided fit before it. */
 export interface RefitChange {
   before: FitShare | null
   after: FitShare
@@ -385,7 +385,7 @@ export interface AuditEntryView {
 }
 
 /**
- * Set when a database made by an older version was first opened by this one (ENGINE.md §10): the
+ * Set when a database made by an older version was first opened by this one (docs/engine.md §10): the
  * engine settings it never stored were written with the defaults it ran under, so its behaviour did
  * not change. Settings shows it until dismissed.
  */

@@ -1,5 +1,5 @@
 /**
- * When a refit is news (issue #16 item 7): it moved the acted share by at least 5 points or the
+ * When a refit is news: it moved the acted share by at least 5 points or the
  * queue by at least 5 %. Both figures are each fit's own, as it was decided (its stored counts),
  * so labels given between the fits do not read as a change of the engine.
  */

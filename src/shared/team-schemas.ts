@@ -1,5 +1,5 @@
 /**
- * Team mode's settings and input schemas (issue #9: several reviewers per task, adjudication).
+ * Team mode's settings and input schemas (several reviewers per task, adjudication).
  * The settings belong to the database, shared by the whole team, stored beside the others under
  * `team.<name>`.
  */

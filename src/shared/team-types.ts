@@ -1,5 +1,5 @@
 /**
- * Result types of team mode's calls (issue #9: several reviewers per task, adjudication,
+ * Result types of team mode's calls (several reviewers per task, adjudication,
  * agreement). JSON only: `null` never `undefined`.
  */
 import type { LabelView } from './loop-types'

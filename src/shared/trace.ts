@@ -1,7 +1,7 @@
 import type { JsonValue } from './json'
 
 /**
- * The domain types of a council trace (FORMATS.md, `arbiter.trace/1`; ENGINE.md §1).
+ * The domain types of a council trace (docs/formats.md, `arbiter.trace/1`; docs/engine.md §1).
  * Plain data shared by io (readers validate into these), engine, service and renderer.
  * Unknown fields of a line are kept in `raw` by the readers for round-tripping.
  */
@@ -34,7 +34,7 @@ export interface Trace {
   task: string
   question?: string
   candidates: string[]
-  /** Hidden truth when present (ENGINE.md §10); null / absent = unlabeled. */
+  /** Hidden truth when present (docs/engine.md §10); null / absent = unlabeled. */
   gold?: string | null
   group?: string
   seats?: SeatInfo[]

@@ -1,11 +1,11 @@
 /**
- * The project's closed vocabularies, each defined once (issue #18): the store's checks, the call
+ * The project's closed vocabularies, each defined once: the store's checks, the call
  * schemas, the readers and the CLI all take their lists from here. The applied migrations spell
  * some of them as SQL literals (a migration never changes once applied); a unit test
  * (test/unit/vocabularies.test.ts) holds these lists equal to those literals.
  */
 
-/** Who gave a label: drawn at random by Calibrate, or escalated from the queue (ENGINE.md §10). */
+/** Who gave a label: drawn at random by Calibrate, or escalated from the queue (docs/engine.md §10). */
 export const LABEL_SOURCES = ['random', 'escalation'] as const
 export type LabelSource = (typeof LABEL_SOURCES)[number]
 

@@ -3,7 +3,7 @@
  * - item 5: the engine settings form submits as installed, each numeric field takes exactly what
  *   the settings schema takes (typed key by key, as a reviewer types), and says why it refuses;
  * - item 12: the bound chart states 1 − α as a number, marks the best round, and shows the rounds
- *   after a task's last real round as repeated state (ENGINE.md §8.1); the queue's gap column has
+ *   after a task's last real round as repeated state (docs/engine.md §8.1); the queue's gap column has
  *   enough digits that neighbouring gaps read apart.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */

@@ -6,7 +6,7 @@
  *   endorsement carries in this task, ln(μ_i(K − 1)/(1 − μ_i)) at this task's K;
  * - item 13: audit charts with axis titles and legends, the current β marked on the frontier, bin
  *   counts on the reliability diagrams, a drift chart per seat over label time — and "no time
- *   order" (ENGINE.md §9) when the labels were imported at once with `--gold-as`;
+ *   order" (docs/engine.md §9) when the labels were imported at once with `--gold-as`;
  * - item 15: a stopped server gives a retry banner (not "run the integrity check") that recovers;
  *   a restarted one gives a page that says so, in the app and on reload (never raw 401 JSON,
  *   never signing in by itself).
@@ -118,7 +118,7 @@ async function deferred(server: ConsoleServer, limit: number, decision: 'defer' 
   return Promise.all(q.rows.map((r) => call(server, 'task.detail', { taskId: r.taskId, blind: false })))
 }
 
-/** The engine's reading of each seat's answer per round: the tallies' current answer (ENGINE.md §6, §11). */
+/** The engine's reading of each seat's answer per round: the tallies' current answer (docs/engine.md §6, §11). */
 function engineStances(d: TaskDetail): Map<string, string | null> {
   const trace: Trace = {
     task: d.task.id,
@@ -272,7 +272,7 @@ describeWith(CHROMIUM, 'item 13: audit charts (Chromium)', () => {
     await screenshots('audit-charts', () => page.getByTestId('audit-drift-chart').first().waitFor(SOON))
   })
 
-  it('says "no time order" per seat, and flags none, when the labels were imported at once (ENGINE.md §9)', async () => {
+  it('says "no time order" per seat, and flags none, when the labels were imported at once (docs/engine.md §9)', async () => {
     const current = (await call(flat, 'fits.list', { limit: 10 })).find((f) => f.current)
     const fit = await call(flat, 'fits.get', { fitId: current!.id })
     for (const s of fit.seats) {

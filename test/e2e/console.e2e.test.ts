@@ -28,7 +28,7 @@ beforeAll(async () => {
   await seedTraces(store, exampleTraces())
   const summary = await store.getTaskSummary('medclaim-0001')
   await store.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: summary.version }, TEST_ACTOR)
-  // What the migration to the bound setting writes on a database an older version used (ENGINE.md §10).
+  // What the migration to the bound setting writes on a database an older version used (docs/engine.md §10).
   await store.setSettings({ [DEFAULTS_NOTICE_KEY]: { at: '2026-12-01T12:00:00.000Z', kept: { bound: 'hoeffding', budget: { kind: 'auto' }, method: 'per-agent' } } }, TEST_ACTOR)
   await store.close()
 

@@ -239,7 +239,7 @@ describeWith(CHROMIUM, 'item 10: flag / can’t decide with a reason (Chromium, 
     await openReview(task)
     // The console holds the task while it is open; the flag hands it back.
     await expect.poll(async () => (await detailOf(task)).reservation?.reviewer ?? null, SOON).toBe(server.service.context().reviewer)
-    // The action by its contract name (DESIGN.md's testids), then by its key.
+    // The action by its contract name (docs/architecture.md's testids), then by its key.
     await page.getByTestId('flag').click()
     await page.getByTestId('flag-dialog').waitFor(SOON)
     await page.keyboard.press('Escape')

@@ -22,7 +22,7 @@ export type DecisionInput = {
   gap: number | null
   bound: (number | null)[] | null
   disagreement: number | null
-  /** The k behind each L_t (certificate, ENGINE.md §8.9). */
+  /** The k behind each L_t (certificate, docs/engine.md §8.9). */
   k?: (number | null)[] | null
   /** The gap decomposition at the best round (finite numbers). */
   why?: DecisionWhy | null

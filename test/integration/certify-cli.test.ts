@@ -10,7 +10,7 @@ import { buildTallies, driftOfTallies, SeatIndex } from '../../src/main/engine'
 import { cleanCouncilConfig, generateCouncilArray, sleeperCouncilConfig, toJsonl } from '../../src/main/sim'
 
 /**
- * `certify` and `drift` through the CLI contract of FORMATS.md on simulated councils (issue #4
+ * `certify` and `drift` through the CLI contract of docs/formats.md on simulated councils (issue #4
  * acceptance): the default state acts on a clean council; the split protocol keeps the mean
  * wrong-action rate within β on a 5,000-task council; a sleeper seat is flagged by drift before the
  * end of its stream; bad input is exit 2.
@@ -41,7 +41,7 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe('certify --calibration --traces (FORMATS.md)', () => {
+describe('certify --calibration --traces (docs/formats.md)', () => {
   it('acts on a clean council with the default (social) state, one line per task then the summary', async () => {
     const r = await run(certifyCommand, ['--calibration', file('cal.jsonl'), '--traces', file('traces.jsonl'), '--beta', '0.2'])
     expect(r.code).toBe(0)
@@ -75,7 +75,7 @@ describe('certify --calibration --traces (FORMATS.md)', () => {
     const a = JSON.parse(auto.out[auto.out.length - 1]).summary
     expect(auto.code).toBe(0)
     // On this council no λ keeps WA/β ≤ 0.10 on C2 (AoD B.5's feasibility rule), so λ = auto defers
-    // everything with its reason — and still reports each task's bound and why (ENGINE.md §8.8).
+    // everything with its reason — and still reports each task's bound and why (docs/engine.md §8.8).
     expect([a.act, a.beta, a.alpha, a.lambda, a.reason]).toEqual([0, null, null, null, 'insufficient evidence'])
     const first = JSON.parse(auto.out[0])
     expect([first.decision, first.gap]).toEqual(['defer', null])
@@ -167,7 +167,7 @@ describe('certify --labeled --splits: the evaluation protocol (AoD §6; MAPIE-st
   }
 })
 
-describe('drift (ENGINE.md §9) on a sleeper council', () => {
+describe('drift (docs/engine.md §9) on a sleeper council', () => {
   it('flags the seat that turns hostile, by far the largest shift', async () => {
     const r = await run(driftCommand, ['--calibration', file('sleeper.jsonl')])
     expect(r.code).toBe(0)

@@ -1,5 +1,5 @@
 /**
- * The database commands through the real entry point (FORMATS.md CLI contract): `demo`, `import`,
+ * The database commands through the real entry point (docs/formats.md CLI contract): `demo`, `import`,
  * `fit --json`, `decide --beta`, `export` with a filter, and their exit codes — on a SQLite file
  * and on a PostgreSQL URL (`--db postgres://…`, a database of the file's throwaway cluster): one
  * suite, two backends.
@@ -66,7 +66,7 @@ function defineCliLoop(backend: Backend): void {
       const r = arbiter('fit', '--db', db, '--json')
       expect(r.status, r.stderr).toBe(0)
       const fit = JSON.parse(r.stdout) as { method: string; hyperparameters: Record<string, number>; seats: { seat: string; reliability: number; weight: number; drift: { seat: string; flagged: boolean } }[]; metrics: { decided: number } }
-      expect(fit.method).toBe('standing-vote') // the default (ENGINE.md §11)
+      expect(fit.method).toBe('standing-vote') // the default (docs/engine.md §11)
       expect(Object.keys(fit.hyperparameters).sort()).toEqual(['b', 'kappa'])
       expect(fit.seats.map((s) => s.seat)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5'])
       expect(fit.seats[3].weight).toBeLessThan(0)

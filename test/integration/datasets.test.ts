@@ -102,7 +102,7 @@ describeWith(dataset('zheng-d-product'), 'D_Product fits and decides end to end'
     const fit = await run(fitCommand, ['--db', db, '--json'])
     expect(fit.code, fit.err).toBe(0)
     const summary = JSON.parse(fit.out) as { method: string; metrics: { decided: number; acted: number }; resolved: { beta: number | null } }
-    expect(summary.method).toBe('standing-vote') // the default (ENGINE.md §11)
+    expect(summary.method).toBe('standing-vote') // the default (docs/engine.md §11)
     expect(summary.metrics.decided).toBe(8315 - calibration.length)
 
     const out = await run(exportCommand, ['decisions', '--db', db, '--decision', 'act', '--out', join(dir, 'acted.jsonl')])

@@ -8,7 +8,7 @@ import { METHODS } from '../../src/main/engine'
 import { adversarialCouncil, cleanCouncil, toJsonl } from '../../src/main/sim'
 
 /**
- * Issue #3's acceptance on simulated councils, through the CLI contract of FORMATS.md: the sim's
+ * Issue #3's acceptance on simulated councils, through the CLI contract of docs/formats.md: the sim's
  * traces are written as arbiter.trace/1 JSONL, the real entry point is spawned, and its JSON lines
  * parsed — the path an independent implementation is compared on.
  */
@@ -56,7 +56,7 @@ function wellFormed(row: EvalLine): void {
   expect(row.selected).toHaveLength(5)
 }
 
-describe('clean council (ENGINE.md §4: 4,500 tasks, reliabilities 0.74 / 0.68 / 0.68, K = 2, 3 rounds)', () => {
+describe('clean council (docs/engine.md §4: 4,500 tasks, reliabilities 0.74 / 0.68 / 0.68, K = 2, 3 rounds)', () => {
   it('evaluate --method all: per-agent ECE_ew ≤ 0.03 and below majority, higher accuracy, lower Brier', () => {
     const rows = evaluate(writeTraces('clean', cleanCouncil({ tasks: 4500, seed: 0 })), 'all')
     expect(rows.map((r) => r.method)).toEqual([...METHODS])

@@ -1,5 +1,5 @@
 /**
- * Bad input (issue #5 acceptance): one import per rule of ENGINE.md §1 and FORMATS.md — each exits
+ * Bad input (issue #5 acceptance): one import per rule of docs/engine.md §1 and docs/formats.md — each exits
  * 2, names the file, line and rule on stderr, and leaves the database byte-for-byte unchanged (no
  * audit row either). The trace and CSV fixtures are the readers' own (test/fixtures/io), with the
  * line each error must name; label files are written here.
@@ -51,7 +51,7 @@ async function refused(args: string[], file: string, line: number, rule: string,
   return r.err
 }
 
-describe('import refuses every invalid trace (ENGINE.md §1), naming line and rule, writing nothing', () => {
+describe('import refuses every invalid trace (docs/engine.md §1), naming line and rule, writing nothing', () => {
   const expected = JSON.parse(readFileSync(join(FIX, 'invalid-trace/expected.json'), 'utf8')) as Expected[]
   for (const e of expected) {
     it(`${e.rule} (${e.file}:${e.line})`, async () => {
@@ -62,7 +62,7 @@ describe('import refuses every invalid trace (ENGINE.md §1), naming line and ru
   }
 })
 
-describe('import refuses every invalid label-aggregation CSV (FORMATS.md)', () => {
+describe('import refuses every invalid label-aggregation CSV (docs/formats.md)', () => {
   const expected = JSON.parse(readFileSync(join(FIX, 'invalid-csv/expected.json'), 'utf8')) as Expected[]
   for (const e of expected) {
     it(`${e.rule} (${e.file}:${e.line})`, async () => {
@@ -73,7 +73,7 @@ describe('import refuses every invalid label-aggregation CSV (FORMATS.md)', () =
   }
 })
 
-describe('import refuses every invalid debate-rounds file (FORMATS.md "Debate rounds")', () => {
+describe('import refuses every invalid debate-rounds file (docs/formats.md "Debate rounds")', () => {
   const expected = JSON.parse(readFileSync(join(FIX, 'invalid-rounds/expected.json'), 'utf8')) as (Expected & { fatal?: boolean })[]
   for (const e of expected) {
     it(`${e.rule} (${e.file}:${e.line})`, async () => {

@@ -1,5 +1,5 @@
 /**
- * The baselines on the real debates of the data folder's real-debates (ENGINE.md §6): majority-final
+ * The baselines on the real debates of the data folder's real-debates (docs/engine.md §6): majority-final
  * reproduces the accuracies the contract states, through the `posterior` and `evaluate` commands;
  * best-seat and ds-em run on their per-task candidate sets. Skipped, with the reason, only when the
  * data folder lacks them (failing under CI).
@@ -28,7 +28,7 @@ function goldOf(file: string): Map<string, string> {
   return new Map(lines.map((l) => JSON.parse(l) as { task: string; gold: string }).map((t) => [t.task, t.gold]))
 }
 
-describeWith(dataset('real-debates'), 'baselines on the real debates (ENGINE.md §6 checks)', () => {
+describeWith(dataset('real-debates'), 'baselines on the real debates (docs/engine.md §6 checks)', () => {
   const cases: [string, number][] = [
     ['cipher-phi4-gsm8k/traces.jsonl', 0.846],
     ['llm-agora/traces.jsonl', 0.218],

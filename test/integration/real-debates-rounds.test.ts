@@ -1,5 +1,5 @@
 /**
- * The debate-rounds form on the real debates of the data folder's real-debates (FORMATS.md "Debate
+ * The debate-rounds form on the real debates of the data folder's real-debates (docs/formats.md "Debate
  * rounds"): each `rounds*.csv` gives the tasks of its `traces*.jsonl` — ids, candidates in order,
  * gold, group, question, seat models, and per move (id, round, seat, force, answer, text) — and,
  * with its `candidates` column dropped, the same candidates wherever they are not a multiple-choice
@@ -32,7 +32,7 @@ const pairs: { rounds: string; traces: string }[] = present
       )
   : []
 
-/** What the two forms must agree on (FORMATS.md); the traces carry a few extra fields besides. */
+/** What the two forms must agree on (docs/formats.md); the traces carry a few extra fields besides. */
 function essence(t: Trace, candidates = true) {
   return {
     task: t.task,

@@ -73,7 +73,7 @@ describe('the budget what-if and the refit change', () => {
     expect(tight.proposed!.acted).toBeGreaterThan(0)
     expect(loose.proposed!.acted).toBeGreaterThan(tight.proposed!.acted)
     expect(loose.proposed!.expectedWrong).toBeGreaterThanOrEqual(tight.proposed!.expectedWrong)
-    // α' ≤ 0 defers everything (ENGINE.md §8.8).
+    // α' ≤ 0 defers everything (docs/engine.md §8.8).
     expect((await whatIf({ budget: { kind: 'absolute', beta: 0.05 } })).proposed).toMatchObject({ acted: 0, queue: 600, expectedWrong: 0 })
   })
 

@@ -1,6 +1,6 @@
 /**
  * What must hold of a database after any failure — a kill, a full disk, a refused write
- * (DESIGN.md, "Data that must never be lost"): it opens the way the app's next launch opens it,
+ * (docs/architecture.md, "Data that must never be lost"): it opens the way the app's next launch opens it,
  * passes `PRAGMA integrity_check` and `foreign_key_check`, holds every label it ever held, shows
  * no partial import and no half-saved decisions. Checked with the store (what a reviewer sees)
  * and with raw SQL on a read-only connection (what is really in the file).

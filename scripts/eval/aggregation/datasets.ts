@@ -7,7 +7,7 @@ import { missingDataset } from '../../data-dir'
 
 /**
  * The real councils of the data folder (scripts/data-dir.ts), read exactly as stored through the
- * project's own readers (FORMATS.md dialect flags), so the evaluation exercises the same path as
+ * project's own readers (docs/formats.md dialect flags), so the evaluation exercises the same path as
  * `--traces FILE`.
  */
 export interface Dataset {

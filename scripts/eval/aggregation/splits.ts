@@ -40,7 +40,7 @@ export interface SplitScore {
 
 /**
  * One method on one split, through the `posterior` contract: runPosterior with hyper null, so
- * tuned methods are CV-selected on the calibration part (ENGINE.md §7); the scores are over the
+ * tuned methods are CV-selected on the calibration part (docs/engine.md §7); the scores are over the
  * scored tasks that have gold. The selection is re-derived with selectHyper (same tallies, seed and
  * label order as runPosterior uses) only to report it; its time is not counted in `ms`.
  * @throws MethodRefused when the method cannot run on the data (the table says so).

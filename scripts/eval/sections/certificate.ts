@@ -10,13 +10,13 @@ import { HOEFFDING_SOCIAL_025 } from '../certificate-reference'
 import { DATA_DIR, type EvalSection } from '../section'
 
 /**
- * Issue #4's real-data check of the act-or-defer certificate (ENGINE.md §8): the five-model
+ * Issue #4's real-data check of the act-or-defer certificate (docs/engine.md §8): the five-model
  * MMLU-Pro council (one round, converted by its PROVENANCE.md rules), 10 seeded 50/50 splits
- * (FORMATS.md's `certify --labeled --splits` protocol: calibration iff H(`${seed+i}:eval:${task}`)
+ * (docs/formats.md's `certify --labeled --splits` protocol: calibration iff H(`${seed+i}:eval:${task}`)
  * mod 2 = 0), the CLI's hyperparameter policy (per-agent, CV-selected on the calibration half and
  * re-selected inside every out-of-fold fit), and a β sweep for both state sources. One fit per
  * split serves both states and every β: bounds do not depend on β.
- * Both bounds (ENGINE.md §8.7): binomial (the default) and hoeffding (AoD as published).
+ * Both bounds (docs/engine.md §8.7): binomial (the default) and hoeffding (AoD as published).
  * Asserted: mean WA ≤ β at every β, state and bound; the default state acts in every split at β = 0.30;
  * issue #21: at β = 0.25 (social) the binomial bound acts on ≥ 0.20 of tasks on average and ≥ 2× the
  * hoeffding row, with WA ≤ β in every split, and the hoeffding row equals the output of the code before

@@ -35,7 +35,7 @@ export function intFlag(name: string, value: string | undefined, min: number, fa
   return n
 }
 
-/** The CSV dialect flags of every command that reads label-aggregation CSV (FORMATS.md). */
+/** The CSV dialect flags of every command that reads label-aggregation CSV (docs/formats.md). */
 export const DIALECT_OPTIONS = {
   columns: { type: 'string' },
   delimiter: { type: 'string' },
@@ -57,7 +57,7 @@ export function dialectFrom(values: { columns?: string; delimiter?: string; 'no-
   }
 }
 
-export const DIALECT_USAGE = `CSV inputs (a file ending in .csv, .tsv or .txt is label-aggregation CSV, FORMATS.md; debate
+export const DIALECT_USAGE = `CSV inputs (a file ending in .csv, .tsv or .txt is label-aggregation CSV, docs/formats.md; debate
 rounds — a header, or a JSONL file's first object, naming round, seat and answer — take only --delimiter):
   --columns A,B,C     the order of task,worker,label in the file (default task,worker,label)
   --delimiter D       comma | tab | space (runs of blanks); default tab for .tsv, else comma
@@ -77,7 +77,7 @@ export const HYPER_OPTIONS = {
 type HyperFlag = keyof typeof HYPER_OPTIONS
 const HYPER_FLAGS = Object.keys(HYPER_OPTIONS) as HyperFlag[]
 
-// The domain of each hyperparameter (ENGINE.md §4–§5): b is a prior mean, s and λ are prior
+// The domain of each hyperparameter (docs/engine.md §4–§5): b is a prior mean, s and λ are prior
 // strengths, τ a temperature; κ scales a difference of reliabilities and may be any real.
 const HYPER_DOMAIN: Record<HyperFlag, [(x: number) => boolean, string]> = {
   b: [(x) => x > 0 && x < 1, 'in (0, 1)'],
@@ -89,7 +89,7 @@ const HYPER_DOMAIN: Record<HyperFlag, [(x: number) => boolean, string]> = {
 
 /**
  * The method's full hyperparameter set, or null when none is given (then CV selects them,
- * ENGINE.md §7). A flag the method does not use, or a partial set, is a UsageError (FORMATS.md).
+ * docs/engine.md §7). A flag the method does not use, or a partial set, is a UsageError (docs/formats.md).
  */
 export function hyperFrom(
   values: Partial<Record<HyperFlag, string>>,
@@ -154,7 +154,7 @@ export async function readTraceInputs(paths: readonly string[], dialect: CsvDial
 }
 
 /**
- * Bad input is exit 2 with the reason on stderr (FORMATS.md, CLI contract), also when the command is
+ * Bad input is exit 2 with the reason on stderr (docs/formats.md, CLI contract), also when the command is
  * called in-process rather than through the dispatcher: a usage error, or a method the engine
  * refuses to run on these files (e.g. confusion on tasks with different candidate sets).
  */

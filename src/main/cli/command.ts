@@ -1,5 +1,5 @@
 /**
- * One `arbiter` sub-command (FORMATS.md, CLI contract). Commands write results to `out`,
+ * One `arbiter` sub-command (docs/formats.md, CLI contract). Commands write results to `out`,
  * errors to `err`, and return the exit code: 0 success, 2 bad input, 1 other failure.
  */
 export interface CliIo {

@@ -1,5 +1,5 @@
 /**
- * The `arbiter` dispatcher (FORMATS.md, CLI contract). Exit 0 on success, 2 on bad input
+ * The `arbiter` dispatcher (docs/formats.md, CLI contract). Exit 0 on success, 2 on bad input
  * (errors on stderr), 1 on any other failure.
  */
 import { CLI_EXIT } from '../../shared/errors'

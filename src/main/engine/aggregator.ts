@@ -2,7 +2,7 @@ import type { Hyper, Method } from './methods'
 import type { SeatIndex } from './seat-index'
 import type { TaskTallies } from './tallies'
 
-/** What a fit says about one seat, for `fit` reports and the console (ENGINE.md §4–§6). */
+/** What a fit says about one seat, for `fit` reports and the console (docs/engine.md §4–§6). */
 export interface SeatReport {
   seat: string
   /** Made a move in the labeled set L. */

@@ -5,7 +5,7 @@ import { currentAnswer } from './social'
 import type { TaskTallies } from './tallies'
 
 /**
- * best-seat (ENGINE.md §6, BDA B.1): the answer of one seat, picked on the labeled tasks only.
+ * best-seat (docs/engine.md §6, BDA B.1): the answer of one seat, picked on the labeled tasks only.
  *
  * A seat's answer on a task is its current answer (latest +1 candidate, cleared by a retract — the
  * `social` reading) at the task's last round, or at the cut when one is given. The pick: the seat

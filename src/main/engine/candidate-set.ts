@@ -10,7 +10,7 @@ const show = (c: readonly string[]): string => `{${c.join(', ')}}`
 
 /**
  * The first task whose candidate SET (order ignored) differs from the first task's, or null
- * (ENGINE.md §5, §6: confusion, ds-em and ds-em-full need one shared set). O(Σ K log K).
+ * (docs/engine.md §5, §6: confusion, ds-em and ds-em-full need one shared set). O(Σ K log K).
  */
 export function firstDifferingTask<T extends HasCandidates>(tasks: readonly T[]): { first: T; differing: T } | null {
   if (tasks.length === 0) return null

@@ -7,7 +7,7 @@ import type { SeatIndex } from './seat-index'
 import { C_AT, cutAt, N_AT, recordWidth, type TaskTallies } from './tallies'
 
 /**
- * What the tempered confusion model learns from the labeled set L (ENGINE.md §5), before λ and τ:
+ * What the tempered confusion model learns from the labeled set L (docs/engine.md §5), before λ and τ:
  * the reliabilities r_i (§4), the expanded-cell counts n_i(g, g') (seat i's cell-g' observations
  * on tasks whose gold is g, all rounds; x_i(g') = c_i(g'), see tallies.ts) and the gold counts.
  * Matrices are K×K, [true g][observed g'], in `labels` order (cells are keyed by label).
@@ -66,7 +66,7 @@ export function lnConfusion(n: Float64Array | null, r: number, lambda: number, K
 }
 
 /**
- * The tempered confusion aggregator (ENGINE.md §5, BDA Eq. 4):
+ * The tempered confusion aggregator (docs/engine.md §5, BDA Eq. 4):
  *   ln π(g | T) = ln π_0(g) + τ·Σ_i Σ_g' x_i(g')·ln P_i(g'|g) − normaliser,
  *   π_0(g) = (#{gold = g in L} + 1) / (|L| + K).
  */

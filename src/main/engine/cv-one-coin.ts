@@ -3,7 +3,7 @@ import type { BetaPriors } from './prior-means'
 import { C_AT, N_AT, recordWidth, type TaskTallies } from './tallies'
 
 /**
- * Held-out tasks of one CV fold, flattened for the grid search (ENGINE.md §7): per task its K,
+ * Held-out tasks of one CV fold, flattened for the grid search (docs/engine.md §7): per task its K,
  * gold and seat entries; per entry the seat (as an index u into `seats`), N and the 2K counts
  * c(0..K−1), e(0..K−1) of the full trace. Built once per fold, scored once per grid point.
  */
@@ -86,7 +86,7 @@ export function packTables(pack: OneCoinPack): PackTables {
 }
 
 /**
- * Adds each held-out task's Brier, for every τ, to sums[base + j] (ENGINE.md §3, §7): the
+ * Adds each held-out task's Brier, for every τ, to sums[base + j] (docs/engine.md §3, §7): the
  * one-coin log-likelihood ℓ(g) = Σ_i lnΓ(α_i + c) + lnΓ(β_i + N − c) + e·ln(K − 1) (the kernel of
  * one-coin.ts on flat arrays), posterior = softmax(τ·ℓ). O(Σ maxN) gammaln + O(entries·K + n·|τ|·K).
  */

@@ -23,7 +23,7 @@ export function foldsOf(labeled: readonly TaskTallies[], F: number, seed: number
 }
 
 /**
- * CV grid search (ENGINE.md §7, BDA D.1): F stratified folds seeded by `seed`; for each non-empty
+ * CV grid search (docs/engine.md §7, BDA D.1): F stratified folds seeded by `seed`; for each non-empty
  * held-out fold the reliabilities (and, for confusion, the cell counts and π_0) are refit on the
  * other folds, then every grid point scores the held-out tasks' full-trace posteriors. The score is
  * the pooled out-of-fold Brier; the choice is the first point within 1e-12 of the best. τ is the

@@ -30,7 +30,7 @@ export interface DsPerTaskResult {
 const ACC_MIN = 1e-6
 
 /**
- * ds-em (one-coin) on per-task candidate sets (ENGINE.md §6): P(obs = a | g) = acc_i if a = g,
+ * ds-em (one-coin) on per-task candidate sets (docs/engine.md §6): P(obs = a | g) = acc_i if a = g,
  * else (1 − acc_i)/(K_t − 1), with a uniform prior over each task's candidates (a class prior
  * has no meaning when the classes differ per task). Otherwise dawidSkene's schedule: initial
  * posteriors = majority shares; M-step acc_i = mean posterior of the observed label, clipped to

@@ -33,7 +33,7 @@ const COUNT_FLOOR = 1e-10
 const ACC_MIN = 1e-6
 
 /**
- * Unsupervised Dawid–Skene EM (ENGINE.md §6, crowd-kit's DawidSkene), no labels:
+ * Unsupervised Dawid–Skene EM (docs/engine.md §6, crowd-kit's DawidSkene), no labels:
  * - initial posteriors = majority shares (uniform for a task without observations);
  * - M-step: full — posterior-weighted counts n(seat, obs, true), clipped at 1e-10, normalised per
  *   seat and true label; one-coin — accuracy_i = mean posterior of the observed label, clipped to

@@ -8,7 +8,7 @@ import type { SeatIndex } from './seat-index'
 import type { TaskTallies } from './tallies'
 
 /**
- * ds-em / ds-em-full as an aggregator (ENGINE.md §6): EM runs once, without labels, on each
+ * ds-em / ds-em-full as an aggregator (docs/engine.md §6): EM runs once, without labels, on each
  * seat's last round-0 propose/vote over the `pool` tasks. A pool task's posterior is EM's own
  * (last E-step); any other task — or a pool task with a seat dropped — gets one E-step with the
  * parameters that produced those posteriors. Seats that never voted in the pool have no error

@@ -6,7 +6,7 @@ import type { TaskTallies } from './tallies'
 
 /**
  * ds-em (one-coin) as an aggregator when the pool's tasks do not share one candidate set
- * (ENGINE.md §6): EM runs once, without labels, on each seat's last round-0 propose/vote over the
+ * (docs/engine.md §6): EM runs once, without labels, on each seat's last round-0 propose/vote over the
  * `pool` tasks, each task with its own candidates and a uniform prior over them. A pool task's
  * posterior is EM's own (last E-step); any other task — or a pool task with a seat dropped — gets
  * one E-step with the accuracies that produced those posteriors. Seats that never voted in the

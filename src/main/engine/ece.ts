@@ -36,7 +36,7 @@ export function eceOf(bins: readonly ReliabilityBin[], n: number): number {
   return e
 }
 
-/** Equal-width bins (ENGINE.md §7): bin = min(⌊B·conf⌋, B − 1), B = 10. O(n). */
+/** Equal-width bins (docs/engine.md §7): bin = min(⌊B·conf⌋, B − 1), B = 10. O(n). */
 export function equalWidthBins(preds: readonly Prediction[], B = 10): ReliabilityBin[] {
   return equalWidthBinsOf(...confAndCorrect(preds), B)
 }
@@ -49,7 +49,7 @@ export function equalWidthBinsOf(conf: Float64Array, correct: Uint8Array, B = 10
 }
 
 /**
- * Equal-mass groups (ENGINE.md §7): stable ascending sort by confidence (input order breaks ties),
+ * Equal-mass groups (docs/engine.md §7): stable ascending sort by confidence (input order breaks ties),
  * then G = 15 contiguous groups whose sizes differ by at most 1, the first (n mod G) one larger.
  * With n < G the last groups are empty. O(n log n).
  */

@@ -1,7 +1,7 @@
 import type { Trace } from '@shared/trace'
 
 /**
- * A signed endorsement (s, a) of ENGINE.md §2 (BDA §3, D.7): sign +1 supports candidate `cand`,
+ * A signed endorsement (s, a) of docs/engine.md §2 (BDA §3, D.7): sign +1 supports candidate `cand`,
  * −1 rejects it. `cand` indexes the trace's candidate list.
  */
 export interface Endorsement {
@@ -24,7 +24,7 @@ export function candidateIndex(candidates: readonly string[], map: Map<string, n
 }
 
 /**
- * Moves → signed endorsements (ENGINE.md §2), coded one per move in an Int32Array:
+ * Moves → signed endorsements (docs/engine.md §2), coded one per move in an Int32Array:
  * 0 = none, +(a + 1) = (+1, a), −(a + 1) = (−1, a).
  *
  * | propose a, vote a                  | (+1, a)                                              |

@@ -26,7 +26,7 @@ export interface FitOptions {
 }
 
 /**
- * The deployed fit (ENGINE.md §7): with `hyper` null, F-fold CV on the labeled tasks (gold ≥ 0)
+ * The deployed fit (docs/engine.md §7): with `hyper` null, F-fold CV on the labeled tasks (gold ≥ 0)
  * picks the hyperparameters (seeded folds, Brier, first-in-grid ties), then the model is refit
  * on all of them. Methods without hyperparameters ignore `hyper` (it must then be {} or null).
  * The returned aggregator evaluates any task at any round cut.

@@ -1,7 +1,7 @@
 import { hashHex } from './hash'
 
 /**
- * Stratified CV folds (ENGINE.md §7): classes in sorted gold order (JavaScript's default string
+ * Stratified CV folds (docs/engine.md §7): classes in sorted gold order (JavaScript's default string
  * order), within a class tasks sorted by H(`${seed}:fold:${task}`) (hex order = integer order),
  * the concatenation dealt round-robin: fold = position mod F. Returns fold[i] for items[i].
  * Deterministic, independent of input order (up to duplicate task ids). O(n log n) + n hashes.

@@ -26,7 +26,7 @@ export function passesGate(correct: number, byK: ReadonlyMap<number, number>): b
 }
 
 /**
- * Gated majority (ENGINE.md §6, BDA B.1): majority over the seats that pass the round-0 accuracy
+ * Gated majority (docs/engine.md §6, BDA B.1): majority over the seats that pass the round-0 accuracy
  * gate on L; plain majority for a task where no proposer passes.
  */
 export class GatedAggregator implements Aggregator {

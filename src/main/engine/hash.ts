@@ -36,7 +36,7 @@ function sha256(x: string): Uint8Array {
 
 /**
  * H(x) mod m, where H(x) is the SHA-256 digest of the UTF-8 string x read as a big-endian
- * integer (ENGINE.md, notation). Every seeded convention of the engine (tie-breaks, folds,
+ * integer (docs/engine.md, notation). Every seeded convention of the engine (tie-breaks, folds,
  * splits, spot-checks, bootstrap draws) goes through this one function so that two
  * implementations agree bit for bit.
  *

@@ -1,5 +1,5 @@
 /**
- * Arbiter's aggregation engine (ENGINE.md §1–§7): pure functions over typed-array tallies.
+ * Arbiter's aggregation engine (docs/engine.md §1–§7): pure functions over typed-array tallies.
  * The CLI and service code against this file only.
  */
 export { METHODS, DEFAULT_METHOD, HYPER_NAMES, GRID, MethodRefused, gridPoints, validateHyper, isLabelFree, isOneCoin, isTuned } from './methods'

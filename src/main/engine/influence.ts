@@ -10,7 +10,7 @@ export interface SeatInfluence {
 }
 
 /**
- * Leave-one-seat-out influence (ENGINE.md §6): for each seat that moved in the task, the
+ * Leave-one-seat-out influence (docs/engine.md §6): for each seat that moved in the task, the
  * posterior under the SAME fit with that seat's evidence dropped — no refit. O(S) posteriors.
  */
 export function looInfluence(agg: Aggregator, t: TaskTallies, round?: number): SeatInfluence[] {

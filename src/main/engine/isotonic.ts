@@ -1,6 +1,6 @@
 /**
  * Isotonic regression by pool-adjacent-violators (PAVA): the non-decreasing step fit minimising
- * Σ w·(y − f(x))². Serves both the audits' recalibration (ENGINE.md §7) and the certificate
+ * Σ w·(y − f(x))². Serves both the audits' recalibration (docs/engine.md §7) and the certificate
  * smoother's fallback on p1 (§8.5, AoD C.2). Equal x are pooled first, so the fit is a function of
  * x — required for ω̂(0) = 0 on coinciding certificate states. Prediction interpolates linearly
  * between the fitted points and clips outside their range (scikit-learn's IsotonicRegression

@@ -4,7 +4,7 @@ import gammaln from '@stdlib/math-base-special-gammaln'
 const TABLE_CAP = 4096
 
 /**
- * Per-seat tables of lnΓ(α_i + n) and lnΓ(β_i + n) for integer n (ENGINE.md §3), so that
+ * Per-seat tables of lnΓ(α_i + n) and lnΓ(β_i + n) for integer n (docs/engine.md §3), so that
  * lnB(α_i + c, β_i + d) − lnΓ(α_i + β_i + N) costs two lookups. Tables fill lazily up to the
  * largest count seen (O(max N) gammaln calls per seat and parameter setting); seats at or beyond
  * `alpha.length` (unseen at fit time) share the `unseen` parameters.

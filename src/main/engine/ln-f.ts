@@ -1,7 +1,7 @@
 import betaln from '@stdlib/math-base-special-betaln'
 
 /**
- * A seat's marginal likelihood factor under hypothesis g (ENGINE.md §3, BDA Eq. 1):
+ * A seat's marginal likelihood factor under hypothesis g (docs/engine.md §3, BDA Eq. 1):
  *
  *   ln F_i(g) = lnB(α + c, β + d) − lnB(α, β) − (N − e)·ln(K − 1),   d = N − c
  *

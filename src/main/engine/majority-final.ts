@@ -4,7 +4,7 @@ import { socialAt } from './social'
 import type { TaskTallies } from './tallies'
 
 /**
- * majority-final (ENGINE.md §6): P(g) = share of seats whose latest +1 candidate over the rounds
+ * majority-final (docs/engine.md §6): P(g) = share of seats whose latest +1 candidate over the rounds
  * ≤ the cut is g — exactly §8's `social` reading (an abstain keeps the seat's earlier answer, a
  * retract clears it; uniform when no seat has one). The baseline a debate's users compare
  * against: no fit, no label, no weights.

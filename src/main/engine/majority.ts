@@ -3,7 +3,7 @@ import type { SeatIndex } from './seat-index'
 import type { TaskTallies } from './tallies'
 
 /**
- * Majority shares (ENGINE.md §6, BDA B.1): P(g) = share of the counted seats whose last round-0
+ * Majority shares (docs/engine.md §6, BDA B.1): P(g) = share of the counted seats whose last round-0
  * propose/vote is g; uniform when no counted seat has one. `counted(gi)` filters by global seat
  * (gated uses it); `dropSeat` (local) is left out. Round-0 evidence only, so every cut t ≥ 0 gives
  * the same answer. Returns the number of votes counted. O(S + K).

@@ -1,5 +1,5 @@
 /**
- * The aggregation methods, their hyperparameters and the CV grids (ENGINE.md §4, §5, §6).
+ * The aggregation methods, their hyperparameters and the CV grids (docs/engine.md §4, §5, §6).
  *
  * Grid order matters: CV ties go to the first point in this order (§7), which enumerates the
  * method's hyperparameters as nested loops with the first name of HYPER_NAMES outermost.
@@ -11,7 +11,7 @@ export const METHODS: readonly Method[] = [
   'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
 ]
 
-/** The engine's default for councils (ENGINE.md §11; the README defines it). */
+/** The engine's default for councils (docs/engine.md §11; the README defines it). */
 export const DEFAULT_METHOD: Method = 'standing-vote'
 
 export type HyperName = 'b' | 'kappa' | 's' | 'tau' | 'lambda'

@@ -16,7 +16,7 @@ export interface OutOfFoldFits {
 }
 
 /**
- * Out-of-fold fits (ENGINE.md §7, §8.2): outer F folds seeded by `seed`; for fold j the model is
+ * Out-of-fold fits (docs/engine.md §7, §8.2): outer F folds seeded by `seed`; for fold j the model is
  * fitted on the other folds, its hyperparameters re-selected there by an inner F-fold CV seeded
  * `seed + 1 + j` — unless `hyper` fixes them, or `perFold` gives the ones a previous run selected
  * on these same labels (one per non-empty fold, in fold order: selection is deterministic, so the
@@ -63,7 +63,7 @@ export interface NestedCvResult {
 }
 
 /**
- * Honest evaluation (ENGINE.md §7, BDA D.1): out-of-fold fits as above, each predicting its
+ * Honest evaluation (docs/engine.md §7, BDA D.1): out-of-fold fits as above, each predicting its
  * held-out fold on the full trace; answers by the tie rule with `seed` (NO_ANSWER where the
  * method gives none, so it scores as wrong).
  */

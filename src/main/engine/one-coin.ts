@@ -9,7 +9,7 @@ import type { SeatIndex } from './seat-index'
 import { C_AT, cutAt, N_AT, recordWidth, type TaskTallies } from './tallies'
 
 /**
- * The one-coin log-likelihood of ENGINE.md §3 (BDA Eq. 1) at round cut `cut`, up to terms that do
+ * The one-coin log-likelihood of docs/engine.md §3 (BDA Eq. 1) at round cut `cut`, up to terms that do
  * not depend on g (they cancel in the normaliser):
  *
  *   ℓ(g) = Σ_i [ lnΓ(α_i + c_i(g)) + lnΓ(β_i + N_i − c_i(g)) + e_i(g)·ln(K − 1) ]
@@ -61,7 +61,7 @@ export function temperAndNormalize(ll: Float64Array, K: number, tau: number, out
 }
 
 /**
- * The fitted one-coin aggregator (shared / per-agent / tempered; ENGINE.md §3–§4): Beta(α_i, β_i)
+ * The fitted one-coin aggregator (shared / per-agent / tempered; docs/engine.md §3–§4): Beta(α_i, β_i)
  * priors from the reliabilities, τ = hyper.tau for tempered, 1 otherwise.
  */
 export class OneCoinAggregator implements Aggregator {

@@ -2,7 +2,7 @@ import type { Hyper, OneCoinMethod } from './methods'
 import { reliabilityOf, type Reliabilities } from './reliability'
 
 /**
- * Prior means μ_i from the fitted reliabilities (ENGINE.md §4, BDA Eq. 3):
+ * Prior means μ_i from the fitted reliabilities (docs/engine.md §4, BDA Eq. 3):
  *   shared:               μ_i = b
  *   per-agent, tempered:  μ_i = clip(b + κ·(r_i − r̄), 0.01, 0.99)
  * and the Beta prior α_i = s·μ_i, β_i = s·(1 − μ_i). Arrays are by global seat index; the
@@ -40,7 +40,7 @@ export function betaPriors(method: OneCoinMethod, hyper: Hyper, rel: Reliabiliti
   return { mu, alpha, beta, unseenMu, unseenAlpha: s * unseenMu, unseenBeta: s * (1 - unseenMu) }
 }
 
-/** The seat weight w_i = ln(μ_i / (1 − μ_i)) (BDA Prop. 1; ENGINE.md §3, §6). */
+/** The seat weight w_i = ln(μ_i / (1 − μ_i)) (BDA Prop. 1; docs/engine.md §3, §6). */
 export function seatWeight(mu: number): number {
   return Math.log(mu / (1 - mu))
 }

@@ -1,7 +1,7 @@
 import { C_AT, N_AT, recordWidth, type TaskTallies } from './tallies'
 
 /**
- * Fitted seat reliabilities (ENGINE.md §4, BDA Eq. 3), over all rounds of the labeled tasks L:
+ * Fitted seat reliabilities (docs/engine.md §4, BDA Eq. 3), over all rounds of the labeled tasks L:
  *
  *   r_i = (Σ_L c_i(g*) + 1) / (Σ_L N_i + 2)        (Laplace)
  *

@@ -18,7 +18,7 @@ export interface EvaluateResult {
 }
 
 /**
- * The stateless `evaluate` command (FORMATS.md; ENGINE.md §7): nested CV over the tasks of
+ * The stateless `evaluate` command (docs/formats.md; docs/engine.md §7): nested CV over the tasks of
  * `traces` that have gold, metrics pooled over all out-of-fold predictions in file order.
  * ds-em runs unsupervised on the whole file (on per-task candidate sets when they differ). A
  * method that cannot run returns `refused` with the reason (mixed candidate sets for confusion /

@@ -15,8 +15,8 @@ export interface TaskPosterior {
 }
 
 /**
- * The stateless `posterior` command (FORMATS.md): fit `method` on the calibration tasks that have
- * gold (hyperparameters CV-selected when `hyper` is null, ENGINE.md §7), then score every task of
+ * The stateless `posterior` command (docs/formats.md): fit `method` on the calibration tasks that have
+ * gold (hyperparameters CV-selected when `hyper` is null, docs/engine.md §7), then score every task of
  * `traces` in input order on its whole trace, answer by the seeded tie rule (§6) — null where the
  * method gives none (best-seat on a task its seat did not answer) — weights per §6.
  * ds-em / ds-em-full run unsupervised on the traces' round-0 votes and ignore the calibration

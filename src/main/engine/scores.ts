@@ -1,5 +1,5 @@
 /**
- * Scores of probabilistic predictions (ENGINE.md §7, BDA App. B). A prediction is the posterior
+ * Scores of probabilistic predictions (docs/engine.md §7, BDA App. B). A prediction is the posterior
  * `p` (candidate order), the gold index and the tie-broken answer index.
  */
 export interface Prediction {

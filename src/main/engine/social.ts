@@ -5,7 +5,7 @@ import { cutAt, CURRENT_AT, recordWidth, type TaskTallies } from './tallies'
 const CURRENT = CURRENT_AT
 
 /**
- * The `social` distribution (ENGINE.md §8.2 state, AoD B.1): P(y) = share of seats whose current
+ * The `social` distribution (docs/engine.md §8.2 state, AoD B.1): P(y) = share of seats whose current
  * answer (latest +1 candidate up to round t, cleared by a retract) is y; seats without one are
  * left out of the denominator; uniform over 𝒦 when no seat has one.
  *

@@ -4,7 +4,7 @@ import { slabInts } from './int-slab'
 import type { SeatIndex } from './seat-index'
 
 /**
- * One task's sufficient statistics per round cut (ENGINE.md §2), built once and read by every
+ * One task's sufficient statistics per round cut (docs/engine.md §2), built once and read by every
  * aggregator, the CV grid search and the certificate — hot loops never touch move objects.
  *
  * Layout: cut r (0..R−1) covers every move with round ≤ rounds[r] (the distinct rounds of the
@@ -55,7 +55,7 @@ export const C_AT = 2
 
 /**
  * Builds a task's tallies. `gold` overrides `trace.gold` (labels come from the label store,
- * not from hidden truth — ENGINE.md §10); a gold that is not a candidate counts as unlabeled.
+ * not from hidden truth — docs/engine.md §10); a gold that is not a candidate counts as unlabeled.
  * O(moves + R·S·K) (O(R·moves) if rounds are out of order, which a valid trace never is).
  */
 export function buildTallies(trace: Trace, seatIndex: SeatIndex, gold: string | null | undefined = trace.gold): TaskTallies {

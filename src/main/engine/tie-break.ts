@@ -2,11 +2,11 @@ import type { Aggregator } from './aggregator'
 import { hashMod } from './hash'
 import type { TaskTallies } from './tallies'
 
-/** Probabilities within this of the top are tied (ENGINE.md §6). */
+/** Probabilities within this of the top are tied (docs/engine.md §6). */
 export const TIE_EPS = 1e-12
 
 /**
- * The seeded tie rule (ENGINE.md §6, BDA D.6): tied = the candidates within 1e-12 of the top
+ * The seeded tie rule (docs/engine.md §6, BDA D.6): tied = the candidates within 1e-12 of the top
  * probability, in candidate order; answer = tied[H(`${seed}:${task}`) mod |tied|]. Never candidate
  * order alone — a deterministic rule can correlate with an attack. Hashes only when |tied| > 1.
  * Returns a candidate index. O(K) (+ one SHA-256 on ties).
@@ -29,7 +29,7 @@ export function tieBreak(p: ArrayLike<number>, K: number, task: string, seed: nu
 }
 
 /**
- * Ŷ_t: an aggregator's tie-broken answer on the moves of rounds ≤ `round` (ENGINE.md §6, §8.1);
+ * Ŷ_t: an aggregator's tie-broken answer on the moves of rounds ≤ `round` (docs/engine.md §6, §8.1);
  * a candidate index of the task. `scratch` (length ≥ K) avoids an allocation per call.
  */
 export function answerAt(agg: Aggregator, t: TaskTallies, seed: number, round?: number, scratch?: Float64Array): number {

@@ -1,6 +1,6 @@
 /**
  * Window hardening, kept free of `electron` so tests can assert it under plain Node
- * (DESIGN.md, "Window hardening"). `host/electron.ts` builds its BrowserWindow from these.
+ * (docs/architecture.md, "Window hardening"). `host/electron.ts` builds its BrowserWindow from these.
  *
  * The one Content-Security-Policy: injected into the built index.html (meta tag), sent as a
  * header by the web host and by the Electron session. Transcripts are hostile text, so no

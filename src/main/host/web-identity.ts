@@ -1,5 +1,5 @@
 /**
- * Who calls the web host (issue #9, "Reviewer identity"). A token is a login:
+ * Who calls the web host ("Reviewer identity"). A token is a login:
  * - `serve` alone issues one login whose reviewer is the reviewer-name setting (one person, or a
  *   team that trusts each other to set their own name) — as before;
  * - `serve --reviewer alice --reviewer bob` issues one login per reviewer. Its reviewer is fixed:

@@ -1,5 +1,5 @@
 /**
- * Browser sessions of the web host (issue #22, "the cookie is the login token"). A login URL's
+ * Browser sessions of the web host ("the cookie is the login token"). A login URL's
  * token is exchanged once, at `/?token=…`, for a session cookie that is not the token: a random
  * nonce and its HMAC under the login's token. Cookies ignore ports, so every service on 127.0.0.1
  * receives the cookie — it must not be a credential it could replay elsewhere, and it reveals

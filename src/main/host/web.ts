@@ -48,7 +48,7 @@ export interface WebHost {
 }
 
 /**
- * The browser shell (DESIGN.md): the built renderer and the contract over HTTP, on 127.0.0.1
+ * The browser shell (docs/architecture.md): the built renderer and the contract over HTTP, on 127.0.0.1
  * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
  * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
  * (400). The token names the login, and the login the caller (web-identity.ts); a browser holds a

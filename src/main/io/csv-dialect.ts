@@ -5,7 +5,7 @@ export type Column = 'task' | 'worker' | 'label'
 export const COLUMNS: readonly Column[] = ['task', 'worker', 'label']
 
 /**
- * How a label-aggregation file is written (FORMATS.md): the order of its three columns, the
+ * How a label-aggregation file is written (docs/formats.md): the order of its three columns, the
  * delimiter, whether a header line comes first, and an optional gold file (same flags, two columns
  * task,label in the relative order `columns` gives them). The header line is skipped, never
  * interpreted: the real datasets name their columns `question,worker,answer` or not at all, so only
@@ -40,7 +40,7 @@ export function delimiterFor(dialect: CsvDialect, path: string): Delimiter {
   return dialect.delimiter ?? (/\.tsv$/i.test(path) ? 'tab' : 'comma')
 }
 
-/** Whether a path is read as label-aggregation CSV rather than trace JSONL (FORMATS.md). */
+/** Whether a path is read as label-aggregation CSV rather than trace JSONL (docs/formats.md). */
 export function isCsvPath(path: string): boolean {
   return /\.(csv|tsv|txt)$/i.test(path)
 }

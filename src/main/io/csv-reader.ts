@@ -25,7 +25,7 @@ export interface TextSource {
 }
 
 /**
- * Label-aggregation CSV → traces (FORMATS.md): each valid row is a round-0 `propose` by seat
+ * Label-aggregation CSV → traces (docs/formats.md): each valid row is a round-0 `propose` by seat
  * `worker` of `label`, with move id `r<line>` (its physical line: unique and stable). Tasks come in
  * order of first appearance; candidates are the labels of the whole file in order of first appearance,
  * the same list for every task so a label keeps its identity across tasks. Exact duplicate rows are

@@ -1,7 +1,7 @@
 import type { Force } from '../../shared/trace'
 
 /**
- * What the validator needs of ENGINE.md §2 (moves → signed endorsements): whether a target carries an
+ * What the validator needs of docs/engine.md §2 (moves → signed endorsements): whether a target carries an
  * endorsement. It is tracked along the list of one task, exactly as the engine will derive it:
  * propose/vote a → (+1, a); concede to another seat's move → the target's, copied; challenge → the
  * target's, sign flipped; retract → (−1, the seat's latest +1 candidate), none without one; abstain

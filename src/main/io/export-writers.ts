@@ -1,12 +1,12 @@
 /**
- * Export writers (FORMATS.md): decisions (`arbiter.decisions/1`, JSONL or CSV) and labels
+ * Export writers (docs/formats.md): decisions (`arbiter.decisions/1`, JSONL or CSV) and labels
  * (`arbiter.labels/1`, JSONL or CSV) and flags (`arbiter.flags/1`, JSONL or CSV). Rows are formatted one at a time so an export of any size
  * streams. CSV follows RFC 4180 (a cell with a comma, quote or line break is quoted, quotes
  * doubled); object and array cells are JSON-encoded. Text a spreadsheet would run as a formula gets
  * a leading `'` (task ids, candidates and notes come from outside); JSONL keeps every value verbatim.
  */
 
-/** One decisions row, fields in FORMATS.md's order. */
+/** One decisions row, fields in docs/formats.md's order. */
 export interface DecisionExportRow {
   task: string
   decision: 'act' | 'defer' | 'human' | null

@@ -1,4 +1,4 @@
-/** The file readers (FORMATS.md): trace JSONL, debate rounds, label-aggregation CSV, label JSONL. */
+/** The file readers (docs/formats.md): trace JSONL, debate rounds, label-aggregation CSV, label JSONL. */
 export { COLUMNS, DEFAULT_DIALECT, delimiterFor, isCsvPath, parseColumns, parseDelimiter } from './csv-dialect'
 export type { Column, CsvDialect } from './csv-dialect'
 export { DELIMITERS, parseRecords } from './csv-records'

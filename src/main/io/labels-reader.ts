@@ -7,7 +7,7 @@ import { LABEL_SOURCES, type LabelSource } from '../../shared/vocabularies'
 
 export { LABEL_SOURCES, type LabelSource }
 
-/** One human label (FORMATS.md `arbiter.labels/1`; ENGINE.md §10 for `source`). */
+/** One human label (docs/formats.md `arbiter.labels/1`; docs/engine.md §10 for `source`). */
 export interface Label {
   task: string
   label: string
@@ -25,7 +25,7 @@ export interface LabelReadResult {
   errors: ReadError[]
 }
 
-// A zone is required: label time orders drift windows (ENGINE.md §9), and a zoneless time would be
+// A zone is required: label time orders drift windows (docs/engine.md §9), and a zoneless time would be
 // read in whatever zone the machine is in.
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 

@@ -1,10 +1,10 @@
 /**
- * The one error shape of every reader (FORMATS.md: "every error names the line number, the task
+ * The one error shape of every reader (docs/formats.md: "every error names the line number, the task
  * id, the move id where there is one, and the rule broken"). Rule ids are stable kebab-case so
  * tests, scripts and the console can match on them; messages are for humans and may change.
  */
 
-/** Rules of the trace JSONL reader (`arbiter.trace/1`; ENGINE.md §1). */
+/** Rules of the trace JSONL reader (`arbiter.trace/1`; docs/engine.md §1). */
 export const TRACE_RULES = [
   'malformed-json',
   'not-an-object',
@@ -50,7 +50,7 @@ export const CSV_RULES = [
 ] as const
 
 /**
- * Rules added by the debate-rounds reader (FORMATS.md "Debate rounds"); its rows also break the
+ * Rules added by the debate-rounds reader (docs/formats.md "Debate rounds"); its rows also break the
  * CSV reader's column rules, and the tasks it builds the trace rules.
  */
 export const ROUNDS_RULES = ['duplicate-row', 'inconsistent-task', 'no-candidates'] as const

@@ -8,7 +8,7 @@ import { readTraceFile } from './trace-reader'
  * One entry point for `--traces` / `--calibration`: a file in the debate-rounds form (a CSV/TSV
  * whose header, or a JSONL file whose first object, names `round`, `seat` and `answer` and no
  * `moves`) is read as that form; else a `.csv`, `.tsv` or `.txt` file is label-aggregation CSV read
- * with `dialect` (FORMATS.md), anything else trace JSONL. The dialect, gold file included, applies
+ * with `dialect` (docs/formats.md), anything else trace JSONL. The dialect, gold file included, applies
  * to the label-aggregation form only (the rounds form takes its delimiter). `goldIgnored` is 0
  * but for label-aggregation CSV.
  */

@@ -6,7 +6,7 @@ import { isRecord } from './json-fields'
 import { isBlank } from './lines'
 
 /**
- * The debate-rounds form (FORMATS.md "Debate rounds"): one row per seat per round, as a council's
+ * The debate-rounds form (docs/formats.md "Debate rounds"): one row per seat per round, as a council's
  * own logs come. The columns it reads; any other column is ignored.
  */
 export const ROUNDS_COLUMNS = ['task', 'round', 'seat', 'answer', 'model', 'text', 'confidence', 'gold', 'group', 'question', 'candidates'] as const

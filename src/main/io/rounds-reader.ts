@@ -18,12 +18,12 @@ export interface RoundsReadResult extends TraceReadResult {
 }
 
 /**
- * Debate rounds (FORMATS.md "Debate rounds") → traces. CSV or TSV (by the name, as for the
+ * Debate rounds (docs/formats.md "Debate rounds") → traces. CSV or TSV (by the name, as for the
  * label-aggregation form) or JSONL; one row per seat per round.
  *
  * A task's rows may stand anywhere in the file, so no task can be built before the whole file is
  * read: the file is read whole and its rows kept until the end, then each task is built, checked by
- * the trace validator (the same rules and limits as a trace line: ENGINE.md §1, limits.ts) and its
+ * the trace validator (the same rules and limits as a trace line: docs/engine.md §1, limits.ts) and its
  * rows dropped. Memory is about the file's size (its cells are most of it); these files are a
  * council's logs (the real ones in `../data` are at most 6 MB), and every task built is bounded by
  * the trace limits.

@@ -7,7 +7,7 @@ import { formatCount, MAX_MOVE_TEXT, MAX_MOVES_PER_TASK, MAX_ROUNDS_PER_TASK, MA
 const FORCE_SET: ReadonlySet<string> = new Set(FORCES)
 
 /**
- * Validates the `moves` of one task against ENGINE.md §1 and returns them typed. `candidates` is
+ * Validates the `moves` of one task against docs/engine.md §1 and returns them typed. `candidates` is
  * null when the task's own candidate list was invalid: answer checks are then skipped (already
  * reported once at task level). Every move error is reported; the list is usable only if none was.
  */
@@ -44,7 +44,7 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
 
     if (id !== undefined && seen.has(id)) errs.add('duplicate-move', `move id ${id} appears earlier in this task`, moveId)
 
-    // Any JSON value is a valid confidence (ENGINE.md §1); only its size is limited, with the text's.
+    // Any JSON value is a valid confidence (docs/engine.md §1); only its size is limited, with the text's.
     const text = stringField(m, 'text', false, errs, label, moveId)
     const textSize = moveTextOverLimit(text, m.confidence)
     if (textSize !== null)
@@ -54,7 +54,7 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
     if (force === 'propose' || force === 'vote') {
       answer = answerField(m, force, candSet, errs, label, moveId)
     }
-    // An answer on any other force is ignored (ENGINE.md §1); it stays only in the raw object.
+    // An answer on any other force is ignored (docs/engine.md §1); it stays only in the raw object.
 
     let target: string | undefined
     let targetSeat: string | null = null
@@ -64,7 +64,7 @@ export function validateMoves(raw: unknown[], candidates: readonly string[] | nu
         targetSeat = seen.get(target) ?? null
         const carried = tracker.of(target)
         if (carried === null)
-          errs.add('target-no-endorsement', `${force} targets ${target}, which carries no endorsement (ENGINE.md §2)`, moveId)
+          errs.add('target-no-endorsement', `${force} targets ${target}, which carries no endorsement (docs/engine.md §2)`, moveId)
       }
     }
 
@@ -150,7 +150,7 @@ class TallySize {
     if (n > MAX_TALLY_COUNTS)
       errs.add(
         'tallies-too-large',
-        `the task's tallies would hold ${R} rounds × ${S} seats × ${2 * K + 2} (2K+2, K = ${formatCount(K)} candidates) = ${formatCount(n)} counts; at most ${formatCount(MAX_TALLY_COUNTS)} are allowed (ENGINE.md §2)`
+        `the task's tallies would hold ${R} rounds × ${S} seats × ${2 * K + 2} (2K+2, K = ${formatCount(K)} candidates) = ${formatCount(n)} counts; at most ${formatCount(MAX_TALLY_COUNTS)} are allowed (docs/engine.md §2)`
       )
   }
 }

@@ -8,7 +8,7 @@ import { validateMoves } from './trace-moves'
 export const duplicateTaskMessage = (task: string): string => `task id ${task} appears on an earlier line`
 
 /**
- * Validates one parsed trace line (FORMATS.md `arbiter.trace/1`, ENGINE.md §1) and returns it typed,
+ * Validates one parsed trace line (docs/formats.md `arbiter.trace/1`, docs/engine.md §1) and returns it typed,
  * or null when any rule is broken (every broken rule is in `errs`). Duplicate task ids are a
  * file-level rule, checked by the reader. Unknown fields are not copied here: the caller keeps the
  * raw object for round-tripping.

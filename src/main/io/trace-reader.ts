@@ -10,7 +10,7 @@ export interface TraceReadResult {
   traces: Trace[]
   /** The parsed JSON object of each valid trace (same index), unknown fields included, for round-trip. */
   raws: object[]
-  /** Every error of the file; the caller decides (FORMATS.md: nothing is written unless it is empty or the user skips invalid lines). */
+  /** Every error of the file; the caller decides (docs/formats.md: nothing is written unless it is empty or the user skips invalid lines). */
   errors: TraceError[]
 }
 

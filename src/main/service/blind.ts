@@ -1,8 +1,8 @@
 /**
- * The blind rule (issue #9): with N > 1 reviewers per task, a reviewer sees no other reviewer's
+ * The blind rule: with N > 1 reviewers per task, a reviewer sees no other reviewer's
  * label of a task still in the blind stream until they have committed their own — in the task's
  * detail, a resolve's conflict, recent labels, queue rows, the audit log, the label-based queue
- * filters and the exports alike (issue #22). Once they have
+ * filters and the exports alike. Once they have
  * labeled it, or once N reviewers have (or a ruling settled it), the labels are open to them.
  * Which tasks are blind for whom is the store's question (TeamStore.blindTasks, one SQL rule).
  */
@@ -36,7 +36,7 @@ export async function maskRecentLabels<R extends Pick<RecentLabel, 'taskId' | 'r
 
 /**
  * What a label row of the audit log says that names or identifies a label: the label itself, and
- * the ids an undo would take (issue #22: who knows a label's id could name it in a call).
+ * the ids an undo would take (who knows a label's id could name it in a call).
  */
 const LABEL_DETAILS = ['label', 'labelId', 'undone', 'supersedes'] as const
 

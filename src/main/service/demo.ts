@@ -86,7 +86,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
     rmSync(dir, { recursive: true, force: true })
   }
   const gold = new Map(traces.map((t) => [t.task, t.gold as string]))
-  // Labels are dated along the stream (a minute per task, ending now), so drift (ENGINE.md §9)
+  // Labels are dated along the stream (a minute per task, ending now), so drift (docs/engine.md §9)
   // sees the sleeper's late turn in the most recent labels, as it would in a real deployment.
   const now = Date.now()
   const position = new Map(traces.map((t, i) => [t.task, i]))

@@ -21,7 +21,7 @@ export function updateEngineSettings(store: Store, patch: Partial<EngineSettings
 
 /**
  * Written by the migration that changed the defaults (sqlite 0006, postgres 0003) when it kept an
- * older database's behaviour (ENGINE.md §10); removed when the user dismisses the notice.
+ * older database's behaviour (docs/engine.md §10); removed when the user dismisses the notice.
  */
 export const DEFAULTS_NOTICE_KEY = 'notice.defaultsChanged'
 const noticeSchema = z.object({ at: z.string(), kept: z.record(z.string(), z.unknown()) })

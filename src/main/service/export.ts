@@ -1,5 +1,5 @@
 /**
- * `export decisions|labels|flags` (FORMATS.md; flags: README `arbiter.flags/1`): exactly the rows of the filter the queue uses, streamed
+ * `export decisions|labels|flags` (docs/formats.md; flags: README `arbiter.flags/1`): exactly the rows of the filter the queue uses, streamed
  * page by page in task-id order, to a file or into a string. Writing to a file goes to a temp
  * name first and is renamed at the end, so a failed export never leaves a half file behind.
  */
@@ -34,7 +34,7 @@ export function decisionRow(r: TaskRow): DecisionExportRow {
 }
 
 /**
- * Who an export is for: a console caller sees it under the blind rule (issue #22) — the label-based
+ * Who an export is for: a console caller sees it under the blind rule — the label-based
  * filters skip tasks blind for them, a blind task's decision row shows no label and no answer, and
  * others' labels of it are left out — exactly as their queue shows it. null: the CLI, which holds
  * the database itself.

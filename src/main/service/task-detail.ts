@@ -1,6 +1,6 @@
 /**
  * The review screen's one call (`task.detail`): the transcript with every target resolved and what
- * each move counts as (ENGINE.md §2), and — unless blind — the engine's verdict under the current
+ * each move counts as (docs/engine.md §2), and — unless blind — the engine's verdict under the current
  * fit: posterior, seat weights beside reliabilities, leave-one-seat-out influence (§6), per-round
  * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
  * only once the task has a human label the caller may see (the blind rule, blind.ts).
@@ -56,7 +56,7 @@ function decisionView(d: DecisionRecord, threshold: number | null): DecisionView
 
 /**
  * ln(μ(K − 1)/(1 − μ)): what one +1 endorsement adds to its candidate's log-odds against each
- * other candidate under the one-coin model at this task's K (ENGINE.md §3; w_i + ln(K − 1)).
+ * other candidate under the one-coin model at this task's K (docs/engine.md §3; w_i + ln(K − 1)).
  * Null when the method has no μ_i (baselines, confusion) or the figure is not finite.
  */
 export function endorsementEvidence(mu: number | undefined, K: number): number | null {
@@ -120,7 +120,7 @@ export async function taskDetail(store: Store, models: ModelCache, taskId: strin
   const labels = rec.liveLabels.filter(shown)
   const labeled = labels.length > 0
   const fit = await store.currentFit()
-  // Blind (Calibrate): the verdict stays hidden until the task is labeled (ENGINE.md §10).
+  // Blind (Calibrate): the verdict stays hidden until the task is labeled (docs/engine.md §10).
   const hide = blind && !labeled
   const verdict = hide || fit === null ? null : verdictOf(rec, await models.get(store, fit), fit)
   const state = rec.liveLabels.length > 0 ? 'human' : (rec.decision?.decision ?? null)

@@ -5,7 +5,7 @@ import { PrefixedSettings } from './prefixed-settings'
 export { mayAdjudicate } from '../../shared/api'
 
 /**
- * Team settings (issue #9) belong to the database, shared by everyone on it, under `team.<name>`:
+ * Team settings belong to the database, shared by everyone on it, under `team.<name>`:
  * reviewers per task N, and who may adjudicate.
  */
 const TEAM = new PrefixedSettings<TeamSettings>('team.', teamSettingsSchema, DEFAULT_TEAM_SETTINGS, 'team setting')

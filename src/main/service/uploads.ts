@@ -1,6 +1,6 @@
 /**
  * Files the browser console uploads in chunks before an import (`imports.upload`, then
- * `imports.run`). They hold other people's data and fill a disk, so (issue #22):
+ * `imports.run`). They hold other people's data and fill a disk, so:
  * - they live in a folder of this process made by `mkdtemp`, mode 0700 (no other local user reads
  *   them), removed when the service closes; folders left by a process that died are swept when the
  *   next one starts;

@@ -23,7 +23,7 @@ import { ADVERSARIAL, SLEEPER, resolveCouncil, type ResolvedCouncil } from './re
  * both the seat's round-0 accuracy and, at K = 2, the share of its endorsements consistent with
  * the gold in every round: each honest move carries exactly one endorsement that agrees with the
  * gold iff that round's look did. This is the count model of BDA §3 taken literally, which is what
- * makes the engine's clean-council check (ENGINE.md §4: 0.74 / 0.68 / 0.68, 3 rounds, 4,500 tasks)
+ * makes the engine's clean-council check (docs/engine.md §4: 0.74 / 0.68 / 0.68, 3 rounds, 4,500 tasks)
  * a correctly specified benchmark. `conformity` deliberately breaks independence (contagion).
  *
  * Honest moves. Round 0: propose the look. Round t ≥ 1: the stance is a new look (or, with
@@ -108,7 +108,7 @@ function* stream(rc: ResolvedCouncil): Generator<Trace, void, undefined> {
     const gold = candidates[setup.gold]
     const seats = seatList(rc)
     const moves = buildMoves(rc, debate, moveIds, candidates, setup.gold, textRng, confRng, argue)
-    // Two literals rather than a spread: key order stays FORMATS.md's and the hot path stays monomorphic.
+    // Two literals rather than a spread: key order stays docs/formats.md's and the hot path stays monomorphic.
     const trace: Trace =
       question === undefined
         ? { task, candidates, gold, group: group.name, seats, moves }

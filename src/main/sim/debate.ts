@@ -4,7 +4,7 @@ import type { Rng } from './prng'
 /**
  * The move policy of one simulated task (the generative model is documented in council.ts).
  * Moves are written into preallocated typed arrays and reused task after task; council.ts turns
- * them into `Move` objects. Every move's signed endorsement (ENGINE.md §2) is tracked here, so a
+ * them into `Move` objects. Every move's signed endorsement (docs/engine.md §2) is tracked here, so a
  * target is always another seat's move from an earlier round that carries one.
  */
 

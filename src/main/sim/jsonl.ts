@@ -1,7 +1,7 @@
 import type { Move, Trace } from '@shared/trace'
 
 /**
- * One `arbiter.trace/1` JSONL line (no newline) with the fields in FORMATS.md's order — task,
+ * One `arbiter.trace/1` JSONL line (no newline) with the fields in docs/formats.md's order — task,
  * question, candidates, gold, group, seats, moves; per move id, round, seat, force, answer, target,
  * confidence, text — so generated files diff cleanly against hand-written ones. Absent optional
  * fields are omitted; `gold: null` (unlabeled) is kept.

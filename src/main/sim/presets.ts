@@ -33,7 +33,7 @@ function base(o: PresetOptions, seats: SeatSpec[]): CouncilConfig {
   return { tasks: o.tasks ?? 4500, seed: o.seed ?? 0, rounds: 3, seats, groups: BINARY, text: o.text, confidence: o.confidence }
 }
 
-/** ENGINE.md §4's clean council: K = 2, three honest seats 0.74 / 0.68 / 0.68, 3 rounds, 4,500 tasks. */
+/** docs/engine.md §4's clean council: K = 2, three honest seats 0.74 / 0.68 / 0.68, 3 rounds, 4,500 tasks. */
 export function cleanCouncilConfig(o: PresetOptions = {}): CouncilConfig {
   return base(o, PRIMARY)
 }

@@ -26,7 +26,7 @@ export function toAuditEntry(r: AuditRow): AuditEntry {
   }
 }
 
-/** The audit action of a recorded label: an adjudicator's ruling is its own action in the log (issue #9). */
+/** The audit action of a recorded label: an adjudicator's ruling is its own action in the log. */
 export function labelAction(adjudicated: boolean): 'label.adjudicate' | 'label.record' {
   return adjudicated ? 'label.adjudicate' : 'label.record'
 }

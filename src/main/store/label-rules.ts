@@ -1,5 +1,5 @@
 /**
- * The label rules of team mode as SQL, ONE text for both backends (issue #9: several reviewers per
+ * The label rules of team mode as SQL, ONE text for both backends (several reviewers per
  * task). What differs between SQLite and PostgreSQL — the column that keeps recording order, and
  * how one parameter carries a list of ids — comes in a small `LabelDialect`; everything else is
  * written once here, so the two backends cannot drift apart.
@@ -64,10 +64,10 @@ export const LABELED_BY = (taskExpr: string): string =>
   `EXISTS (SELECT 1 FROM labels bm WHERE bm.task_id = ${taskExpr} AND bm.reviewer = ? AND ${LIVE_LABEL('bm')})`
 
 /**
- * The blind rule (issue #9): others' labels of the task are hidden from a reviewer while it has a
+ * The blind rule: others' labels of the task are hidden from a reviewer while it has a
  * live label, none of it theirs, and is still in the blind stream. The ONE text behind task
  * detail, queue rows, recent labels, the audit log (TeamStore.blindTasks) and the label-based
- * filters of the queue and the exports (issue #22). Two parameters: the reviewer, then N.
+ * filters of the queue and the exports. Two parameters: the reviewer, then N.
  */
 export const BLIND_FOR = (taskExpr: string): string =>
   `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IN_BLIND_STREAM(taskExpr)})`

@@ -1,5 +1,5 @@
 /**
- * What a reservation means, the same on both backends (issue #9): opening a task holds it for one
+ * What a reservation means, the same on both backends: opening a task holds it for one
  * reviewer's session until `expires_at`. A reservation counts only while `expires_at > now` — every
  * read compares, so an expired one needs no sweeper: it simply stops counting, and the task is back
  * in everyone's queue. While it counts, another session's queue leaves the task out, and another
@@ -13,7 +13,7 @@ import type { Reservation } from './contract'
 export const MAX_RESERVATION_MS = 24 * 3600_000
 
 /**
- * Live holds one session may keep (issue #22): the task the reviewer works on, plus the one "next"
+ * Live holds one session may keep: the task the reviewer works on, plus the one "next"
  * claims before the screen moves. A reserve beyond it releases the session's least recently
  * reserved or renewed hold (earliest expiry) instead of refusing: the console's next-task flow
  * never fails on a hold its own page forgot to release, and one window cannot hoard the queue.

@@ -134,7 +134,7 @@ export function checkSeat(s: SeatInput, where: string): void {
   checkNullableString(s.model, `${where}.model`)
 }
 
-/** Shape only; the trace rules themselves (ENGINE.md §1) belong to io. */
+/** Shape only; the trace rules themselves (docs/engine.md §1) belong to io. */
 export function checkTask(t: TaskInput): void {
   const where = `task ${JSON.stringify(t?.id)}`
   checkId(t.id, 'task.id')

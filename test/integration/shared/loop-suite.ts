@@ -63,7 +63,7 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       service = await createService({ store, dbPath, nativeBinding: null, shell: 'electron' })
       service.subscribe((e) => events.push(e))
       // At this size (600 calibration labels) the social state's neighbourhoods are too coarse for
-      // λ = auto to find a feasible budget; the rounded posterior state acts (ENGINE.md §8.2). The
+      // λ = auto to find a feasible budget; the rounded posterior state acts (docs/engine.md §8.2). The
       // figures below are λ = auto's under Hoeffding's bound, named here (neither is the default).
       await call('engine.updateSettings', { patch: { autoRefit: false, method: 'per-agent', state: 'posterior', budget: { kind: 'auto' }, bound: 'hoeffding' } })
     })

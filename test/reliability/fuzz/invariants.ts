@@ -1,5 +1,5 @@
 /**
- * An independent statement of what a reader may accept (ENGINE.md §1, FORMATS.md), written from
+ * An independent statement of what a reader may accept (docs/engine.md §1, docs/formats.md), written from
  * the docs rather than from the readers' code, plus what the store needs to keep a value unchanged.
  * Each returns null, or what is wrong.
  */
@@ -23,7 +23,7 @@ export function traceProblem(t: Trace): string | null {
     if (!FORCES.has(m.force)) return `force ${m.force}`
     if ((m.force === 'propose' || m.force === 'vote') && !t.candidates.includes(m.answer as string)) return `answer ${m.answer}`
     if ((m.force === 'challenge' || m.force === 'concede') && !((ids.get(m.target as string) ?? i) < i)) return `target ${m.target}`
-    // Any JSON value (ENGINE.md §1), but one the store keeps unchanged.
+    // Any JSON value (docs/engine.md §1), but one the store keeps unchanged.
     if (m.confidence !== undefined && rawProblem(m.confidence) !== null) return 'confidence'
     ids.set(m.id, i)
     round = m.round

@@ -2,7 +2,7 @@
  * Structural mutations of one JSONL line: parse it, pick a node by preorder index, change it,
  * serialise again. Deleting, duplicating and swapping fields and array elements (moves, candidates,
  * seats), changing a value's type, and repeating a key (JSON.parse keeps the last) reach every
- * rule of ENGINE.md §1. A line that no longer parses is left as it is (the byte mutations cover it).
+ * rule of docs/engine.md §1. A line that no longer parses is left as it is (the byte mutations cover it).
  */
 import { pick } from './bytes'
 import { REPLACEMENTS, stringifyWithRaw } from './values'

@@ -8,7 +8,7 @@ import { cleanTallies, mv, trace } from './council'
 
 const FIXED = { b: 0.7, kappa: 1, s: 32 }
 
-describe('per-round states and answers from tallies (ENGINE.md §8.1–8.2)', () => {
+describe('per-round states and answers from tallies (docs/engine.md §8.1–8.2)', () => {
   const seats = new SeatIndex()
   const cal = cleanTallies(seats, 300, 1, 'c')
   const agg = fitAggregator('per-agent', cal, FIXED, 0)
@@ -54,7 +54,7 @@ describe('per-round states and answers from tallies (ENGINE.md §8.1–8.2)', ()
   })
 })
 
-describe('out-of-fold calibration states (ENGINE.md §8.2, §7)', () => {
+describe('out-of-fold calibration states (docs/engine.md §8.2, §7)', () => {
   const seats = new SeatIndex()
   const C = cleanTallies(seats, 600, 2, 'c')
 
@@ -117,7 +117,7 @@ describe('out-of-fold calibration states (ENGINE.md §8.2, §7)', () => {
   })
 })
 
-describe('act-or-defer over a fitted council (ENGINE.md §8.7–8.9, §10)', () => {
+describe('act-or-defer over a fitted council (docs/engine.md §8.7–8.9, §10)', () => {
   const seats = new SeatIndex()
   const C = cleanTallies(seats, 2000, 5, 'c')
   const S = cleanTallies(seats, 2000, 6, 's')

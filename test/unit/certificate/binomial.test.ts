@@ -19,7 +19,7 @@ import {
 import { cleanTallies } from './council'
 import { simulateCouncil } from './sim'
 
-/** ENGINE.md §8.7 `binomial`: L^CP(x, n) − b, with n the tie-complete neighbourhood and δ' = δ/(T·|𝒦_used|). */
+/** docs/engine.md §8.7 `binomial`: L^CP(x, n) − b, with n the tie-complete neighbourhood and δ' = δ/(T·|𝒦_used|). */
 
 /** P(Bin(n, p) ≥ x), summed term by term in logs: an independent check of the Beta quantile. */
 function upperTail(x: number, n: number, p: number): number {

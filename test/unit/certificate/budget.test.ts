@@ -9,7 +9,7 @@ import {
   usableKs
 } from '../../../src/main/engine/certificate'
 
-describe('concentration term c_k (ENGINE.md §8.7)', () => {
+describe('concentration term c_k (docs/engine.md §8.7)', () => {
   it('c_128 = 0.1530 for T·|K_used| = 12, δ = 0.03', () => {
     const c = concentration(128, 4, 3, 0.03)
     expect(c.toFixed(4)).toBe('0.1530')
@@ -22,7 +22,7 @@ describe('concentration term c_k (ENGINE.md §8.7)', () => {
   })
 })
 
-describe('budget decomposition (ENGINE.md §8.8)', () => {
+describe('budget decomposition (docs/engine.md §8.8)', () => {
   it('α = β − 0.05 under the defaults', () => {
     const o = resolveOptions()
     expect(o.delta).toBe(0.03)

@@ -27,7 +27,7 @@ function scored(id: string, states: RoundState[]): ScoredTask {
   return { id, states, answers: states.map((_, t) => `answer@${t}`) }
 }
 
-describe('certificate decisions (ENGINE.md §8.8–8.9)', () => {
+describe('certificate decisions (docs/engine.md §8.8–8.9)', () => {
   const cal = twoCells(1000, 3)
 
   it('acts at the FIRST round whose bound clears 1 − α, with that round’s answer', () => {
@@ -139,7 +139,7 @@ describe('certificate decisions (ENGINE.md §8.8–8.9)', () => {
   })
 })
 
-describe('a clean simulated council (ENGINE.md §8 check: the default state acts)', () => {
+describe('a clean simulated council (docs/engine.md §8 check: the default state acts)', () => {
   it('acts on a good share at β = 0.2 with the social state, within budget', () => {
     const clean = { easyShare: 0.7, easyAcc: 0.92, hardAcc: 0.5, herd: 0.3, distractor: 0.3 }
     const cal = simulateCouncil(4000, 'clean-cal', clean)

@@ -12,7 +12,7 @@ export function trace(task: string, candidates: string[], moves: Move[], gold: s
 }
 
 /**
- * Tallies of the simulator's clean council (ENGINE.md §4: 3 honest seats 0.74 / 0.68 / 0.68, K = 2,
+ * Tallies of the simulator's clean council (docs/engine.md §4: 3 honest seats 0.74 / 0.68 / 0.68, K = 2,
  * 3 rounds) — several streams share one SeatIndex, as every run of the engine must; `prefix` keeps
  * task ids of different streams apart.
  */

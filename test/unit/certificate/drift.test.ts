@@ -24,7 +24,7 @@ function council(n: number, seed: string): DriftTask[] {
   return tasks
 }
 
-describe('seat drift (ENGINE.md §9)', () => {
+describe('seat drift (docs/engine.md §9)', () => {
   const tasks = council(500, 'drift')
   const report = seatDrift(tasks)
   const by = new Map(report.map((r) => [r.seat, r]))

@@ -29,7 +29,7 @@ function brute(
   return { h2, count, sumZ }
 }
 
-describe('k-NN neighbourhoods on one flatbush index (ENGINE.md §8.7)', () => {
+describe('k-NN neighbourhoods on one flatbush index (docs/engine.md §8.7)', () => {
   it('includes every coinciding state tied at the k-th distance (h = 0)', () => {
     // 300 tasks at P, 400 at distance 0.1, 400 far away; scale 1000.
     const cx: number[] = []
@@ -152,7 +152,7 @@ describe('k-NN neighbourhoods on one flatbush index (ENGINE.md §8.7)', () => {
   })
 })
 
-describe('empirical modulus (ENGINE.md §8.6)', () => {
+describe('empirical modulus (docs/engine.md §8.6)', () => {
   it('is exact at r = 0 (coinciding pairs only) and never under-estimates for r > 0', () => {
     const rng = createRng(8)
     const n = 400

@@ -14,7 +14,7 @@ const clean = { easyShare: 0.7, easyAcc: 0.92, hardAcc: 0.5, herd: 0.3, distract
 // Cleaner still: WA/β ≤ 0.10 on C2 is a demanding feasibility rule (AoD reports 9–12% usage).
 const cleaner = { easyShare: 0.7, easyAcc: 0.92, hardAcc: 0.5, herd: 0.2, distractor: 0.2 }
 
-describe('λ = auto (ENGINE.md §8 Budget; AoD B.5)', () => {
+describe('λ = auto (docs/engine.md §8 Budget; AoD B.5)', () => {
   it('selects the feasible λ with the highest Act on C2 (ties → smaller λ), then β = λ*·ê_T on all of C', () => {
     const cal = simulateCouncil(4000, 'lambda-cal', cleaner)
     const test = simulateCouncil(2000, 'lambda-test', { ...cleaner, idPrefix: 's' })

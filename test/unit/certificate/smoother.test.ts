@@ -10,7 +10,7 @@ import {
 } from '../../../src/main/engine/certificate'
 import { createRng } from '../../../src/main/sim/prng'
 
-describe('B-spline basis (ENGINE.md §8.5)', () => {
+describe('B-spline basis (docs/engine.md §8.5)', () => {
   it('quantile knots follow numpy linear interpolation and drop duplicates', () => {
     expect(sortedQuantile([1, 2, 3, 4], 0.5)).toBe(2.5)
     // Ten values, 8 quantiles at positions 9·j/7: all but the last two land on the zeros.
@@ -53,7 +53,7 @@ describe('Cholesky solve', () => {
   })
 })
 
-describe('isotonic fallback (PAVA, ENGINE.md §8.5)', () => {
+describe('isotonic fallback (PAVA, docs/engine.md §8.5)', () => {
   it('pools violators with weights and pools equal x first', () => {
     // x: 0.1 (2 tasks, 2 right), 0.2 (1, 0), 0.3 (1, 1), 0.2 again (1, 1) → equal x pooled to 0.2: (2, 1)
     const fit = isotonicOnSites(Float64Array.from([0.1, 0.2, 0.3, 0.2]), Float64Array.from([2, 1, 1, 1]), Float64Array.from([2, 0, 1, 1]))
@@ -66,7 +66,7 @@ describe('isotonic fallback (PAVA, ENGINE.md §8.5)', () => {
   })
 })
 
-describe('additive logistic spline (ENGINE.md §8.5; sklearn C = 1 convention)', () => {
+describe('additive logistic spline (docs/engine.md §8.5; sklearn C = 1 convention)', () => {
   it('satisfies the optimality conditions: unpenalised intercept ⇒ Σ fitted = Σ Z; penalised gradient = 0', () => {
     const rng = createRng(11)
     const n = 3000

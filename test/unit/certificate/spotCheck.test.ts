@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { hashMod } from '../../../src/main/engine/hash'
 import { isSpotChecked } from '../../../src/main/engine/certificate'
 
-describe('spot-check routing (ENGINE.md §10)', () => {
+describe('spot-check routing (docs/engine.md §10)', () => {
   const ids = Array.from({ length: 100_000 }, (_, i) => `task-${i}`)
 
   it('follows H(seed:spot:task) mod 10000 < round(10000·ρ), deterministically', () => {

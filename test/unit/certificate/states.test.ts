@@ -11,7 +11,7 @@ import {
   stateOf
 } from '../../../src/main/engine/certificate'
 
-describe('state helpers (ENGINE.md §8.2)', () => {
+describe('state helpers (docs/engine.md §8.2)', () => {
   const cands = ['a', 'b', 'c']
 
   it('social shares leave seats without a current answer out of the denominator', () => {
@@ -47,7 +47,7 @@ describe('state helpers (ENGINE.md §8.2)', () => {
   })
 })
 
-describe('right-continuous ECDF (ENGINE.md §8.3)', () => {
+describe('right-continuous ECDF (docs/engine.md §8.3)', () => {
   it('F(x) = #{≤ x}/n, ties counted, scored values between data points', () => {
     const F = new EmpiricalCdf([0.2, 0.5, 0.5, 0.9])
     expect(F.value(0.1)).toBe(0)
@@ -60,7 +60,7 @@ describe('right-continuous ECDF (ENGINE.md §8.3)', () => {
   })
 })
 
-describe('hash splits (ENGINE.md §8.4, §8 Budget)', () => {
+describe('hash splits (docs/engine.md §8.4, §8 Budget)', () => {
   const ids = Array.from({ length: 101 }, (_, i) => `task-${i}`)
 
   it('D_mod = first round(0.2·|C|) by H(seed:split:task), D_loc the rest', () => {

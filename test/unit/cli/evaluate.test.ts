@@ -56,7 +56,7 @@ describe('evaluate: a good run', () => {
     }
   })
 
-  it('defaults to the standing vote (ENGINE.md §11), 5 folds, seed 0, and honours --folds and --seed', async () => {
+  it('defaults to the standing vote (docs/engine.md §11), 5 folds, seed 0, and honours --folds and --seed', async () => {
     const r = await run('--traces', CAL)
     expect(r.out.map((l) => (JSON.parse(l) as { method: string }).method)).toEqual(['standing-vote'])
     expect((await run('--traces', CAL, '--method', 'standing-vote', '--folds', '5', '--seed', '0')).out).toEqual(r.out)
@@ -65,7 +65,7 @@ describe('evaluate: a good run', () => {
   })
 
   it('a method that cannot run on the file is a refused line, not a failure', async () => {
-    // Two candidate sets in one file: Dawid–Skene and confusion need one shared set (ENGINE.md §5–§6).
+    // Two candidate sets in one file: Dawid–Skene and confusion need one shared set (docs/engine.md §5–§6).
     const mixed = join(IO, 'mixed-candidates.jsonl')
     const r = await run('--traces', mixed, '--method', 'confusion')
     expect(r.code).toBe(0)

@@ -13,7 +13,7 @@ const run = (...argv: string[]) => runCaptured(posteriorCommand, argv)
 interface Expected { rule: string; file: string; gold?: string; errorFile?: 'gold'; line: number; task: string | null; move: string | null }
 const load = (dir: string): Expected[] => JSON.parse(readFileSync(join(IO, dir, 'expected.json'), 'utf8')) as Expected[]
 
-/** The stderr line FORMATS.md asks for: `file:line: task T move M: rule — message`. */
+/** The stderr line docs/formats.md asks for: `file:line: task T move M: rule — message`. */
 function errorLine(file: string, e: Expected): RegExp {
   const where = [e.task === null ? '' : `task ${e.task}`, e.move === null ? '' : `move ${e.move}`].filter((s) => s !== '').join(' ')
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -116,7 +116,7 @@ describe('posterior: a good run', () => {
     expect(r.err).toEqual([])
     expect(r.code).toBe(0)
     checkLines(r.out, tasks, ['yes', 'no'])
-    // One-coin methods report a weight for each seat that moved in the task (ENGINE.md §6).
+    // One-coin methods report a weight for each seat that moved in the task (docs/engine.md §6).
     expect(Object.keys((JSON.parse(r.out[0]) as { weights: object }).weights).sort()).toEqual(['A', 'B', 'C'])
   })
 

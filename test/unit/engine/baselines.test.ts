@@ -8,7 +8,7 @@ import { buildTallies } from '../../../src/main/engine/tallies'
 import { tieBreak } from '../../../src/main/engine/tie-break'
 import { m, trace, votes } from './helpers'
 
-describe('majority (ENGINE.md §6)', () => {
+describe('majority (docs/engine.md §6)', () => {
   it('counts each seat\'s LAST round-0 propose/vote; later rounds and other forces are ignored', () => {
     const t = buildTallies(trace('t', ['a', 'b', 'c'], [
       m('1', 0, 'A', 'propose', { answer: 'a' }),
@@ -28,7 +28,7 @@ describe('majority (ENGINE.md §6)', () => {
   })
 })
 
-describe('gated majority (ENGINE.md §6)', () => {
+describe('gated majority (docs/engine.md §6)', () => {
   it('compares accuracy with the mean 1/K exactly, in rationals', () => {
     // 1 right of 10 tasks with K = 10: 1/10 > 1/10 is false — but in floats Σ 1/10 = 0.9999999999999999 < 1.
     let float = 0
@@ -56,7 +56,7 @@ describe('gated majority (ENGINE.md §6)', () => {
   })
 })
 
-describe('the seeded tie rule (ENGINE.md §6, BDA D.6)', () => {
+describe('the seeded tie rule (docs/engine.md §6, BDA D.6)', () => {
   it('tied = within 1e-12 of the top, in candidate order; answer = tied[H(seed:task) mod |tied|]', () => {
     const p = [0.3, 0.35 - 5e-13, 0.35, 0]
     for (const task of ['t1', 't2', 't3', 'x']) for (const seed of [0, 7]) {

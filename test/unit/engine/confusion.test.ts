@@ -8,7 +8,7 @@ import { SeatIndex } from '../../../src/main/engine/seat-index'
 import { buildTallies } from '../../../src/main/engine/tallies'
 import { council, m, trace, votes } from './helpers'
 
-describe('tempered confusion model (ENGINE.md §5)', () => {
+describe('tempered confusion model (docs/engine.md §5)', () => {
   it('P_i(g\'|g) = (n + λ·m)/(Σn + λ) with the one-coin-centred prior mean', () => {
     const P = lnConfusion(Float64Array.from([3, 1, 0, 2]), 0.75, 2, 2).map(Math.exp)
     // row g=0: (3 + 1.5)/6, (1 + 0.5)/6; row g=1: (0 + 0.5)/4, (2 + 1.5)/4

@@ -16,7 +16,7 @@ const tallies = (traces: ReturnType<typeof council>): TaskTallies[] => {
   return traces.map((t) => buildTallies(t, seats))
 }
 
-describe('folds (ENGINE.md §7)', () => {
+describe('folds (docs/engine.md §7)', () => {
   const rand = rng(5)
   const items = Array.from({ length: 103 }, (_, i) => ({ task: `task-${i}`, gold: ['b', 'a', 'B', 'c'][Math.floor(rand() * 4)] }))
 
@@ -47,7 +47,7 @@ describe('folds (ENGINE.md §7)', () => {
   })
 })
 
-describe('CV grid search (ENGINE.md §7)', () => {
+describe('CV grid search (docs/engine.md §7)', () => {
   it('grid sizes and order: 72 / 360 / 1440 / 24 points, first name outermost', () => {
     expect(gridPoints('shared')).toHaveLength(72)
     expect(gridPoints('per-agent')).toHaveLength(360)

@@ -41,7 +41,7 @@ function fixtureData(): { data: DsData; labels: string[]; tasks: string[]; worke
   return { data, labels: [...tallies[0].candidates], tasks: tallies.map((t) => t.task), workers: seats.ids }
 }
 
-describe('Dawid–Skene EM (ENGINE.md §6) against crowd-kit test_dawid_skene_step_by_step', () => {
+describe('Dawid–Skene EM (docs/engine.md §6) against crowd-kit test_dawid_skene_step_by_step', () => {
   const { data, labels, tasks, workers } = fixtureData()
   for (const [iter, maxIter] of [['iter0', 0], ['iter1', 1]] as const) {
     it(`matches ${iter}: posteriors, priors and error matrices within ±0.005`, () => {

@@ -18,7 +18,7 @@ import { dataset, itWith } from '../../helpers/prerequisites'
 import { council, rng, votes } from './helpers'
 
 /**
- * ds-em (one-coin) on per-task candidate sets (ENGINE.md §6), and bit-exactness on one shared set:
+ * ds-em (one-coin) on per-task candidate sets (docs/engine.md §6), and bit-exactness on one shared set:
  * fixtures/ds-em-shared-set.json holds `posterior`/`evaluate` output of ds-em captured with the code
  * before per-task sets existed (commit fac291f; bluebird as a SHA-256 of its posteriors only, the
  * dataset carries no license).
@@ -102,7 +102,7 @@ function mmluLike(n: number, seed: number, acc: number[]): Trace[] {
   })
 }
 
-describe('ds-em (one-coin) on per-task candidate sets (ENGINE.md §6)', () => {
+describe('ds-em (one-coin) on per-task candidate sets (docs/engine.md §6)', () => {
   const acc = [0.85, 0.7, 0.55, 0.45, 0.3]
   const traces = mmluLike(400, 21, acc)
 

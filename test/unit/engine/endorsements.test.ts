@@ -6,7 +6,7 @@ const C = ['a', 'b', 'c']
 const en = (moves: Parameters<typeof trace>[2]) => endorsementsOf(trace('t', C, moves))
 const E = (sign: 1 | -1, cand: string) => ({ sign, cand: C.indexOf(cand) })
 
-describe('moves → signed endorsements (ENGINE.md §2)', () => {
+describe('moves → signed endorsements (docs/engine.md §2)', () => {
   it('propose and vote endorse their answer', () => {
     expect(en([m('1', 0, 'A', 'propose', { answer: 'b' }), m('2', 0, 'B', 'vote', { answer: 'c' })])).toEqual([E(1, 'b'), E(1, 'c')])
   })

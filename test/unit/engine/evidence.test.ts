@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildTallies, fitAggregator, fitReliabilities, SeatIndex } from '../../../src/main/engine'
 import { m, trace } from './helpers'
 
-describe('evidence behind each reliability (ENGINE.md §4, shown beside the seat weights)', () => {
+describe('evidence behind each reliability (docs/engine.md §4, shown beside the seat weights)', () => {
   it('is Σ_L N_i: every endorsement of the seat on labeled tasks, and 0 for a seat never seen', () => {
     const seats = new SeatIndex()
     const L = [

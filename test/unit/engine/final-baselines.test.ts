@@ -32,7 +32,7 @@ function debate(task = 'd', gold: string | null = null) {
   ], gold)
 }
 
-describe('majority-final (ENGINE.md §6): the social reading at the last cut', () => {
+describe('majority-final (docs/engine.md §6): the social reading at the last cut', () => {
   const agg = new MajorityFinalAggregator()
 
   it('counts each seat\'s latest +1 candidate: abstain keeps it, retract clears it, concede takes the target\'s', () => {
@@ -88,7 +88,7 @@ describe('the certificate\'s fits (fit-council): majority-final is label-free, b
   })
 })
 
-describe('best-seat (ENGINE.md §6): one seat, picked on the labeled side', () => {
+describe('best-seat (docs/engine.md §6): one seat, picked on the labeled side', () => {
   const C = ['x', 'y', 'z']
 
   it('picks the seat with the most correct FINAL answers; an unanswered labeled task counts as wrong', () => {

@@ -17,7 +17,7 @@ function unanimous(K: number, N: number) {
   return trace('u', cands(K), Array.from({ length: N }, (_, i) => m(`m${i}`, 0, `S${i}`, 'propose', { answer: 'c1' })))
 }
 
-describe('one-coin posterior (ENGINE.md §3, BDA C.8)', () => {
+describe('one-coin posterior (docs/engine.md §3, BDA C.8)', () => {
   it('reproduces the C.8 table: Beta(1,1), N unanimous seats, K = 2, 3, 4', () => {
     const agg = new OneCoinAggregator('shared', { b: 0.5, s: 2 }, noFit) // Beta(1, 1)
     const table: Record<number, string[]> = {}

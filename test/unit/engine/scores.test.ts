@@ -5,7 +5,7 @@ import { accuracy, brier, nll, type Prediction } from '../../../src/main/engine/
 
 const P = (p: number[], gold: number, answer: number): Prediction => ({ p, gold, answer })
 
-describe('scores (ENGINE.md §7)', () => {
+describe('scores (docs/engine.md §7)', () => {
   const preds = [P([0.7, 0.2, 0.1], 0, 0), P([0.4, 0.4, 0.2], 1, 0), P([0.1, 0.3, 0.6], 1, 2)]
 
   it('accuracy, multiclass Brier and NLL on a hand-computed example', () => {

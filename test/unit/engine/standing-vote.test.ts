@@ -14,7 +14,7 @@ function tallies(traces: ReturnType<typeof council>, seats = new SeatIndex()): T
   return traces.map((t) => buildTallies(t, seats))
 }
 
-describe('standing vote (ENGINE.md §11)', () => {
+describe('standing vote (docs/engine.md §11)', () => {
   it('is a method of the engine, tuned on (b, κ)', () => {
     expect(METHODS).toContain('standing-vote')
   })

@@ -7,7 +7,7 @@ import { council, m, trace } from './helpers'
 
 const field = (t: TaskTallies, cut: number, s: number, at: number): number => t.counts[(cut * t.S + s) * recordWidth(t.K) + at]
 
-describe('task tallies (ENGINE.md §2)', () => {
+describe('task tallies (docs/engine.md §2)', () => {
   const tr = trace('t', ['a', 'b', 'c'], [
     m('1', 0, 'A', 'propose', { answer: 'a' }),
     m('2', 0, 'B', 'vote', { answer: 'b' }),

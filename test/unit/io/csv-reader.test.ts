@@ -35,7 +35,7 @@ describe('label CSV reader: rows to traces', () => {
       { task: 't1', candidates: ['no', 'yes'], gold: null, moves: [
         { id: 'r2', round: 0, seat: 'w1', force: 'propose', answer: 'no' },
         { id: 'r5', round: 0, seat: 'w2', force: 'propose', answer: 'yes' },
-        // An exact duplicate row is kept: one more propose, in file order (FORMATS.md).
+        // An exact duplicate row is kept: one more propose, in file order (docs/formats.md).
         { id: 'r6', round: 0, seat: 'w2', force: 'propose', answer: 'yes' }
       ] },
       { task: 't2', candidates: ['no', 'yes'], gold: null, moves: [{ id: 'r4', round: 0, seat: 'w1', force: 'propose', answer: 'yes' }] }

@@ -8,7 +8,7 @@ const ok = { task: 'medclaim-0001', label: 'true', source: 'random', reviewer: '
 const line = (o: object): string => JSON.stringify(o)
 
 describe('label JSONL reader (arbiter.labels/1)', () => {
-  it('reads the FORMATS.md example and keeps unknown fields in the raw object', () => {
+  it('reads the docs/formats.md example and keeps unknown fields in the raw object', () => {
     const { note: _note, ...noNote } = ok
     const second = { ...noNote, source: 'escalation', at: '2026-11-30T13:00:00.5+01:00' }
     const res = readLabelsText(line({ format: 'arbiter.labels/1', ...ok, extra: 1 }) + '\n' + line(second), 'l.jsonl')

@@ -35,7 +35,7 @@ describe('trace JSONL reader: one fixture per validity rule', () => {
 })
 
 describe('trace JSONL reader: valid input', () => {
-  it('reads the FORMATS.md example and keeps unknown fields in the raw object', () => {
+  it('reads the docs/formats.md example and keeps unknown fields in the raw object', () => {
     const ex = {
       task: 'medclaim-0001', question: 'Does X reduce Y?', candidates: ['true', 'false'], gold: 'true', group: 'MedClaim',
       seats: [{ id: 'A1', model: 'gemma-3-27b-it' }, { id: 'A2', model: 'phi-4' }, { id: 'A3' }],
@@ -54,7 +54,7 @@ describe('trace JSONL reader: valid input', () => {
     expect(t).toMatchObject({ task: 'medclaim-0001', candidates: ['true', 'false'], gold: 'true', group: 'MedClaim', question: 'Does X reduce Y?' })
     expect(t.seats).toEqual([{ id: 'A1', model: 'gemma-3-27b-it' }, { id: 'A2', model: 'phi-4' }, { id: 'A3' }])
     expect(t.moves[0]).toEqual({ id: 'm1', round: 0, seat: 'A1', force: 'propose', answer: 'true', confidence: 0.8, text: '...' })
-    // An answer on a challenge is ignored by the engine (ENGINE.md §1): not typed, but round-tripped.
+    // An answer on a challenge is ignored by the engine (docs/engine.md §1): not typed, but round-tripped.
     expect(t.moves[3]).toEqual({ id: 'm4', round: 1, seat: 'A2', force: 'challenge', target: 'm1' })
     expect(res.raws[0]).toEqual({ format: 'arbiter.trace/1', ...ex })
   })
@@ -104,7 +104,7 @@ describe('trace JSONL reader: field rules', () => {
     expect(rules(res.errors)).toEqual(['wrong-type', 'wrong-type', 'missing-field', 'wrong-type'])
   })
 
-  it('keeps a confidence of any JSON value as given (ENGINE.md §1), and absent when absent', () => {
+  it('keeps a confidence of any JSON value as given (docs/engine.md §1), and absent when absent', () => {
     const values = [0.8, 'high', null, { a: 1 }, [1, 'x'], true]
     const res = readTraceText(task([...values.map((confidence, i) => ({ ...P(`m${i}`, `S${i}`, 'a'), confidence })), P('m9', 'S9', 'b')]), 'f')
     expect(res.errors).toEqual([])
@@ -146,7 +146,7 @@ describe('trace JSONL reader: field rules', () => {
   })
 })
 
-describe('trace JSONL reader: targets carrying no endorsement (ENGINE.md §2)', () => {
+describe('trace JSONL reader: targets carrying no endorsement (docs/engine.md §2)', () => {
   const errorsOf = (moves: object[]): [string, string | null][] => readTraceText(task(moves), 'f').errors.map((e) => [e.rule, e.move])
 
   it('a concede to one\'s own move carries none', () => {
@@ -187,7 +187,7 @@ describe('trace JSONL reader: targets carrying no endorsement (ENGINE.md §2)', 
   })
 })
 
-describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), ENGINE.md §2)', () => {
+describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), docs/engine.md §2)', () => {
   const cands = (k: number): string[] => Array.from({ length: k }, (_, i) => `c${i}`)
   const moves = (n: number, seat: (i: number) => string, round: (i: number) => number): object[] =>
     Array.from({ length: n }, (_, i) => ({ id: `m${i}`, round: round(i), seat: seat(i), force: 'propose', answer: 'c0' }))

@@ -7,7 +7,7 @@ import { engineSettingsFromStored, readEngineSettings, updateEngineSettings } fr
 import { openStore } from '../../../src/main/store'
 
 describe('engine settings', () => {
-  it('default to ENGINE.md’s (β = 0.20 absolute, the binomial bound, δ 0.03, ε 0.02, social, ρ 0.05, all labels)', () => {
+  it('default to docs/engine.md’s (β = 0.20 absolute, the binomial bound, δ 0.03, ε 0.02, social, ρ 0.05, all labels)', () => {
     expect(engineSettingsFromStored({})).toEqual(DEFAULT_ENGINE_SETTINGS)
     expect(DEFAULT_ENGINE_SETTINGS).toMatchObject({ method: 'standing-vote', budget: { kind: 'absolute', beta: 0.2 }, bound: 'binomial', delta: 0.03, epsAct: 0.02, state: 'social', spotRate: 0.05, labelPolicy: 'all' })
     expect(engineSettingsSchema.safeParse(DEFAULT_ENGINE_SETTINGS).success).toBe(true)

@@ -10,8 +10,8 @@ const row: TaskRow = {
   bound: [0.5, null], disagreement: 0.2, fitId: 'f1', method: 'per-agent', decidedAt: '2026-11-30T01:00:00.000Z', label: null, reservedBy: null, flags: 0
 }
 
-describe('export writers (FORMATS.md)', () => {
-  it('write decisions with FORMATS.md’s fields in order, JSON-encoding objects in CSV', () => {
+describe('export writers (docs/formats.md)', () => {
+  it('write decisions with docs/formats.md’s fields in order, JSON-encoding objects in CSV', () => {
     const csv = decisionsWriter('csv')
     expect(csv.header()).toBe('task,decision,spotCheck,answer,method,posterior,stopRound,gap,bound,label,labelSource,reviewer,decidedAt,fit\n')
     expect(csv.row(decisionRow(row))).toBe('"t,1",defer,true,a,per-agent,"{""a"":0.6,""b"":0.4}",,0.1,"[0.5,null]",,,,2026-11-30T01:00:00.000Z,f1\n')

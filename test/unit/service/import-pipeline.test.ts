@@ -44,7 +44,7 @@ describe('a trace line → the store’s task', () => {
     expect(t.moves[1].raw).toBeNull()
   })
 
-  it('stores exactly the engine’s tallies (ENGINE.md §2), through a tally pack, and the social top share', () => {
+  it('stores exactly the engine’s tallies (docs/engine.md §2), through a tally pack, and the social top share', () => {
     const trace = raw as unknown as Trace
     const stored = talliesOf(trace)
     const seats = new SeatIndex()

@@ -1,7 +1,7 @@
 import type { Trace } from '@shared/trace'
 
 /**
- * A compact, independent reading of ENGINE.md §1 (validity) and §2 (endorsements) for the
+ * A compact, independent reading of docs/engine.md §1 (validity) and §2 (endorsements) for the
  * simulator's tests; the real reader lives in src/main/io. Kept separate from the generator's own
  * bookkeeping so a bug there cannot hide itself.
  */
@@ -16,7 +16,7 @@ export interface Endorsement {
 
 const FORCES = new Set(['propose', 'vote', 'challenge', 'concede', 'retract', 'abstain'])
 
-/** ENGINE.md §2: each move's signed endorsement, or null. Assumes a valid trace. */
+/** docs/engine.md §2: each move's signed endorsement, or null. Assumes a valid trace. */
 export function endorsements(trace: Trace): (Endorsement | null)[] {
   const byId = new Map<string, Endorsement | null>()
   const seatOf = new Map<string, string>()
@@ -40,12 +40,12 @@ export function endorsements(trace: Trace): (Endorsement | null)[] {
   })
 }
 
-/** Whether an endorsement is consistent with hypothesis g (ENGINE.md §2's c_i(g)). */
+/** Whether an endorsement is consistent with hypothesis g (docs/engine.md §2's c_i(g)). */
 export function consistent(e: Endorsement, g: string): boolean {
   return e.sign === 1 ? e.cand === g : e.cand !== g
 }
 
-/** Every rule of ENGINE.md §1 a trace can break; [] when the file is valid. */
+/** Every rule of docs/engine.md §1 a trace can break; [] when the file is valid. */
 export function traceErrors(traces: Iterable<Trace>): string[] {
   const errors: string[] = []
   const tasks = new Set<string>()

@@ -51,7 +51,7 @@ describe('generateCouncil: determinism', () => {
   })
 })
 
-describe('generateCouncil: validity (ENGINE.md §1)', () => {
+describe('generateCouncil: validity (docs/engine.md §1)', () => {
   const cases: [string, () => Iterable<Trace>][] = [
     ['clean', () => cleanCouncil({ tasks: 3000, seed: 1 })],
     ['adversarial', () => adversarialCouncil({ tasks: 3000, seed: 2 })],
@@ -119,7 +119,7 @@ describe('generateCouncil: reliability', () => {
 
 describe('generateCouncil: contagion', () => {
   it('conformity makes seats end on the same answer more often', () => {
-    /** Share of tasks whose seats' last +1 answers (ENGINE.md §8's social state) are unanimous. */
+    /** Share of tasks whose seats' last +1 answers (docs/engine.md §8's social state) are unanimous. */
     const unanimous = (conformity: number): number => {
       const config = cleanCouncilConfig({ tasks: 3000, seed: 21 })
       config.seats = config.seats.map((s) => ({ ...s, conformity }))

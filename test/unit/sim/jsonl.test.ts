@@ -4,7 +4,7 @@ import { toJsonl } from '../../../src/main/sim/jsonl'
 import { demoCouncil } from '../../../src/main/sim/presets'
 
 describe('toJsonl', () => {
-  it('writes one line in FORMATS.md field order and round-trips', () => {
+  it('writes one line in docs/formats.md field order and round-trips', () => {
     const [trace] = Array.from(demoCouncil({ tasks: 1, seed: 3 }))
     const line = toJsonl(trace)
     expect(line).not.toContain('\n')

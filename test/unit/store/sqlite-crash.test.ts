@@ -1,5 +1,5 @@
 /**
- * DESIGN.md, "Data that must never be lost": a kill at any moment leaves a database that opens,
+ * docs/architecture.md, "Data that must never be lost": a kill at any moment leaves a database that opens,
  * passes its integrity check and holds every acknowledged label; a killed import shows nothing.
  */
 import { spawn } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * The backend-neutral store test suite (DESIGN.md: "One store test suite, parameterised by
+ * The backend-neutral store test suite (docs/architecture.md: "One store test suite, parameterised by
  * backend"). A backend's test file calls `defineStoreSuite` with a factory for a fresh, empty,
  * migrated store; backend-specific behaviour (raw SQL, files, migrations) is tested elsewhere.
  */

@@ -1,7 +1,7 @@
 /**
  * The migration that made the bound a setting and changed the defaults (sqlite 0006, postgres
  * 0003), the same checks on both backends: each fit stores its bound (old fits read Hoeffding's),
- * a `why` may carry `n`, and the old-database rule of ENGINE.md §10 — a database an older version
+ * a `why` may carry `n`, and the old-database rule of docs/engine.md §10 — a database an older version
  * made and used keeps per-agent / λ = auto / hoeffding in one audited write; a new one does not.
  */
 import { randomUUID } from 'node:crypto'
@@ -28,7 +28,7 @@ const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certi
 const OLD_DEFAULTS = { method: 'per-agent', budget: { kind: 'auto' }, bound: 'hoeffding' }
 
 export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend): void {
-  describe(`${name}: the bound each fit ran with, and the old-database rule (ENGINE.md §10)`, () => {
+  describe(`${name}: the bound each fit ran with, and the old-database rule (docs/engine.md §10)`, () => {
     /** A database an older Arbiter made: its schema stops before the bound; `seed` writes its content. */
     async function olderDatabase(seed: (store: Store) => Promise<void>): Promise<string> {
       const b = backend()

@@ -14,7 +14,7 @@ const usage = `Usage: arbiter certify --calibration F --traces F (--beta B | --b
                        [--bound binomial|hoeffding] [--seed N]
        arbiter certify --labeled F --splits N (budget flag) [method, hyperparameter, state, bound and seed flags]
 
-The act-or-defer certificate (ENGINE.md §8), stateless. The first form prints one JSON line per task
+The act-or-defer certificate (docs/engine.md §8), stateless. The first form prints one JSON line per task
 of --traces, in file order:
   {"task","decision":"act"|"defer","stopRound","answer","bound":[L_t],"k":[k_t],"n":[n_t],"gap","why":{"qhat","bias","conc","n"}}
 (n_t: the neighbourhood size behind L_t, ties at the k-NN radius included, so n_t ≥ k_t)
@@ -30,7 +30,7 @@ rest; one {"summary":…} line per split, then {"splits":{"act","accAct","wa","w
   --beta B            absolute wrong-action budget β in [0, 1]
   --budget-lambda L   relative budget β = L·ê_T (ê_T: out-of-fold final-round error on C), L ≥ 0;
                       or auto: λ chosen on C (AoD B.5). Exactly one budget flag is required.
-  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, ENGINE.md §11)
+  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, docs/engine.md §11)
   --b --kappa --s --tau --lambda
                       the method's full hyperparameter set, or none: CV-selected on the calibration
                       side (inside every out-of-fold fit too). --lambda stays confusion's concentration.
@@ -51,7 +51,7 @@ export const certifyCommand: Command = {
   run: (argv, io) => withBadInput('certify', io, () => certify(argv, io))
 }
 
-/** Exactly one of --beta / --budget-lambda (FORMATS.md), parsed into a budget. */
+/** Exactly one of --beta / --budget-lambda (docs/formats.md), parsed into a budget. */
 function budgetFrom(beta: string | undefined, lambda: string | undefined): Budget {
   if ((beta === undefined) === (lambda === undefined)) {
     throw new UsageError('exactly one budget flag is required: --beta B, --budget-lambda L or --budget-lambda auto')
@@ -136,12 +136,12 @@ async function certify(argv: string[], io: CliIo): Promise<number> {
   return 0
 }
 
-/** confusion and ds-em-full need one candidate set over every task they see (ENGINE.md §5, §6); ds-em runs on per-task sets. */
+/** confusion and ds-em-full need one candidate set over every task they see (docs/engine.md §5, §6); ds-em runs on per-task sets. */
 function requireSharedSet(method: Method, traces: readonly Trace[]): void {
   if (method === 'confusion' || method === 'ds-em-full') requireOneCandidateSet(method, traces)
 }
 
-/** FORMATS.md's per-task line, fields in its order. */
+/** docs/formats.md's per-task line, fields in its order. */
 function taskLine(t: TaskVerdict): object {
   const why = t.why === null ? null : { qhat: t.why.qhat, bias: t.why.bias, conc: t.why.conc, n: t.why.n }
   return { task: t.task, decision: t.decision, stopRound: t.stopRound, answer: t.answer, bound: t.bound, k: t.k, n: t.n, gap: t.gap, why }

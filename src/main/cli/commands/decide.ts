@@ -12,14 +12,14 @@ import { printFit } from './fit'
 const usage = `Usage: arbiter decide [--db PATH] [--beta B | --budget-lambda L|auto] [--bound B] [--json]
 
 Decides every task without a human label under the current fit (its labels and hyperparameters),
-with another budget or bound: routes each to act or defer and flags spot-checks (ENGINE.md §8, §10).
+with another budget or bound: routes each to act or defer and flags spot-checks (docs/engine.md §8, §10).
 Stored as a new fit derived from the current one. Without a budget flag, the settings' budget
 (default β = 0.20); without --bound, the bound the current fit ran with.
 
   --db PATH           the database (default: ${defaultDbPath()})
   --beta B            absolute wrong-action budget β in [0, 1]
   --budget-lambda L   relative budget β = L·ê_T, L ≥ 0; or auto (AoD B.5)
-  --bound B           binomial | hoeffding: re-decide under this concentration bound (ENGINE.md §8.7)
+  --bound B           binomial | hoeffding: re-decide under this concentration bound (docs/engine.md §8.7)
   --json              the new fit as JSON (as fit --json)
 
 Exit 0 on success, 2 on bad input (no database, no fit yet, two budget flags, an unknown bound), 1 on other failure.`

@@ -6,7 +6,7 @@ import { UsageError, type CliIo, type Command } from '../command'
 
 const usage = `Usage: arbiter drift --calibration F [--labels F] [--seed N] [--json]
 
-Seat drift (ENGINE.md §9): per seat, the Laplace reliability on the most recent 20 % of labeled
+Seat drift (docs/engine.md §9): per seat, the Laplace reliability on the most recent 20 % of labeled
 tasks vs. on the rest, a bootstrap noise floor (200 resamples), flagged at |diff| > 2·floor when
 each part holds ≥ 20 labeled tasks in which the seat moved. One JSON line per seat, in seat order:
   {"seat","recent","rest","diff","floor","flagged"}
@@ -52,7 +52,7 @@ async function drift(argv: string[], io: CliIo): Promise<number> {
   const seats = new SeatIndex()
   let labeled: TimedLabel[]
   if (values.labels === undefined) {
-    // Gold in file order: the line order is the label time (ENGINE.md §9, FORMATS.md).
+    // Gold in file order: the line order is the label time (docs/engine.md §9, docs/formats.md).
     labeled = traces.map((t, i) => ({ tallies: buildTallies(t, seats), time: i }))
   } else {
     const latest = await latestLabels(values.labels, traces, io)
@@ -64,7 +64,7 @@ async function drift(argv: string[], io: CliIo): Promise<number> {
       .map(({ label: l }) => ({ tallies: buildTallies(byTask.get(l.task)!, seats, l.label), time: Date.parse(l.at) }))
   }
   for (const d of driftOfTallies(labeled, { seed })) {
-    // FORMATS.md's line, plus `noTimeOrder: true` only when §9 withholds the verdict.
+    // docs/formats.md's line, plus `noTimeOrder: true` only when §9 withholds the verdict.
     io.out(JSON.stringify({ seat: d.seat, recent: d.recent, rest: d.rest, diff: d.diff, floor: d.floor, flagged: d.flagged, ...(d.noTimeOrder ? { noTimeOrder: true } : {}) }))
   }
   return 0

@@ -4,13 +4,13 @@ import type { CliIo, Command } from '../command'
 
 const usage = `Usage: arbiter evaluate --traces F [--method M|all] [--folds 5] [--seed N] [--json]
 
-Honest evaluation by nested cross-validation on the gold of --traces (ENGINE.md §7), pooled over
+Honest evaluation by nested cross-validation on the gold of --traces (docs/engine.md §7), pooled over
 all out-of-fold predictions. One JSON line per method:
   {"method","accuracy","brier","nll","eceEw","eceEm","selected":[{hyperparameter: value} per outer fold]}
 or {"method","refused":"reason"} for a method that cannot run on the file.
 
   --traces F          labeled tasks (trace JSONL, debate rounds, or label CSV by extension with --gold)
-  --method M|all      ${METHODS.join(' | ')}, or all of them in that order (default ${DEFAULT_METHOD}, ENGINE.md §11)
+  --method M|all      ${METHODS.join(' | ')}, or all of them in that order (default ${DEFAULT_METHOD}, docs/engine.md §11)
   --folds N           folds of the nested cross-validation (default 5)
   --seed N            outer fold seed; inner folds of outer fold j use seed + 1 + j (default 0)
   --json              accepted; the output is always JSON lines

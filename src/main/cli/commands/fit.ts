@@ -12,7 +12,7 @@ import { boundLabel, budgetLabel, budgetMeaning } from '../../../shared/budget-t
 
 const usage = `Usage: arbiter fit [--db PATH] [--method M] [--bound B] [--json]
 
-Recalibrates: fits seat reliabilities with CV-selected hyperparameters (ENGINE.md §7) on the labels the
+Recalibrates: fits seat reliabilities with CV-selected hyperparameters (docs/engine.md §7) on the labels the
 label policy allows (all by default), builds the act-or-defer certificate from the random labels
 (§8), and decides every task without a human label under the budget of the settings (default
 β = 0.20: in expectation over the calibration draw, and provided the random labels are a uniform blind
@@ -80,7 +80,7 @@ export function printFit(io: CliIo, f: ReturnType<typeof fitDetail>, json: boole
   io.out(`decided ${String(m.decided)} tasks: ${String(m.acted)} acted, ${String(m.deferred)} deferred, ${String(m.spotChecked)} spot-checked${share}` + (m.reason === null || m.reason === undefined ? '' : ` (all deferred: ${String(m.reason)})`))
 }
 
-/** `fit --json`'s drift line: `drift`'s (FORMATS.md), with `noTimeOrder: true` only when §9 withholds the verdict. */
+/** `fit --json`'s drift line: `drift`'s (docs/formats.md), with `noTimeOrder: true` only when §9 withholds the verdict. */
 function driftLine(seat: string, d: NonNullable<FitSeat['drift']>) {
   const { noTimeOrder, ...figures } = d
   return { seat, ...figures, ...(noTimeOrder === true ? { noTimeOrder: true } : {}) }

@@ -19,7 +19,7 @@ message) and leaves the database exactly as it was. Re-importing the same file i
   --db PATH          the database (default: ${defaultDbPath()})
   --skip-invalid     import the valid lines and list the rejected ones on stderr
   --gold-as S        record the file's gold as labels of source S (random | escalation), reviewer
-                     import:<file>; without it gold stays hidden truth (ENGINE.md §10)
+                     import:<file>; without it gold stays hidden truth (docs/engine.md §10)
   --kind K           traces | rounds | csv | labels (default: the rounds form by its header or first
                      object, else by extension, and for JSONL by the first line)
   --json             print the summary as JSON

@@ -12,7 +12,7 @@ seat there; majority, majority-final and ds-em read no label.
 
   --traces F          the tasks to score (trace JSONL, debate rounds, or label CSV by extension)
   --calibration F     labeled tasks the method is fitted on
-  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, ENGINE.md §11)
+  --method M          ${METHODS.join(' | ')} (default ${DEFAULT_METHOD}, docs/engine.md §11)
   --b --kappa --s --tau --lambda
                       the method's full hyperparameter set (shared: b s; per-agent: b kappa s;
                       tempered: b kappa s tau; confusion: lambda tau; standing-vote: b kappa) or none: then they are

@@ -31,7 +31,7 @@ const roundsOf = roundsInto
 const spotChecked = isSpotChecked
 
 /**
- * A built act-or-defer certificate over a fitted council (ENGINE.md §8): fit once, then decide
+ * A built act-or-defer certificate over a fitted council (docs/engine.md §8): fit once, then decide
  * any number of scored batches, under any budget, without refitting.
  *
  *     const fits = fitCouncil({ method, hyper, calibration, seed })   // the costly part

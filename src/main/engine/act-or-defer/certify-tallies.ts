@@ -18,7 +18,7 @@ export interface CertifyTalliesResult {
 }
 
 /**
- * The stateless `certify` (FORMATS.md; ENGINE.md §8) in one call: fit the council on C (out-of-fold
+ * The stateless `certify` (docs/formats.md; docs/engine.md §8) in one call: fit the council on C (out-of-fold
  * fits + deployed fit), build the certificate for the chosen state source, decide `scored` under
  * `budget`, summarise. For repeated decisions use `fitCouncil` + `buildActOrDefer` instead.
  * @throws MethodRefused (no labeled calibration task, too few labels for CV, mixed candidate sets)

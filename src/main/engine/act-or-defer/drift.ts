@@ -8,7 +8,7 @@ export interface TimedLabel {
 }
 
 /**
- * Seat drift (ENGINE.md §9) from tallies: per labeled task, each seat that moved in it contributes
+ * Seat drift (docs/engine.md §9) from tallies: per labeled task, each seat that moved in it contributes
  * c_i(g*) and N_i over all rounds (the full-trace record; g* = the label carried as the tallies'
  * gold); `seatDrift` then compares the most recent 20 % of labels with the rest against a
  * bootstrap noise floor. Tasks without a label are skipped. Seats come out in string order.

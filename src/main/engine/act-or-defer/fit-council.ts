@@ -9,7 +9,7 @@ import { roundsOf, taskRounds } from './round-states'
 import type { CouncilFitConfig, CouncilFits, StateSource } from './types'
 
 /**
- * The aggregator fits behind a certificate (ENGINE.md §7, §8.2):
+ * The aggregator fits behind a certificate (docs/engine.md §7, §8.2):
  * - out-of-fold: §7 folds on C seeded by `seed`; fold j's aggregator is fitted on the other folds,
  *   its hyperparameters re-selected there with inner seed seed + 1 + j unless fixed — so no
  *   calibration state is ever computed in-sample;

@@ -1,5 +1,5 @@
 /**
- * Act-or-defer over a fitted council (ENGINE.md §8–§10): the certificate of `../certificate`
+ * Act-or-defer over a fitted council (docs/engine.md §8–§10): the certificate of `../certificate`
  * wired to the aggregators, on `TaskTallies` only (the service stores tallies at import and never
  * re-reads moves). All tallies of one run must share one `SeatIndex`.
  *

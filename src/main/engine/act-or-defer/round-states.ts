@@ -14,7 +14,7 @@ const gridState = posteriorState
 const tieRule = tieBreak
 
 /**
- * Per-round states and answers of one task (ENGINE.md §8.1–8.2), straight from its tallies.
+ * Per-round states and answers of one task (docs/engine.md §8.1–8.2), straight from its tallies.
  * Round t covers the moves of rounds ≤ t (`cutAt`), so a trace shorter than T repeats its last
  * state and a longer one is cut to T rounds; a task with no move yet at t has the uniform social
  * state and the prior's answer.

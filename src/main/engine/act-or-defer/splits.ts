@@ -5,7 +5,7 @@ import type { CertifyTalliesConfig } from './certify-tallies'
 import type { CertifySummary } from './types'
 
 /**
- * The paper's evaluation protocol behind `certify --labeled F --splits N` (FORMATS.md; AoD §6):
+ * The paper's evaluation protocol behind `certify --labeled F --splits N` (docs/formats.md; AoD §6):
  * N seeded random 50/50 splits of one labeled file; split i (0-based) puts a task on the
  * calibration side iff H(`${seed + i}:eval:${task}`) mod 2 = 0 and scores the rest. Only the split
  * moves with i: folds, ties, the D_mod split and λ = auto all keep `seed`.
@@ -25,7 +25,7 @@ export interface SplitStats {
   readonly waOverBeta: number | null
 }
 
-/** FORMATS.md's closing `{"splits":…}` object. */
+/** docs/formats.md's closing `{"splits":…}` object. */
 export interface SplitsReport {
   readonly act: number[]
   readonly accAct: (number | null)[]

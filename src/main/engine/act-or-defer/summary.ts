@@ -3,7 +3,7 @@ import type { Decisions, PreparedBatch } from './act-or-defer'
 import type { CertifySummary } from './types'
 
 /**
- * The `certify` summary (FORMATS.md; ENGINE.md §8 "Metrics", AoD §6): Act, Acc|Act, WA = share of
+ * The `certify` summary (docs/formats.md; docs/engine.md §8 "Metrics", AoD §6): Act, Acc|Act, WA = share of
  * ALL tasks acted on wrongly, WA/β, Rnd = mean (stopRound + 1) with deferred tasks counting T,
  * and the budget in force. Acc|Act, WA and WA/β need the truth of every task (gold ≥ 0 in its
  * tallies); otherwise they are null rather than computed on a subset that was not drawn at random.

@@ -5,7 +5,7 @@ import type { Hyper, Method } from '../methods'
 import type { TaskTallies } from '../tallies'
 
 /**
- * Types of the act-or-defer integration (ENGINE.md §8): the certificate of `../certificate`
+ * Types of the act-or-defer integration (docs/engine.md §8): the certificate of `../certificate`
  * driven by a fitted aggregator over `TaskTallies`. Every tallies object of one run (calibration,
  * extra labels, scored batches) must come from the same `SeatIndex`.
  */
@@ -90,7 +90,7 @@ export interface TaskVerdict {
   readonly answers: readonly string[]
 }
 
-/** FORMATS.md's `certify` summary line. Metrics that need gold are null unless every task has it. */
+/** docs/formats.md's `certify` summary line. Metrics that need gold are null unless every task has it. */
 export interface CertifySummary {
   readonly act: number
   readonly accAct: number | null

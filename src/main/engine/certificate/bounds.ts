@@ -3,7 +3,7 @@ import { kBoundRule } from './kBound'
 import type { StateTask } from './types'
 
 /**
- * Per-task, per-round lower bounds (ENGINE.md §8.7; AoD §3 "Adaptive lower bound"):
+ * Per-task, per-round lower bounds (docs/engine.md §8.7; AoD §3 "Adaptive lower bound"):
  *
  *     hoeffding:  L_{t,k} = q̂_{t,k} − ω̂_t(h_{t,k}) − c_k
  *     binomial:   L_{t,k} = L^CP(x_{t,k}, n_{t,k}) − ω̂_t(h_{t,k})

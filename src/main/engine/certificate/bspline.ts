@@ -1,5 +1,5 @@
 /**
- * Cubic B-spline basis with knots at distinct quantiles (ENGINE.md §8.5; AoD C.1), following the
+ * Cubic B-spline basis with knots at distinct quantiles (docs/engine.md §8.5; AoD C.1), following the
  * conventions of scikit-learn's `SplineTransformer(n_knots=8, degree=3, knots="quantile")` so the
  * smoother is the one the paper used:
  * - base knots = the quantiles at j/(m−1), j = 0..m−1 (numpy's linear interpolation) of the

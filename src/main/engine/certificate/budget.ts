@@ -1,5 +1,5 @@
 /**
- * Budget decomposition β = δ + α + ε_act (ENGINE.md §8.8; AoD §3 Eq. 2, B.4): the action
+ * Budget decomposition β = δ + α + ε_act (docs/engine.md §8.8; AoD §3 Eq. 2, B.4): the action
  * threshold is 1 − α with α = β − (δ + ε_act). With the defaults α = β − 0.05; α ≤ 0 means the
  * threshold cannot be met by any bound, so everything is deferred.
  */
@@ -8,7 +8,7 @@ export function actionAlpha(beta: number, delta: number, epsAct: number): number
 }
 
 /**
- * The λ grid of λ = auto (ENGINE.md §8 "Budget"; AoD B.5): 0.25, 0.50, …, 5.00. Built as i/4 so
+ * The λ grid of λ = auto (docs/engine.md §8 "Budget"; AoD B.5): 0.25, 0.50, …, 5.00. Built as i/4 so
  * every value is exact in binary floating point (no accumulated 0.25 steps).
  */
 export const LAMBDA_GRID: readonly number[] = Array.from({ length: 20 }, (_, i) => (i + 1) / 4)

@@ -9,7 +9,7 @@ import { finalRoundError } from './budget'
 import type { CalibrationTask, CertificateOptions, ResolvedOptions } from './types'
 
 /**
- * Everything of the certificate that does not depend on the budget β (ENGINE.md §8.1–8.7),
+ * Everything of the certificate that does not depend on the budget β (docs/engine.md §8.1–8.7),
  * built once from the calibration set C:
  * - per round t, the ECDF normaliser of each coordinate on all of C (§8.3);
  * - the D_mod / D_loc split by H(`${seed}:split:${task}`) (§8.4);

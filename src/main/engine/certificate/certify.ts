@@ -9,7 +9,7 @@ import type { SmootherKind } from './smoother'
 import type { BoundKind, Budget, CalibrationTask, CertificateOptions, DeferReason, ScoredTask, TaskDecision } from './types'
 
 /**
- * Act-or-defer certification end to end (ENGINE.md §8; AoD §3, Alg. 1):
+ * Act-or-defer certification end to end (docs/engine.md §8; AoD §3, Alg. 1):
  * 1. build the β-independent certificate on C (ECDF, split, smoother, modulus, k-NN indices);
  * 2. resolve the budget: absolute β; relative β = λ·ê_T; or λ = auto (`selectLambda`), then
  *    β = λ*·ê_T on all of C;

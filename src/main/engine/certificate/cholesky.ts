@@ -1,7 +1,7 @@
 /**
  * Solve A x = b for a symmetric positive-definite n×n matrix A (row-major) by Cholesky
  * factorisation A = L Lᵀ and two triangular solves. Used by the Newton/IRLS step of the logistic
- * spline smoother (ENGINE.md §8.5), where n ≈ 20: small and dense, so no library is needed.
+ * spline smoother (docs/engine.md §8.5), where n ≈ 20: small and dense, so no library is needed.
  *
  * @returns x, or null when A is not (numerically) positive definite so the caller can regularise.
  */

@@ -1,7 +1,7 @@
 import betaQuantile from '@stdlib/stats-base-dists-beta-quantile'
 
 /**
- * Clopper–Pearson lower confidence bound of a binomial proportion (ENGINE.md §8.7, `binomial`):
+ * Clopper–Pearson lower confidence bound of a binomial proportion (docs/engine.md §8.7, `binomial`):
  *
  *     L^CP(x, n) = 0 if x = 0, else the δ'-quantile of Beta(x, n − x + 1)
  *

@@ -1,5 +1,5 @@
 /**
- * Hoeffding concentration term of the k-NN bound (ENGINE.md §8.7; AoD §3, Theorem 2):
+ * Hoeffding concentration term of the k-NN bound (docs/engine.md §8.7; AoD §3, Theorem 2):
  *
  *     c_k = sqrt( ln(T·|𝒦_used| / δ) / (2k) )
  *

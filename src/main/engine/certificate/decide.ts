@@ -2,7 +2,7 @@ import type { BoundTable } from './bounds'
 import type { BoundWhy, DeferReason, ScoredTask, TaskDecision } from './types'
 
 /**
- * The stopping rule and per-task report (ENGINE.md §8.8–8.9; AoD §3 "Stopping rule", Alg. 1):
+ * The stopping rule and per-task report (docs/engine.md §8.8–8.9; AoD §3 "Stopping rule", Alg. 1):
  *
  *     τ = min { t : L_t ≥ 1 − α }   → act with Ŷ_τ;   no such t → defer (answer Ŷ_{T−1})
  *     gap = (1 − α) − max_t L_t     (> 0 ⇔ deferred)

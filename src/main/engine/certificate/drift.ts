@@ -1,7 +1,7 @@
 import { hashMod } from '../hash'
 
 /**
- * Seat drift (ENGINE.md §9; BDA F.8, §8). Per seat:
+ * Seat drift (docs/engine.md §9; BDA F.8, §8). Per seat:
  *
  *     r(part) = (Σ_part c_i(g*) + 1) / (Σ_part N_i + 2)          (Laplace, as in §4)
  *     diff    = r(recent) − r(rest)
@@ -106,7 +106,7 @@ function sampleSd(v: Float64Array): number {
 }
 
 /**
- * Whether label times give an order to judge drift by (ENGINE.md §9): not when more than half of
+ * Whether label times give an order to judge drift by (docs/engine.md §9): not when more than half of
  * them share one time. No labels: nothing to judge against, so nothing is said about order (true).
  */
 export function hasTimeOrder(times: readonly number[]): boolean {

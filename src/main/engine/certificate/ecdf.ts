@@ -1,5 +1,5 @@
 /**
- * Right-continuous empirical CDF of one state coordinate at one round (ENGINE.md §8.3; AoD B.2):
+ * Right-continuous empirical CDF of one state coordinate at one round (docs/engine.md §8.3; AoD B.2):
  *
  *     F(x) = #{states in C ≤ x} / |C|
  *

@@ -1,5 +1,5 @@
 /**
- * Act-or-defer certificate core (ENGINE.md §8 certificate, §9 drift, §10 spot-check routing;
+ * Act-or-defer certificate core (docs/engine.md §8 certificate, §9 drift, §10 spot-check routing;
  * AoD §3, App. B–C). Pure TypeScript on already-computed per-round states — no I/O and no
  * dependency on the aggregator. Typical wiring:
  *

@@ -3,7 +3,7 @@ import { concentration } from './concentration'
 import type { BoundKind } from './types'
 
 /**
- * L_{t,k} of ENGINE.md §8.7 from one neighbourhood: x = Σ Z over it, n = its size (ties at h
+ * L_{t,k} of docs/engine.md §8.7 from one neighbourhood: x = Σ Z over it, n = its size (ties at h
  * included) and b = ω̂_t(h), for the a-th k of 𝒦_used. One rule per 𝒦_used (the union-bound count
  * T·|𝒦_used| is fixed by it):
  * - `hoeffding` (AoD as published): L = x/n − b − c_k, c_k = sqrt(ln(T·|𝒦_used|/δ) / (2k));

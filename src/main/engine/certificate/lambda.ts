@@ -8,7 +8,7 @@ import { lambdaHalves } from './split'
 import type { CalibrationTask, CertificateOptions } from './types'
 
 /**
- * λ = auto (ENGINE.md §8 "Budget"; AoD B.5): choose the relative budget β = λ·ê_T from the
+ * λ = auto (docs/engine.md §8 "Budget"; AoD B.5): choose the relative budget β = λ·ê_T from the
  * calibration data alone.
  * - C1 = the first ⌊|C|/2⌋ tasks of C in H(`${seed}:lambda:${task}`) order, C2 = the rest; both
  *   reuse C's out-of-fold states (no refit).

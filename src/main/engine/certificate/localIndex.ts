@@ -2,7 +2,7 @@ import Flatbush from 'flatbush'
 import { buildSites } from './sites'
 
 /**
- * The k-NN database of one round: the D_loc states (ENGINE.md §8.7; AoD §3 "Online: k-NN lookup").
+ * The k-NN database of one round: the D_loc states (docs/engine.md §8.7; AoD §3 "Online: k-NN lookup").
  *
  * For a query state u and each k of 𝒦_used: h = the k-th smallest distance from u to the D_loc
  * states, and the neighbourhood is EVERY D_loc state with distance ≤ h — all ties at h included, so

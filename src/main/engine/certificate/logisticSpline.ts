@@ -2,7 +2,7 @@ import { SplineBasis, quantileKnots } from './bspline'
 import { choleskySolve } from './cholesky'
 
 /**
- * Additive logistic spline smoother (ENGINE.md §8.5; AoD C.1, "logistic GAM"):
+ * Additive logistic spline smoother (docs/engine.md §8.5; AoD C.1, "logistic GAM"):
  *
  *     logit q̃(u) = w0 + Σ_a w1_a·B1_a(p1) + Σ_b w2_b·B2_b(Δ)
  *

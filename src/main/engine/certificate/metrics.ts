@@ -3,7 +3,7 @@ import type { BoundTable } from './bounds'
 import { firstCrossing } from './decide'
 
 /**
- * Certificate metrics (ENGINE.md §8 "Metrics"; AoD §6), on tasks whose correctness is known:
+ * Certificate metrics (docs/engine.md §8 "Metrics"; AoD §6), on tasks whose correctness is known:
  * - Act = acted share; Acc|Act = right among acted (null when nothing acted);
  * - WA = share of ALL tasks acted on wrongly (the quantity the budget β bounds, AoD Thm. 3);
  * - WA/β = budget usage (null when β ≤ 0);

@@ -1,5 +1,5 @@
 /**
- * Empirical modulus of continuity of the pilot smoother (ENGINE.md §8.6; AoD §3 Eq. 7, C.4):
+ * Empirical modulus of continuity of the pilot smoother (docs/engine.md §8.6; AoD §3 Eq. 7, C.4):
  *
  *     ω̂_t(r) = max { |q̃_t(U_i) − q̃_t(U_j)| : i, j ∈ D_mod, d(U_i, U_j) ≤ r }   (max over none = 0)
  *

@@ -1,9 +1,9 @@
 import type { BoundKind, CertificateOptions, ResolvedOptions } from './types'
 
-/** The contract's k family 𝒦 of the `hoeffding` bound (ENGINE.md §8; AoD §6 "K = {128, 256, 512}"). */
+/** The contract's k family 𝒦 of the `hoeffding` bound (docs/engine.md §8; AoD §6 "K = {128, 256, 512}"). */
 export const DEFAULT_KS: readonly number[] = [128, 256, 512]
 
-/** The k family of the `binomial` bound (ENGINE.md §8.7): the larger k belong to this bound only. */
+/** The k family of the `binomial` bound (docs/engine.md §8.7): the larger k belong to this bound only. */
 export const BINOMIAL_KS: readonly number[] = [128, 256, 512, 1024, 2048, 4096]
 
 /** §8.7's default bound. */
@@ -18,7 +18,7 @@ export function defaultKs(bound: BoundKind): readonly number[] {
 }
 
 /**
- * Resolve certificate options to the ENGINE.md §8 defaults (bound `binomial`, δ = 0.03,
+ * Resolve certificate options to the docs/engine.md §8 defaults (bound `binomial`, δ = 0.03,
  * ε_act = 0.02, 𝒦 = the bound's family, seed 0, D_mod modulus subsample 4000) and validate them,
  * so a bad setting fails loudly here rather than as a silent NaN inside a bound.
  */

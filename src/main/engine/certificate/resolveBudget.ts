@@ -4,7 +4,7 @@ import { selectLambda, type LambdaSelection } from './lambda'
 import type { Budget, CalibrationTask, DeferReason } from './types'
 
 /**
- * The budget in force for one built certificate (ENGINE.md §8 "Budget"; AoD B.5): absolute β;
+ * The budget in force for one built certificate (docs/engine.md §8 "Budget"; AoD B.5): absolute β;
  * relative β = λ·ê_T; or λ = auto (λ* from the C1/C2 search, then β = λ*·ê_T on all of C). Split
  * from `certify` so a long-lived certificate (the service's fit) can be decided under any budget
  * a later `decide` asks for, without rebuilding.

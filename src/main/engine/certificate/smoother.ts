@@ -3,7 +3,7 @@ import { isotonicFit, isotonicPredict } from '../isotonic'
 import { buildSites, distinctCount } from './sites'
 
 /**
- * The pilot smoother q̃_t on D_mod (ENGINE.md §8.5; AoD C.1–C.2). It only feeds the empirical
+ * The pilot smoother q̃_t on D_mod (docs/engine.md §8.5; AoD C.1–C.2). It only feeds the empirical
  * modulus ω̂_t, i.e. it matters only where the k-NN radius is > 0.
  * - `spline`: additive logistic spline (the default);
  * - `isotonic`: PAVA on p1 when either normalised coordinate has fewer than 4 distinct values in

@@ -1,7 +1,7 @@
 import { hashHex } from '../hash'
 
 /**
- * Positions 0..n−1 of `ids` sorted by H(`${seed}:${tag}:${id}`) (ENGINE.md notation: SHA-256 read
+ * Positions 0..n−1 of `ids` sorted by H(`${seed}:${tag}:${id}`) (docs/engine.md notation: SHA-256 read
  * as a big integer; equal-length hex strings sort like the integers). Equal digests (only possible
  * for repeated ids) keep input order, so the order never depends on the sort algorithm.
  */
@@ -13,7 +13,7 @@ export function hashOrder(ids: readonly string[], seed: string, tag: string): In
 }
 
 /**
- * D_mod / D_loc split (ENGINE.md §8.4; AoD §3 "20% for bias-envelope estimation"): D_mod = the
+ * D_mod / D_loc split (docs/engine.md §8.4; AoD §3 "20% for bias-envelope estimation"): D_mod = the
  * first round(0.2·|C|) tasks of C in H(`${seed}:split:${task}`) order, D_loc = the rest (both
  * returned in that hash order, which is also the order of the ≤ 4000 modulus subsample).
  */
@@ -24,7 +24,7 @@ export function splitModLoc(ids: readonly string[], seed: string): { mod: Int32A
 }
 
 /**
- * The halves of λ = auto (ENGINE.md §8 "Budget"; AoD B.5): C1 = the first ⌊|C|/2⌋ tasks of C in
+ * The halves of λ = auto (docs/engine.md §8 "Budget"; AoD B.5): C1 = the first ⌊|C|/2⌋ tasks of C in
  * H(`${seed}:lambda:${task}`) order, C2 = the rest.
  */
 export function lambdaHalves(ids: readonly string[], seed: string): { c1: Int32Array; c2: Int32Array } {

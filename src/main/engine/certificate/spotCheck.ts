@@ -1,10 +1,10 @@
 import { hashMod } from '../hash'
 
-/** Default spot-check rate ρ (ENGINE.md §10). */
+/** Default spot-check rate ρ (docs/engine.md §10). */
 export const DEFAULT_SPOT_RATE = 0.05
 
 /**
- * Spot-check routing (ENGINE.md §10): a task is spot-checked — labeled blind as a `random` label
+ * Spot-check routing (docs/engine.md §10): a task is spot-checked — labeled blind as a `random` label
  * after its certificate decision, which it keeps — when
  *
  *     H(`${seed}:spot:${task}`) mod 10000 < round(10000·ρ)

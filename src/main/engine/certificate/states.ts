@@ -2,7 +2,7 @@ import { socialShares } from '../social'
 import type { RoundState } from './types'
 
 /**
- * State helpers of ENGINE.md §8.2 (AoD §2 "State embedding", B.1): U_t = (p1, Δ) with p1 the top
+ * State helpers of docs/engine.md §8.2 (AoD §2 "State embedding", B.1): U_t = (p1, Δ) with p1 the top
  * probability and Δ = p1 − p2 of a distribution over the candidates 𝒦.
  *
  * Why discrete states: coinciding states are at distance 0, so inside a cell the k-NN radius is 0

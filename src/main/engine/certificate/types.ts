@@ -1,5 +1,5 @@
 /**
- * Input and output types of the act-or-defer certificate (ENGINE.md §8; AoD §3).
+ * Input and output types of the act-or-defer certificate (docs/engine.md §8; AoD §3).
  *
  * The certificate works on already-computed per-round states, so it does not depend on the
  * aggregator: the caller turns traces into `RoundState`s (out-of-fold for calibration, §8.2) and

@@ -12,7 +12,7 @@ import { recalibrateTop } from './recalibrate'
 const CURRENT = CURRENT_AT
 
 /**
- * The standing vote (ENGINE.md §11), the engine's default method for councils. At round t each seat
+ * The standing vote (docs/engine.md §11), the engine's default method for councils. At round t each seat
  * casts one vote, its standing answer a_i (latest +1 candidate up to t; none: no vote), with the
  * one-coin reliability μ_i = clip(b + κ·(r_i − r̄), 0.01, 0.99) (§4's per-agent form on the
  * standing-answer reliabilities) and the weight w_i = ln(μ_i/(1 − μ_i)):

@@ -2,7 +2,7 @@ import { labeledSeatRange, laplaceReliabilities, type Reliabilities } from '../r
 import { CURRENT_AT, recordWidth, type TaskTallies } from '../tallies'
 
 /**
- * One-coin reliabilities of the seats' standing answers (ENGINE.md §11): on the labeled tasks L,
+ * One-coin reliabilities of the seats' standing answers (docs/engine.md §11): on the labeled tasks L,
  *
  *   r_i = (#{tasks where the seat's standing answer at the task's last round is the label} + 1)
  *         / (#{tasks where it has one} + 2)

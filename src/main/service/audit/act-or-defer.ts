@@ -1,5 +1,5 @@
 /**
- * Act-or-defer as measured on the database (issue #6; ENGINE.md §8, AoD §6): the paper's
+ * Act-or-defer as measured on the database (docs/engine.md §8, AoD §6): the paper's
  * protocol — seeded 50/50 splits of the `random` labels (the only exchangeable sample, §10), the
  * council fitted and the certificate built on one half, the other half decided and scored — at the
  * budget of the settings, and a β sweep over the same bound tables (the risk–automation frontier).
@@ -15,7 +15,7 @@ import {
 export const AUDIT_SPLITS = 10
 /** β = 0.05, 0.10, …, 0.50 (built from integers so every β prints as itself). */
 export const FRONTIER_BETAS: readonly number[] = Array.from({ length: 10 }, (_, i) => (i + 1) / 20)
-/** The smallest k of 𝒦 (ENGINE.md §8). */
+/** The smallest k of 𝒦 (docs/engine.md §8). */
 const SMALLEST_K = 128
 /**
  * A calibration half of about n/2 keeps D_loc = 80 % of it (§8.4); the certificate can only act

@@ -1,5 +1,5 @@
 /**
- * The audit's agreement section (issue #9): from every reviewer's vote on the tasks two or more
+ * The audit's agreement section: from every reviewer's vote on the tasks two or more
  * reviewers labeled, Cohen's κ for each pair of reviewers over the tasks both labeled, and Fleiss'
  * κ over all those tasks (kappa.ts; adjudicators' rulings are not votes and are left out).
  */

@@ -1,5 +1,5 @@
 /**
- * The audit summary (issue #6, `audit.summary` and `arbiter report`): computed from the database
+ * The audit summary (`audit.summary` and `arbiter report`): computed from the database
  * alone, deterministically for a given database and settings (every split and fold is seeded),
  * except `computedAt`. A few seconds on the demo database, so the service runs it in a worker
  * thread (jobs/worker.ts) and caches it (cache.ts); the CLI runs it in-process.

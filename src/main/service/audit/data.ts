@@ -1,6 +1,6 @@
 /**
- * What the audit reads (issue #6, Audit): every published task's tallies with its effective human
- * label as gold (never hidden import gold — ENGINE.md §10), split into the label sets each part
+ * What the audit reads (Audit): every published task's tallies with its effective human
+ * label as gold (never hidden import gold — docs/engine.md §10), split into the label sets each part
  * of the audit is defined on.
  */
 import type { EngineSettings } from '../../../shared/api'

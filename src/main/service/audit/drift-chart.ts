@@ -1,5 +1,5 @@
 /**
- * The audit's drift chart per seat (issue #16 item 13; ENGINE.md §9): the seat's Laplace
+ * The audit's drift chart per seat (docs/engine.md §9): the seat's Laplace
  * reliability over label time, in consecutive bins of equally many labels, with the start of the
  * recent window §9 compares against the rest ("where it began"). When the label times give no
  * order (§9: more than half share one time) there is no chart, only that fact.

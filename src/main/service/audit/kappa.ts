@@ -1,5 +1,5 @@
 /**
- * Chance-corrected agreement between reviewers (issue #9: agreement per reviewer pair and overall).
+ * Chance-corrected agreement between reviewers (agreement per reviewer pair and overall).
  * Pure functions of label counts; the categories are the candidates labeled (a candidate nobody
  * chose adds nothing to chance agreement, so it need not be listed).
  *

@@ -1,5 +1,5 @@
 /**
- * The audit's method table (issue #6; ENGINE.md §6–§7): every aggregation method scored by nested
+ * The audit's method table (docs/engine.md §6–§7): every aggregation method scored by nested
  * CV on the labeled tasks — the numbers `evaluate` would print for the same set — with its 10
  * equal-width reliability bins. The baselines majority, majority-final and best-seat are the
  * reference rows; best-seat picks its seat inside each training part, so it is out of fold too.

@@ -2,7 +2,7 @@ import type { ReviewerRow } from '../../../shared/api'
 import type { ReviewerLabelCount } from '../../store'
 
 /**
- * Labels by reviewer (issue #6, Audit): live labels per source, and the reviewer's labels that
+ * Labels by reviewer (Audit): live labels per source, and the reviewer's labels that
  * were later undone or replaced. Most labels first, then by name. Their agreement: agreement.ts.
  */
 export function reviewerRows(counts: readonly ReviewerLabelCount[]): ReviewerRow[] {

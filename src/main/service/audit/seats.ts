@@ -1,5 +1,5 @@
 /**
- * The audit's per-seat table (issue #6; ENGINE.md §4, §9): what the current fit says about each
+ * The audit's per-seat table (docs/engine.md §4, §9): what the current fit says about each
  * seat (reliability, weight, adversarial, drift) beside the evidence behind it and an empirical
  * confusion matrix — how the seat's endorsements fall given the truth.
  */

@@ -56,7 +56,7 @@ function seatsOf(seatIds: readonly string[], seats: SeatIndex): Int32Array {
   return a
 }
 
-/** Stored tallies → the engine's TaskTallies (ENGINE.md §2 layout), with `label` as gold. */
+/** Stored tallies → the engine's TaskTallies (docs/engine.md §2 layout), with `label` as gold. */
 export function toTaskTallies(s: PackedTallies, seats: SeatIndex, label: string | null): TaskTallies {
   return {
     task: s.taskId,

@@ -26,7 +26,7 @@ export function jsonSafe(v: unknown): JsonValue {
   return null
 }
 
-/** The K most labeled tasks have: "adversarial" (r_i < 1/K, ENGINE.md §4) is judged against it. */
+/** The K most labeled tasks have: "adversarial" (r_i < 1/K, docs/engine.md §4) is judged against it. */
 export function referenceK(ks: Iterable<number>): number {
   const byK = new Map<number, number>()
   for (const K of ks) byK.set(K, (byK.get(K) ?? 0) + 1)
@@ -57,7 +57,7 @@ export function seatFigures(agg: Aggregator, seats: SeatIndex, corpus: Corpus, l
   return jsonSafe({ kRef, seats: rows }) as JsonObject
 }
 
-/** Out-of-fold scores of the deployed method on C (ENGINE.md §7): each task predicted by the fit that never saw it. */
+/** Out-of-fold scores of the deployed method on C (docs/engine.md §7): each task predicted by the fit that never saw it. */
 export function outOfFoldScores(fits: CouncilFits): JsonObject | null {
   const preds: Prediction[] = []
   fits.calibration.forEach((t, i) => {

@@ -1,8 +1,8 @@
 /**
- * A re-decide under another budget without refitting or deciding again (issue #21): when nothing
+ * A re-decide under another budget without refitting or deciding again: when nothing
  * the parent fit read has changed since, its decisions are copied with their verdict recomputed in
  * the store (sqlite/fits.ts), because under the same labels, settings and bound only the
- * verdict depends on the budget (ENGINE.md §8.8). Everything else of the new fit is the parent's:
+ * verdict depends on the budget (docs/engine.md §8.8). Everything else of the new fit is the parent's:
  * method, hyperparameters, seat figures, certificate (with the new budget resolved), metrics.
  * What it needs, or the caller decides every task again (`fitAndDecide`'s full path):
  * - an absolute or relative budget (λ = auto searches the calibration set, which is not loaded);

@@ -1,5 +1,5 @@
 /**
- * Recalibrate and re-decide (ENGINE.md §7, §8, §10) — the `fit` and `decide` use cases:
+ * Recalibrate and re-decide (docs/engine.md §7, §8, §10) — the `fit` and `decide` use cases:
  * - C = tasks whose effective label is `random` (the certificate's exchangeable sample); the
  *   aggregator also trains on `escalation` labels unless the policy says `random` only;
  * - the council is fitted (CV-selected hyperparameters, out-of-fold states on C), the certificate
@@ -111,7 +111,7 @@ function settingsOf(req: FitRequest): EngineSettings {
 
 export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, progress: FitProgress = () => {}): Promise<FitRecord> {
   const t0 = Date.now()
-  // Every decided task is hashed for its spot-check (ENGINE.md §10): the faster SHA-256, same bits.
+  // Every decided task is hashed for its spot-check (docs/engine.md §10): the faster SHA-256, same bits.
   await useWasmSha256()
   const s = settingsOf(req)
   const pause = req.giveWay ?? noPause
@@ -181,7 +181,7 @@ const noPause = async (): Promise<void> => {}
 /** A fit's rows are all written: its queue indexes, then the finish that makes it current. */
 async function finishFit(store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress, pause: () => Promise<void>): Promise<FitRecord> {
   progress({ phase: 'saving', done: n, total: n, message: null })
-  // One queue index per transaction: a label waits behind one build, not all four (issue #16).
+  // One queue index per transaction: a label waits behind one build, not all four.
   for (let i = 0, left = 1; left > 0; i++) {
     await pause()
     left = (await store.indexDecisions(fitId, i)).value
@@ -312,7 +312,7 @@ const finiteOrNull = (x: number | null): number | null => (x === null || !Number
 
 /**
  * The decomposition as the store keeps it: all five figures finite, or none (a partial one would
- * mislead); with the neighbourhood size `n` when the bound reports one (binomial, ENGINE.md §8.7).
+ * mislead); with the neighbourhood size `n` when the bound reports one (binomial, docs/engine.md §8.7).
  */
 function whyOf(w: BoundWhy & { readonly n?: number }): DecisionWhy | null {
   const { round, k, qhat, bias, conc, n } = w

@@ -1,5 +1,5 @@
 /**
- * One fit at a time, and the debounced background refit (issue #5: "after each new label, a
+ * One fit at a time, and the debounced background refit ("after each new label, a
  * background refit is scheduled and the queue updates when it lands"). Labels arriving while a
  * fit runs schedule one more fit after it, never a second concurrent one — and never more than
  * one: a background refit still waiting for its turn will read every label given before it starts.

@@ -1,5 +1,5 @@
 /**
- * What the console says around a refit (issue #16 items 6–7): before saving, what a new absolute β
+ * What the console says around a refit: before saving, what a new absolute β
  * would do under the current fit's stored bounds; after a refit, what it changed against the fit
  * before it. Both read the store (one pass over the packed bounds, stored counts); nothing here
  * recomputes a certificate.
@@ -59,7 +59,7 @@ export async function budgetWhatIf(store: Store, draft: EngineSettings): Promise
   const alpha = actionAlpha(beta, fitSettings(fit).delta ?? draft.delta, draft.epsAct)
   const threshold = 1 - alpha
   if (!(alpha > 0)) {
-    // ENGINE.md §8.8: α ≤ 0 defers everything; nothing to read.
+    // docs/engine.md §8.8: α ≤ 0 defers everything; nothing to read.
     return { fitId: fit.id, needsRefit, unavailable: null, current, proposed: { ...current, acted: 0, queue: current.undecided, beta, alpha, threshold, expectedWrong: 0, boundedTerms: 0 } }
   }
   const fitThreshold = typeof resolved.threshold === 'number' ? resolved.threshold : null

@@ -1,4 +1,4 @@
-/** The Audit screen's call (issue #6): the summary, computed in a worker thread and cached. */
+/** The Audit screen's call: the summary, computed in a worker thread and cached. */
 import type { ServerHandlers } from '../../../shared/api'
 import { AuditCache, auditKey } from '../audit/cache'
 import type { Core } from '../core'

@@ -1,4 +1,4 @@
-/** Flag / can't decide (issue #16 item 10): an append-only record, not a label; it hands the task back. */
+/** Flag / can't decide: an append-only record, not a label; it hands the task back. */
 import type { ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { actorOf } from '../core'

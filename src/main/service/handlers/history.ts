@@ -1,5 +1,5 @@
 /**
- * The reviewer's own labels (issue #16 items 4 and 9): the history panel, and undo as the store
+ * The reviewer's own labels: the history panel, and undo as the store
  * keeps it — the caller's latest live label of one screen's source, so an undo survives a reload,
  * follows the reviewer to any window, and never takes back another screen's label (Review undoes
  * escalation labels, Calibrate random ones, neither a ruling). An undo of a label whose task has

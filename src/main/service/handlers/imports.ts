@@ -61,7 +61,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
               ...(goldFile === null ? {} : { gold: goldFile.path })
             },
             goldName: goldFile?.fileName ?? null,
-            // Issue #22: only Calibrate's draw makes a `random` label (the CLI may import them), and a
+            // Only Calibrate's draw makes a `random` label (the CLI may import them), and a
             // per-reviewer login is who it says, nobody else: its label file holds its own labels.
             fromConsole: ctx.shell !== 'cli',
             asCaller: ctx.reviewerFromToken === true,

@@ -9,10 +9,10 @@ import { mayAdjudicate, readTeamSettings } from '../team-settings'
 type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
 
 /**
- * A blind label is one given before the task's verdict was seen (ENGINE.md §10). Committing a
+ * A blind label is one given before the task's verdict was seen (docs/engine.md §10). Committing a
  * label reveals the verdict, so a `random` label from a reviewer who has labeled the task before —
  * a Calibrate label changed after its reveal, or a task drawn again after an undo — is stored as
- * `escalation`: it leaves the calibration set, and the result says so (issue #16 item 4).
+ * `escalation`: it leaves the calibration set, and the result says so.
  */
 async function storedSource(core: Core, reviewer: string, taskId: string, asked: LabelSource): Promise<LabelSource> {
   if (asked !== 'random') return asked
@@ -28,7 +28,7 @@ export function labelHandlers(core: Core): H {
       const own = (await core.store().liveLabels(taskId)).find((l) => l.reviewer === ctx.reviewer) ?? null
       const source = await storedSource(core, ctx.reviewer, taskId, asked)
       const r = await core.store()
-        // `random` only for a task Calibrate drew for this session (issue #22): the draw decides.
+        // `random` only for a task Calibrate drew for this session: the draw decides.
         .recordLabel({ taskId, label, source, reviewer: ctx.reviewer, note, expectedVersion, supersedes: own?.id ?? null, requireDraw: true }, actorOf(ctx))
         .catch(async (e: unknown) => {
           throw await maskConflict(core.store(), ctx, taskId, e)
@@ -37,7 +37,7 @@ export function labelHandlers(core: Core): H {
       return { ...r.value, refitScheduled: await core.labelsChanged(), source }
     },
     'labels.undo': async ({ labelId, expectedVersion }, ctx) => {
-      // The store lets a label's own reviewer undo it, and a ruling only an adjudicator (issue #22).
+      // The store lets a label's own reviewer undo it, and a ruling only an adjudicator.
       const mayUndoRulings = mayAdjudicate(await readTeamSettings(core.store()), ctx.reviewer)
       const r = await core.store().undoLabel({ labelId, expectedVersion, mayUndoRulings }, actorOf(ctx))
       core.changed(r.topics)

@@ -10,7 +10,7 @@ import { mayAdjudicate, readTeamSettings } from '../team-settings'
 import { ApiError } from '../../../shared/errors'
 
 /**
- * How long opening a task holds it for this window (issue #9: 10 minutes). The review screen
+ * How long opening a task holds it for this window (10 minutes). The review screen
  * renews it every minute while it stays open and releases it when the reviewer leaves; a window
  * closed without a word gives the task back when the hold expires.
  */
@@ -55,17 +55,17 @@ export function queueHandlers(core: Core): H {
       if (r.value) core.changed(r.topics)
       return { released: r.value }
     },
-    // A uniform draw (ENGINE.md §10): the random number comes from the OS, the pick from the store;
-    // with N reviewers per task, among the tasks this reviewer may still label blind (issue #9).
+    // A uniform draw (docs/engine.md §10): the random number comes from the OS, the pick from the store;
+    // with N reviewers per task, among the tasks this reviewer may still label blind.
     'calibrate.draw': async ({ exclude, spotCheckOnly }, ctx) => {
       const { reviewersPerTask } = await readTeamSettings(core.store())
       const at = randomInt(0, 2 ** 47) / 2 ** 47
       const drawn = await core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
-      // The server's record of the draw: only this session may label this task `random` (issue #22).
+      // The server's record of the draw: only this session may label this task `random`.
       if (drawn.taskId !== null) await core.store().recordDraw(drawn.taskId, actorOf(ctx))
       return drawn
     },
-    // An adjudicator ends another reviewer's hold (issue #22), e.g. of a window left open.
+    // An adjudicator ends another reviewer's hold, e.g. of a window left open.
     'task.releaseHold': async ({ taskId }, ctx) => {
       const team = await readTeamSettings(core.store())
       if (!mayAdjudicate(team, ctx.reviewer)) {

@@ -1,5 +1,5 @@
 /**
- * Team mode's calls (issue #9): the team settings (reviewers per task N, adjudicators), the list
+ * Team mode's calls: the team settings (reviewers per task N, adjudicators), the list
  * of disagreements awaiting adjudication, and an adjudicator's ruling — recorded as a label with
  * `adjudicated` set, its source the source of the task's labels, audited as `label.adjudicate`.
  */
@@ -26,7 +26,7 @@ export function teamHandlers(core: Core): H {
     'team.getSettings': () => readTeamSettings(core.store()),
     'team.updateSettings': async ({ patch }, ctx) => {
       // Once the adjudicators setting names who may adjudicate, only they change the team settings:
-      // otherwise any reviewer could name themselves and undo a ruling or end a hold (issue #22).
+      // otherwise any reviewer could name themselves and undo a ruling or end a hold.
       const current = await readTeamSettings(core.store())
       if (!mayAdjudicate(current, ctx.reviewer)) {
         throw new ApiError('unauthorized', `only ${current.adjudicators.join(', ')} may change the team settings (the team's adjudicators setting)`)

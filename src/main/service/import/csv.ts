@@ -1,5 +1,5 @@
 /**
- * Label-aggregation CSV import (FORMATS.md): the io reader turns rows into round-0 proposes (one
+ * Label-aggregation CSV import (docs/formats.md): the io reader turns rows into round-0 proposes (one
  * candidate list for the whole file); then the same checks and staged writes as a trace file
  * (whole-file.ts).
  * These files are small next to trace dumps (the largest real one, 92,721 rows), so they are read

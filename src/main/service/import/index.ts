@@ -1,5 +1,5 @@
 /**
- * `runImport`: one entry for every file an import accepts (FORMATS.md `import`), used in-process
+ * `runImport`: one entry for every file an import accepts (docs/formats.md `import`), used in-process
  * by the CLI and inside a worker thread by the service. A file is read and checked whole before
  * the database is written; a rejected file leaves it untouched.
  */
@@ -43,7 +43,7 @@ async function sniffJsonl(path: string): Promise<'traces' | 'labels'> {
 
 /**
  * `auto`: the debate-rounds form when the file's header (CSV/TSV) or first object (JSONL) names
- * `round`, `seat` and `answer` and no `moves` (FORMATS.md); else label-aggregation CSV by the name;
+ * `round`, `seat` and `answer` and no `moves` (docs/formats.md); else label-aggregation CSV by the name;
  * else labels or traces by the first line.
  */
 export async function detectKind(req: Pick<ImportRequest, 'kind' | 'path' | 'fileName' | 'dialect'>): Promise<'traces' | 'rounds' | 'csv' | 'labels'> {

@@ -1,5 +1,5 @@
 /**
- * Label JSONL import (FORMATS.md `arbiter.labels/1`): the io reader validates each line; then each
+ * Label JSONL import (docs/formats.md `arbiter.labels/1`): the io reader validates each line; then each
  * label must name a task of the database and one of its candidates — and, from a console, not be
  * `random`; over a per-reviewer login (`asCaller`), name the caller. All labels are appended in one transaction
  * (the store's `importLabels`), so a failure writes none.

@@ -11,7 +11,7 @@ export const IMPORT_RULES = [
   'seat-model-clash',
   'unknown-task',
   'label-not-candidate',
-  // Over a per-reviewer login (issue #22): a label naming another reviewer, or claiming a blind draw.
+  // Over a per-reviewer login: a label naming another reviewer, or claiming a blind draw.
   'not-your-label',
   'random-needs-draw',
   'unreadable-file'

@@ -1,5 +1,5 @@
 /**
- * Debate-rounds import (FORMATS.md "Debate rounds"): the io reader builds each task from its rows
+ * Debate-rounds import (docs/formats.md "Debate rounds"): the io reader builds each task from its rows
  * (which may stand anywhere in the file, so it is read whole) and validates it as a trace line;
  * then the same checks and staged writes as a trace file. The import's identity hashes the bytes
  * with the delimiter they were split on.

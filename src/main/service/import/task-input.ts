@@ -11,7 +11,7 @@ const seats = new SeatIndex()
 
 export { contentSha256 }
 
-/** The engine's tallies of a trace, as the store keeps them (ENGINE.md §2). */
+/** The engine's tallies of a trace, as the store keeps them (docs/engine.md §2). */
 export function talliesOf(trace: Trace): TallyInput {
   const t: TaskTallies = buildTallies(trace, seats, null)
   const social = socialAt(t)
@@ -37,10 +37,10 @@ function moveRaw(raw: unknown): JsonObject | null {
 
 /**
  * A validated trace and its parsed line → the store's TaskInput. `raw` keeps the line's unknown
- * fields for round-tripping (FORMATS.md) and nothing else: each known field has its column or
+ * fields for round-tripping (docs/formats.md) and nothing else: each known field has its column or
  * table (the moves their rows, each with its own unknown fields), and repeating them in `raw` was
  * the largest part of a small task's row — a label CSV's one-row task stored a 78-byte copy of its
- * id, candidates and gold (issue #17's growth bound).
+ * id, candidates and gold (the database's growth bound, docs/reliability.md).
  */
 export function taskInputOf(trace: Trace, raw: Record<string, unknown>, sha = contentSha256(raw)): TaskInput {
   const rawMoves = Array.isArray(raw.moves) ? (raw.moves as unknown[]) : []

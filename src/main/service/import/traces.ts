@@ -1,7 +1,7 @@
 /**
- * Trace JSONL import (FORMATS.md `arbiter.trace/1`), in two streaming passes so a file of any size
+ * Trace JSONL import (docs/formats.md `arbiter.trace/1`), in two streaming passes so a file of any size
  * is validated whole before one row is written, in bounded memory:
- * 1. validate every line (ENGINE.md §1), hash the file, note each valid task's line and content
+ * 1. validate every line (docs/engine.md §1), hash the file, note each valid task's line and content
  *    hash and the seat models it declares; then check ids and seats against the database;
  * 2. if nothing is wrong (or `--skip-invalid`), read again and write the accepted tasks, with
  *    their tallies, in staged batches; publish once. A file that changed between the passes

@@ -17,7 +17,7 @@ export interface ImportRequest {
   dialect: CsvDialect
   goldName: string | null
   /**
-   * Who imports a label file (issue #22; the store's ImportLabelsInput): `fromConsole` (the desktop
+   * Who imports a label file (the store's ImportLabelsInput): `fromConsole` (the desktop
    * app or a browser) refuses `random` rows; `asCaller` (a per-reviewer login) also refuses rows
    * naming someone else. Absent: the file's rows as they are (the CLI).
    */

@@ -1,7 +1,7 @@
 /**
  * The write half of a task import, shared by trace JSONL and label-aggregation CSV: checks against
  * what the database already holds (before anything is written), then the staged batches and the
- * one publish (DESIGN.md, "Imports").
+ * one publish (docs/architecture.md, "Imports").
  */
 import type { Actor, ExistingTask, ImportKind, ImportRecord, LabelSource, Store, TaskInput } from '../../store'
 import type { Problems } from './problems'
@@ -31,7 +31,7 @@ export async function checkAgainstStore(
   const existing: ExistingTask[] = []
   for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) existing.push(...(await store.existingTasks(ids.slice(i, i + LOOKUP_CHUNK))))
   // A staged import holding these tasks is either running (its lock is held) or dead: swept now,
-  // its tasks are free to write (DESIGN.md, "Imports": ownership is live, not a timer).
+  // its tasks are free to write (docs/architecture.md, "Imports": ownership is live, not a timer).
   const staged = [...new Set(existing.filter((e) => e.state === 'staged').map((e) => e.importId))]
   const live = new Map((staged.length === 0 ? [] : (await store.sweepDeadImports({ importIds: staged })).value.live).map((l) => [l.id, l]))
   for (const e of existing) {

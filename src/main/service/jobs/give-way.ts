@@ -1,5 +1,5 @@
 /**
- * A fit started by the service gives way to its reviewers (issue #16: resolve → next while the
+ * A fit started by the service gives way to its reviewers (resolve → next while the
  * background refit runs). The job's thread runs at a lower priority (priority.ts), but on Linux
  * that weighs only against the threads of the server's own session: with autogroup scheduling
  * (on by default) a browser started elsewhere — from the desktop, or by Playwright, which starts

@@ -1,7 +1,7 @@
 /**
  * A job (a fit, a background refit, an import, an audit) is background work beside a reviewer's
  * keys: its thread runs at a lower priority, so on a small machine the server's and the window's
- * threads get the cores first (issue #16: resolve → next while a refit runs). Linux only: there a
+ * threads get the cores first (resolve → next while a refit runs). Linux only: there a
  * nice value belongs to one thread (and the threads it starts), while on macOS and Windows the
  * same call would lower the whole process — the window's main thread with it.
  */

@@ -32,7 +32,7 @@ export interface FitJob extends JobBase {
   activity?: SharedArrayBuffer
 }
 
-/** The audit summary (issue #6): nested CV and the act-or-defer splits take seconds. */
+/** The audit summary: nested CV and the act-or-defer splits take seconds. */
 export interface AuditJob extends JobBase {
   kind: 'audit'
   settings: EngineSettings

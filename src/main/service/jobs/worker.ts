@@ -1,5 +1,5 @@
 /**
- * Worker-thread entry for long jobs (DESIGN.md, "Workers"). It opens its own database
+ * Worker-thread entry for long jobs (docs/architecture.md, "Workers"). It opens its own database
  * connection, so the window's thread never waits on the job. Loaded by tsx under Node and
  * vitest, and as the `jobs-worker` entry of the Electron build.
  */

@@ -1,6 +1,6 @@
 /**
  * The audit log, and the read-only aggregates the Audit screen and `arbiter report` need and no
- * other operation gives (issue #6).
+ * other operation gives.
  */
 import type { LabelSource, Shell } from '../../../shared/vocabularies'
 import type { JsonObject } from './json'

@@ -12,7 +12,7 @@ export type FitInput = {
   metrics: JsonObject | null
   /** The fit this one derives from (e.g. a decide run under a fitted model); null for a root. */
   parentFitId: string | null
-  /** The concentration bound its certificate ran with (ENGINE.md §8.7); left out, none is stored and it reads as Hoeffding's. */
+  /** The concentration bound its certificate ran with (docs/engine.md §8.7); left out, none is stored and it reads as Hoeffding's. */
   bound?: BoundKind
 }
 
@@ -32,7 +32,7 @@ export type FitRecord = Omit<FitInput, 'bound'> & {
 export type FitSummary = Omit<FitRecord, 'certificate'> & { current: boolean }
 
 /**
- * Why a bound fell short: the certificate's decomposition at the task's best round (ENGINE.md §8.9).
+ * Why a bound fell short: the certificate's decomposition at the task's best round (docs/engine.md §8.9).
  * `n` (the binomial bound's neighbourhood size, ties at the radius included) only when the engine
  * reported it: Hoeffding fits, and fits made before schema 6, have none.
  */
@@ -80,7 +80,7 @@ export interface DecisionPage {
 }
 
 /**
- * A what-if on the current fit's stored bounds (issue #16 item 6): which of its tasks that still
+ * A what-if on the current fit's stored bounds: which of its tasks that still
  * have no live label would act at another action threshold 1 − α', without a refit.
  * `gapAtMost`: only rows whose stored gap is at most this can reach the threshold (the caller knows
  * the fit's α: gap = (1 − α) − max_t L_t), so the read walks the gap index instead of every row;
@@ -106,7 +106,7 @@ export type BudgetWhatIfResult = {
 }
 
 /**
- * A re-decide's copy of its parent fit's rows (ENGINE.md §8.8 on stored rounds): τ = the first
+ * A re-decide's copy of its parent fit's rows (docs/engine.md §8.8 on stored rounds): τ = the first
  * round with L_t ≥ `threshold`, the answer at τ (else the last round's), gap = threshold − peak.
  */
 export type DecisionCopy = {

@@ -1,5 +1,5 @@
 /**
- * Flags (issue #16 item 10): "can't decide", with a reason. An append-only record of who flagged a
+ * Flags: "can't decide", with a reason. An append-only record of who flagged a
  * task, why and when — not a label: the task keeps its state and stays in every queue, marked.
  */
 import type { Actor, WriteResult } from './common'

@@ -51,7 +51,7 @@ export type LiveImport = { id: string; fileName: string; createdBy: string; shel
 export type ImportSweep = { swept: string[]; live: LiveImport[] }
 
 /**
- * Who imports (issue #22); without either flag (the CLI), the file's rows as they are.
+ * Who imports; without either flag (the CLI), the file's rows as they are.
  * - `fromConsole` (the desktop app or a browser): no row may be `random` — only Calibrate's blind
  *   draw makes one — else `unauthorized` and nothing is written;
  * - `asCaller` (over a per-reviewer login; implies `fromConsole`): the labels are the actor's own.
@@ -70,7 +70,7 @@ export type ImportLabelsInput = {
 
 /**
  * The staging steps of an import (begin, batches, abandon) touch only invisible rows and write no
- * audit row, so a failed import leaves no trace (FORMATS.md, `import`); its publish is audited.
+ * audit row, so a failed import leaves no trace (docs/formats.md, `import`); its publish is audited.
  *
  * Ownership is live, not a timer: the store that begins an import holds its lock (SQLite: an
  * exclusive lock on a side file; PostgreSQL: an advisory lock on a connection of its own) until it
@@ -88,7 +88,7 @@ export interface ImportStore {
   /**
    * Makes every row of the import visible by flipping one row. With `goldAs`, the gold of the
    * tasks this import wrote is recorded as labels of that source and reviewer, in the same
-   * transaction (ENGINE.md §10, `--gold-as`). Checks in its transaction that the import is still
+   * transaction (docs/engine.md §10, `--gold-as`). Checks in its transaction that the import is still
    * staged and this store's own; else fails with "import … was taken over". Releases the lock.
    */
   publishImport(importId: string, actor: Actor, opts?: PublishOptions): Promise<WriteResult<ImportRecord>>

@@ -34,7 +34,7 @@ export type RecordLabelInput = {
   /** When the label was given (label files carry it); default now. */
   at?: string | null
   /**
-   * A console's resolve (issue #22): a `random` label only for a task Calibrate drew for the
+   * A console's resolve: a `random` label only for a task Calibrate drew for the
    * actor's session (`recordDraw`), else `unauthorized`. The blind draw, not the client, says what
    * enters the calibration set.
    */
@@ -43,7 +43,7 @@ export type RecordLabelInput = {
 
 /**
  * `mayUndoRulings`: the actor is an adjudicator (the team's setting, which the service reads). Only
- * a label's own reviewer undoes it; an adjudicated ruling only an adjudicator (issue #22).
+ * a label's own reviewer undoes it; an adjudicated ruling only an adjudicator.
  */
 export type UndoLabelInput = { labelId: string; expectedVersion: number; mayUndoRulings?: boolean }
 
@@ -113,7 +113,7 @@ export interface LabelStore {
   /** In recording order. */
   liveLabels(taskId: string): Promise<LabelRecord[]>
   getTaskSummary(taskId: string): Promise<TaskSummary>
-  /** A reviewer's own labels, newest first (the console's history and undo; issue #16 items 4 and 9). */
+  /** A reviewer's own labels, newest first (the console's history and undo). */
   reviewerLabels(query: ReviewerLabelsQuery): Promise<ReviewerLabel[]>
   recentLabels(limit: number): Promise<RecentLabel[]>
   /**

@@ -1,5 +1,5 @@
 /**
- * The review queue (issue #5): the filtered, sorted task list and its exports, a task's detail,
+ * The review queue: the filtered, sorted task list and its exports, a task's detail,
  * Calibrate's draw, and reservations (who is looking at a task).
  */
 import type { DecisionKind, LabelSource, QueueSort, TaskState } from '../../../shared/vocabularies'
@@ -22,7 +22,7 @@ export type TaskFilter = {
   labelSource: LabelSource | null
   spotCheck: boolean | null
   search: string | null
-  /** true: flagged tasks only (issue #16 item 10); false: unflagged only; absent or null: either. */
+  /** true: flagged tasks only; false: unflagged only; absent or null: either. */
   flagged?: boolean | null
 }
 
@@ -43,7 +43,7 @@ export type QueueQuery = {
 }
 
 /**
- * A reviewer under the blind rule with N reviewers per task (issue #22): the label-based filters
+ * A reviewer under the blind rule with N reviewers per task: the label-based filters
  * (`candidate`, `labelSource`) match no task whose others' labels they may not see yet — to them
  * it shows no label and no answer, so it matches neither. Absent, null or N = 1: no blind rule.
  */
@@ -123,7 +123,7 @@ export type ReserveResult = {
   /**
    * Holds of the caller's session this one ended: a session holds at most
    * MAX_HOLDS_PER_SESSION tasks (the one open, the one "next" claims), so a further one releases
-   * the least recently reserved or renewed (issue #22).
+   * the least recently reserved or renewed.
    */
   released: string[]
 }

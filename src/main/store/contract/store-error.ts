@@ -1,5 +1,5 @@
 /**
- * The only error the store throws. `code` maps onto the API envelope (DESIGN.md: 409/404/400/401/500);
+ * The only error the store throws. `code` maps onto the API envelope (docs/architecture.md: 409/404/400/401/500);
  * `unauthorized`: the actor may not do this (another reviewer's label, a ruling without being an
  * adjudicator);
  * `details` is plain JSON so it survives IPC and HTTP unchanged.

@@ -1,5 +1,5 @@
 /**
- * The store contract (DESIGN.md, "store" and "Store neutrality"): ONE async interface of atomic
+ * The store contract (docs/architecture.md, "store" and "Store neutrality"): ONE async interface of atomic
  * operations, by domain. Each operation is one transaction inside the backend, so callers never
  * hold a transaction open across an `await`. Every write that changes visible state appends
  * exactly one audit row in its own transaction.

@@ -19,7 +19,7 @@ export type MoveInput = {
 }
 
 /**
- * One task's sufficient statistics in the engine's layout (ENGINE.md §2; engine/tallies.ts):
+ * One task's sufficient statistics in the engine's layout (docs/engine.md §2; engine/tallies.ts):
  * `counts` holds R·S records of width 2K + 2 (N, current answer, c(g)…, e(g)…) and `vote0` each
  * local seat's last round-0 propose/vote (−1 = none). Seats are named by id (`seatIds`, local
  * order) so any run can map them onto its own seat index.
@@ -44,7 +44,7 @@ export type TaskInput = {
   id: string
   question: string | null
   candidates: string[]
-  /** Hidden truth (ENGINE.md §10): stored, never returned as a label. */
+  /** Hidden truth (docs/engine.md §10): stored, never returned as a label. */
   gold: string | null
   group: string | null
   /** The task's payload as read (unknown fields included), kept for round-tripping. */

@@ -1,5 +1,5 @@
 /**
- * Team mode's part of the store contract (issue #9: several reviewers per task): the tasks that
+ * Team mode's part of the store contract (several reviewers per task): the tasks that
  * await adjudication, the blind rule's question "which of these tasks may this reviewer not see
  * others' labels of yet", and the reviewers' votes that agreement is measured on. The label
  * rules themselves are SQL shared by both backends (label-rules.ts).

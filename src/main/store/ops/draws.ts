@@ -1,5 +1,5 @@
 /**
- * The server's record of Calibrate's draws (issue #22): which task the blind draw gave which
+ * The server's record of Calibrate's draws: which task the blind draw gave which
  * session. A console's `random` label is taken only for such a task (label-ownership.ts).
  */
 import type { Actor } from '../contract'

@@ -152,7 +152,7 @@ export function* decisionsTableOf(d: Dialect, fitId: string): Plan<string> {
  * Builds queue index `index` of an undecided fit's table, in a transaction of its own; returns how
  * many are left after it. At 100,000 decisions the four builds held SQLite's one write lock for
  * 270–560 ms in one transaction, and a reviewer's label waited that long behind a background refit;
- * one at a time, a label waits for one (issue #16). The finish builds whichever is still missing.
+ * one at a time, a label waits for one. The finish builds whichever is still missing.
  */
 export function* indexDecisions(d: Dialect, fitId: string, index: number): Plan<number> {
   checkInt(index, 'index')

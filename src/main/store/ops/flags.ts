@@ -1,5 +1,5 @@
 /**
- * Flags (issue #16 item 10): a reviewer who cannot decide a task says why. Append-only, like labels
+ * Flags: a reviewer who cannot decide a task says why. Append-only, like labels
  * (migration: flags are never updated or deleted), and not a label: the task keeps its state and
  * stays in every queue, marked. Flagging hands the task back — the caller's own hold on it ends in
  * the same transaction, so the next reviewer can take it.

@@ -1,5 +1,5 @@
 /**
- * A reviewer's own labels, newest first (issue #16 items 4 and 9): the console's history panel, and
+ * A reviewer's own labels, newest first: the console's history panel, and
  * what its undo takes back — the reviewer's, from the store, so it survives a reload and follows
  * the reviewer, not the window. Each row says whether its task has moved on since (a later row of
  * the task that is not the label's own undo or replacement: another reviewer's label, an

@@ -1,5 +1,5 @@
 /**
- * Who owns a staged import (issue #17): ownership is live, not a timer. The store that begins an
+ * Who owns a staged import: ownership is live, not a timer. The store that begins an
  * import takes the import's lock before its row exists and holds it for the whole import; its
  * process dying frees the lock (the OS closes the file, the server drops the session). So a staged
  * import is dead exactly when its lock can be taken, and whoever takes it may delete its rows.

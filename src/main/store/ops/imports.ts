@@ -1,5 +1,5 @@
 /**
- * Imports (DESIGN.md, "Imports"): rows are written in batches under an import id that stays
+ * Imports (docs/architecture.md, "Imports"): rows are written in batches under an import id that stays
  * invisible, then published by flipping that one import row. The batches are each backend's bulk
  * write (sqlite/imports.ts, postgres/imports.ts); begin, publish, abandon, the sweep and the reads
  * are here, and who owns a staged import (its live lock) is import-owners.ts. The import row is

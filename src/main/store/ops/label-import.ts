@@ -1,9 +1,9 @@
 /**
  * Labels written in bulk: a label file (`arbiter.labels/1`) and gold recorded as labels
- * (`--gold-as`, ENGINE.md §10). Both append to the same log as a reviewer's resolve and bump each
+ * (`--gold-as`, docs/engine.md §10). Both append to the same log as a reviewer's resolve and bump each
  * task's version, so a reviewer who had the task open gets a conflict, never a silent overwrite.
  * A console's file carries no `random` label, and one imported over a per-reviewer login
- * (`asCaller`, issue #22) holds only the caller's own labels, each written as a resolve would.
+ * (`asCaller`) holds only the caller's own labels, each written as a resolve would.
  */
 import { randomUUID } from 'node:crypto'
 import { checkConsoleLabel, checkImportedLabel, checkLabelsImport, type ImportedLabel } from '../label-import-check'

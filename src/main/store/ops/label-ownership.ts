@@ -1,8 +1,8 @@
 /**
- * Who may write what on the label log (issue #22), the same on both backends: a label is undone
+ * Who may write what on the label log, the same on both backends: a label is undone
  * only by its own reviewer, an adjudicated ruling only by an adjudicator, and a console's `random`
  * label is taken only for a task Calibrate drew for that very session (`draws`), so a hand-picked
- * task cannot enter the calibration set the certificate assumes uniform (ENGINE.md §10).
+ * task cannot enter the calibration set the certificate assumes uniform (docs/engine.md §10).
  */
 import { StoreError, type Actor, type LabelRecord } from '../contract'
 import { rowOf, type Plan } from '../plan'

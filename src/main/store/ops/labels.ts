@@ -166,7 +166,7 @@ export function* recordLabel(d: Dialect, now: string, input: RecordLabelInput, a
 }
 
 /**
- * Undo takes back the task's latest word only (issue #16 item 4): once the task has moved on since
+ * Undo takes back the task's latest word only: once the task has moved on since
  * the label — another reviewer labeled it, a ruling settled it — undoing it would silently change
  * what they decided on, so it is a `conflict` naming the later row.
  */

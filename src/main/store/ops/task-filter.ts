@@ -1,6 +1,6 @@
 /**
  * One structured task filter → SQL, shared by the queue page and the exports so an export is
- * exactly what the queue shows (FORMATS.md `export`). Two shapes of query:
+ * exactly what the queue shows (docs/formats.md `export`). Two shapes of query:
  * - `decided` (state act | defer): driven by the current fit's decisions table, so every queue
  *   order is a walk of one of its indexes (DECISION_INDEXES; the query plan tests);
  * - `tasks` (state human, or any): driven by the published tasks, each joined to its current

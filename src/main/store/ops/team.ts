@@ -1,5 +1,5 @@
 /**
- * Team mode's reads (issue #9), written once for both backends as plans (../plan.ts) over
+ * Team mode's reads, written once for both backends as plans (../plan.ts) over
  * the shared label rules (label-rules.ts): effective labels, Calibrate's draw with N reviewers per
  * task, the tasks awaiting adjudication, the blind rule, and the reviewers' votes.
  */
@@ -45,7 +45,7 @@ export function* effectiveLabelsPlan(d: LabelDialect): Plan<EffectiveLabel[]> {
 }
 
 /**
- * Calibrate's draw (ENGINE.md §10): uniformly among the drawable published tasks (or, with
+ * Calibrate's draw (docs/engine.md §10): uniformly among the drawable published tasks (or, with
  * `spotCheckOnly`, the current fit's spot-checked ones among them), minus `exclude`; the caller's
  * random number `at` ∈ [0, 1) picks one, so the draw is uniform and this code deterministic.
  */

@@ -1,6 +1,6 @@
 /**
- * What another absolute β would do under the current fit, read from its stored bounds (issue #16
- * item 6): no refit, no engine. One pass over the packed bound lists of the rows that can reach the
+ * What another absolute β would do under the current fit, read from its stored bounds:
+ * no refit, no engine. One pass over the packed bound lists of the rows that can reach the
  * threshold (the gap index narrows them), each read in place; the counts of the rest come from the
  * fit's stored counts (decided-counts.ts), so the cost grows with the tasks that would act, never
  * with the whole fit.

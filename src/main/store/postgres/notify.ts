@@ -1,5 +1,5 @@
 /**
- * Change notification on PostgreSQL (issue #9, live updates): every write transaction NOTIFYs one
+ * Change notification on PostgreSQL (live updates): every write transaction NOTIFYs one
  * channel with its writer and topics; a store that is asked to listen opens one dedicated client
  * (outside the pool: a LISTEN lives as long as its session) and reports other writers'
  * notifications. PostgreSQL delivers a NOTIFY only when its transaction commits, once per listening

@@ -25,7 +25,7 @@ const STAGED_CHECKPOINT_PAGES = 16_384
 
 /**
  * WAL lets readers (the UI) run while a worker writes; synchronous=FULL makes an acknowledged
- * label survive power loss (DESIGN.md); foreign keys are per-connection in SQLite, so every
+ * label survive power loss (docs/architecture.md); foreign keys are per-connection in SQLite, so every
  * connection must turn them on.
  */
 export function applyPragmas(db: Db, opts: { readonly: boolean; busyTimeoutMs: number }): void {

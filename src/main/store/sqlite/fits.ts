@@ -109,9 +109,9 @@ const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 /*
  * A re-decide under another budget, on SQLite: the parent fit's rows copied into the new fit's
- * table with their verdict recomputed in SQL (issue #21: at a million tasks, refitting and deciding
+ * table with their verdict recomputed in SQL (at a million tasks, refitting and deciding
  * every task again took 15–16 s where the copy takes about half of it). Only the verdict depends on the
- * budget (ENGINE.md §8.8), and a row keeps what it needs (migration 9): per round, L_t as a key that
+ * budget (docs/engine.md §8.8), and a row keeps what it needs (migration 9): per round, L_t as a key that
  * sorts as the number (../round-keys.ts) and Ŷ_t; and max_t L_t. So, with θ = 1 − α:
  *
  *     τ = the first t with key(L_t) ≥ key(θ)    (none: defer; never for a row without a usable k,

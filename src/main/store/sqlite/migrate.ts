@@ -49,7 +49,7 @@ export function migrateSqlite(
   if (plan.pending.length === 0) return { version: plan.from, report: null }
   if (opts.readonly) throw needsMigrating(plan)
 
-  // Existing data is copied before anything is changed (DESIGN.md: migrations take a backup).
+  // Existing data is copied before anything is changed (docs/architecture.md: migrations take a backup).
   let backupPath: string | null = null
   if (plan.from > 0) {
     backupPath = backupPathFor(opts.path, plan.from, opts.now())

@@ -1,5 +1,5 @@
 /**
- * The main thread's writes first (issue #16). SQLite has one write lock and no queue: a connection
+ * The main thread's writes first. SQLite has one write lock and no queue: a connection
  * that finds it taken sleeps in its busy handler (1, 2, 5 … 100 ms) and retries. A background
  * writer — a refit writing its decision pages, an import its batches — takes the lock again the
  * moment it commits, so a reviewer's label waited up to a second behind a refit it never sees.

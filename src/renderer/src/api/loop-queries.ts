@@ -65,7 +65,7 @@ export function useUpdateEngineSettings() {
   })
 }
 
-/** The old-database notice (ENGINE.md §10): set when this version kept an older database's defaults. */
+/** The old-database notice (docs/engine.md §10): set when this version kept an older database's defaults. */
 export function useDefaultsNotice() {
   const api = useApi()
   return useQuery({ queryKey: ['engine.defaultsNotice'], queryFn: () => api['engine.defaultsNotice']({}) })

@@ -1,5 +1,5 @@
 /**
- * This tab's session id (issue #9): the web host makes it part of the session every call of this
+ * This tab's session id: the web host makes it part of the session every call of this
  * tab runs in, so a reviewer's two tabs are two sessions and a reservation belongs to one of them.
  * Kept in sessionStorage: a reload stays the same session (and keeps its reservations), a new tab
  * gets a new one.

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { TeamSettings } from '@shared/api'
 import { useApi } from './context'
 
-/** Team mode (issue #9): the team settings, and the disagreements awaiting adjudication. */
+/** Team mode: the team settings, and the disagreements awaiting adjudication. */
 const TEAM_KEY = ['team.getSettings']
 
 export function useTeamSettings() {

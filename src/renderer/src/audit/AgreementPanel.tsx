@@ -17,7 +17,7 @@ function KappaCells({ k }: { k: KappaView }) {
 }
 
 /**
- * Agreement between reviewers (issue #9): Cohen's κ per pair over the tasks both labeled, Fleiss' κ
+ * Agreement between reviewers: Cohen's κ per pair over the tasks both labeled, Fleiss' κ
  * over every task two or more labeled (generalised to a varying number of reviewers per task).
  */
 export function AgreementPanel({ agreement }: { agreement: AgreementView }) {

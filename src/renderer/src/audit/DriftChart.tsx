@@ -9,7 +9,7 @@ const tickFormat = (spanMs: number) => (ms: number) => (spanMs >= 2 * DAY_MS ? d
 const when = dayClock
 
 /**
- * One seat's reliability over label time (ENGINE.md §9): the recent window is marked where it
+ * One seat's reliability over label time (docs/engine.md §9): the recent window is marked where it
  * begins. When the label times give no order, the chart would invent one: it says so instead.
  */
 export function DriftChart({ seat }: { seat: SeatAuditRow }) {

@@ -1,7 +1,7 @@
 import { useState, type ElementType } from 'react'
 
 /**
- * Text that may be very long (issue #17: a question, a candidate or a move text can be a megabyte
+ * Text that may be very long (a question, a candidate or a move text can be a megabyte
  * of LLM output). Up to `limit` characters it shows whole; past it, its first `limit` characters
  * and an expander that says how much is hidden. Laying out a megabyte of text at once blocked the
  * page for seconds, and a reviewer reads the start first anyway.

@@ -9,7 +9,7 @@ import { useToast } from './Toasts'
 /**
  * After a background refit lands, says what changed without interrupting the reviewer (never a
  * dialog or a focus change). A refit that moved the acted share by ≥ 5 points or the queue by
- * ≥ 5 % (issue #16 item 7) is said plainly — from what to what, and the labels given since the fit
+ * ≥ 5 % is said plainly — from what to what, and the labels given since the fit
  * before it — and stays until dismissed; any other one is a toast of each seat's weight.
  */
 export function RefitNotice() {

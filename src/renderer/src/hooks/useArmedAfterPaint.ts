@@ -8,7 +8,7 @@ export interface KeyGuard {
 }
 
 /**
- * The key guard of a task screen (issue #16 item 1): a screen's keys apply only once `id`'s screen
+ * The key guard of a task screen: a screen's keys apply only once `id`'s screen
  * has been painted. A key typed ahead while the previous task was leaving — a second Enter, a
  * digit — must never apply to a task the reviewer has not seen. Two frames: the first runs before
  * the paint that shows the task, the second after it. Arming renders nothing (a ref and the root's

@@ -51,7 +51,7 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
   // The rows of the pages on screen, as one window the table renders; index = window offset + i.
   const fetched = useMemo(() => ({ start: firstPage * QUEUE_PAGE, rows: pages.flatMap((p, i) => p?.rows ?? placeholderPage(firstPage + i, total)) }), [pages, firstPage, total])
   // A page that arrives is drawn in a background render React splits into short slices, after the
-  // scroll frame that asked for it, rather than in one task with that frame's layout (issue #16: no
+  // scroll frame that asked for it, rather than in one task with that frame's layout (no
   // long task while scrolling).
   const shown = useDeferredValue(fetched)
   const windowStart = shown.start

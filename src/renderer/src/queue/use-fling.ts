@@ -5,7 +5,7 @@ import { nextFling, type FlingState } from './fling'
  * Whether the list is being flung: its scroll moved more than a screen at each of its last two
  * scroll events (the scrollbar dragged, a flick), without stopping. The queue fetches no page a
  * fling only passes through — a drag from the top of 99,000 rows to their end would otherwise ask
- * the server for every page it crosses, pages nobody reads, and draw each as it lands (issue #16: no
+ * the server for every page it crosses, pages nobody reads, and draw each as it lands (no
  * long task while scrolling). One jump (a key, a click on the track) still fetches at once, and so does a
  * wheel's pace; when the fling stops (the virtualizer's scrolling flag clears), the pages in view load.
  *

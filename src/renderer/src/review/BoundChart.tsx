@@ -26,7 +26,7 @@ function useWidth(): [React.RefObject<SVGSVGElement | null>, number] {
 /**
  * The per-round lower bound against the 1 − α line, as one SVG drawn from bound-chart-geometry.ts.
  * Not a chart library: the review screen draws it on every resolve → next, and a library's mount
- * and teardown (its own store, its size observer) were most of that frame's script (issue #16).
+ * and teardown (its own store, its size observer) were most of that frame's script.
  * It spans its panel's width at a fixed height (text keeps its size); each point names its round and
  * bound on hover.
  */

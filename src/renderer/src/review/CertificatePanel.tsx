@@ -10,7 +10,7 @@ export interface CertificateView {
   stopRound: number | null
   gap: number | null
   why: GapWhy | null
-  /** The best round (argmax_t L_t, ENGINE.md §8.9): where the why's terms are taken. */
+  /** The best round (argmax_t L_t, docs/engine.md §8.9): where the why's terms are taken. */
   bestRound: number | null
   /** The task's last round with a move; later rounds repeat its state (§8.1 pads shorter traces). */
   lastRealRound: number | null

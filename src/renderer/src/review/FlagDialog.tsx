@@ -3,7 +3,7 @@ import { FLAG_REASON_MAX } from '@shared/limits'
 import { useHotkeys } from '../hooks/useHotkeys'
 
 /**
- * "Flag / can't decide" (issue #16 item 10): the reason is required — a flag is a note to whoever
+ * "Flag / can't decide": the reason is required — a flag is a note to whoever
  * picks the task up next, not a label. Submitting hands the task back to the queue, marked.
  */
 export function FlagDialog({ taskId, busy, onSubmit, onClose }: { taskId: string; busy: boolean; onSubmit: (reason: string) => void; onClose: () => void }) {

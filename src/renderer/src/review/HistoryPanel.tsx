@@ -15,7 +15,7 @@ function status(l: HistoryLabel): { text: string; kind: 'live' | 'moved-on' | 'g
 }
 
 /**
- * The reviewer's last twenty labels across reloads and windows (issue #16 item 9), from the store:
+ * The reviewer's last twenty labels across reloads and windows, from the store:
  * one click reopens a task in Review (`p` reopens the latest one not open now). Item 4's rules
  * apply there: a blind label changed after its reveal is stored as escalation, and a label whose
  * task moved on is marked here — undo can no longer take it back.

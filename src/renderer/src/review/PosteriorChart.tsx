@@ -10,7 +10,7 @@ export interface PosteriorChartProps {
 /**
  * The posterior over candidates as horizontal bars; each bar carries its candidate and p for tests.
  * Plain elements, not a chart library: the review screen draws this on every resolve → next, and a
- * charting library's mount and teardown were most of that frame's script (issue #16).
+ * charting library's mount and teardown were most of that frame's script.
  */
 export function PosteriorChart({ candidates, posterior, answer }: PosteriorChartProps) {
   return (

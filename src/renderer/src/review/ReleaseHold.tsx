@@ -6,7 +6,7 @@ import { useTeamSettings } from '../api/team-queries'
 import { useToast } from '../components/Toasts'
 
 /**
- * An adjudicator's way out of a hold someone left behind (issue #22): ends `holder`'s hold on the
+ * An adjudicator's way out of a hold someone left behind: ends `holder`'s hold on the
  * task. Shown only to an adjudicator; the server checks again. Once it is free, this window's own
  * reservation takes the task (use-reservation.ts retries on every change of tasks).
  */

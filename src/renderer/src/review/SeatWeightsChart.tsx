@@ -7,7 +7,7 @@ export interface SeatWeightView {
   evidence: number | null
   /** ln(μ_i(K − 1)/(1 − μ_i)) at this task's K: what one +1 endorsement carries here (null: no one-coin μ_i). */
   endorsementEvidence: number | null
-  /** r_i < 1/K: worse than chance (ENGINE.md §4 — only then is a seat called adversarial). */
+  /** r_i < 1/K: worse than chance (docs/engine.md §4 — only then is a seat called adversarial). */
   adversarial: boolean
 }
 
@@ -44,11 +44,11 @@ export function SeatWeightsChart({ seats }: { seats: readonly SeatWeightView[] }
           <thead>
             <tr>
               <th scope="col">seat</th>
-              <th scope="col" title="w_i = ln(μ_i/(1 − μ_i)) (ENGINE.md §6)">weight</th>
+              <th scope="col" title="w_i = ln(μ_i/(1 − μ_i)) (docs/engine.md §6)">weight</th>
               <th scope="col" title="log-odds one endorsement of this seat adds in this task: ln(μ_i(K − 1)/(1 − μ_i)) at this task's K">
                 <Narrow long="per endorsement" short="per end." />
               </th>
-              <th scope="col" title="reliability r_i (ENGINE.md §4)">
+              <th scope="col" title="reliability r_i (docs/engine.md §4)">
                 <Narrow long="reliability" short="rel." />
               </th>
               <th scope="col" title="endorsements on labeled tasks the reliability rests on"><Narrow long="evidence" short="evid." /></th>

@@ -10,7 +10,7 @@ export interface TranscriptMove {
   force: string
   answer: string | null
   target: string | null
-  /** Any JSON value, as the file gave it (ENGINE.md §1); null: none. */
+  /** Any JSON value, as the file gave it (docs/engine.md §1); null: none. */
   confidence: JsonValue | null
   text: string | null
 }

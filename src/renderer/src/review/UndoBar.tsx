@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { shortLabel } from '../components/LongText'
 import { useReviewSession } from './session'
 
-/** How long a blind commit can be undone from its bar (issue #16 item 7). */
+/** How long a blind commit can be undone from its bar. */
 export const UNDO_BAR_MS = 3000
 
 export interface BlindCommit {

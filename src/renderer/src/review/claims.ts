@@ -1,7 +1,7 @@
 /**
  * Tasks this window has just reserved with "next" (use-next-task.ts): the review screen that opens
  * one holds it already, so it does not reserve it a second time — one write and one re-render less
- * on every resolve → next (issue #16). A claim is used once, and only while fresh: a task opened
+ * on every resolve → next. A claim is used once, and only while fresh: a task opened
  * later (the reviewer went elsewhere first) is reserved as usual.
  */
 const FRESH_MS = 10_000

@@ -1,4 +1,4 @@
-/** A move as the stance matrix reads it: what it counts as (ENGINE.md §2, computed by the engine). */
+/** A move as the stance matrix reads it: what it counts as (docs/engine.md §2, computed by the engine). */
 export interface StanceMove {
   round: number
   seat: string
@@ -17,7 +17,7 @@ export interface StanceMatrix {
 
 /**
  * Each seat's answer as it stands at each round: its latest +1 endorsement up to that round,
- * cleared by a retract — the engine's `social` reading (tallies.ts `writeCurrentAnswers`, ENGINE.md
+ * cleared by a retract — the engine's `social` reading (tallies.ts `writeCurrentAnswers`, docs/engine.md
  * §6 majority-final, §11). Moves of rounds ≤ t are replayed in list order at every cut, so a trace
  * whose rounds are out of order reads as the engine reads it.
  */
@@ -41,7 +41,7 @@ export function stanceMatrix(moves: readonly StanceMove[]): StanceMatrix {
 
 /**
  * A bare vote: a vote with no text beyond its answer. Such moves collapse into one compact line
- * per round in the transcript (issue #16 item 11).
+ * per round in the transcript.
  */
 export function isBareVote(m: { force: string; answer: string | null; text: string | null }): boolean {
   if (m.force !== 'vote') return false

@@ -20,7 +20,7 @@ export interface CandidateKeys {
 }
 
 /**
- * Candidate keys shared by Review and Calibrate (issue #16 items 1 and 2). Nothing is focused when
+ * Candidate keys shared by Review and Calibrate. Nothing is focused when
  * a task appears, so a bare Enter labels nothing until the reviewer has moved the focus to a
  * candidate of this task; ← → start moving it (↑ ↓ are left to scroll the page).
  */

@@ -4,7 +4,7 @@ import { useApi } from '../api/context'
 import { useToast } from '../components/Toasts'
 import { useReviewSession } from './session'
 
-/** Flags a task with a reason (issue #16 item 10); true once the store has it. */
+/** Flags a task with a reason; true once the store has it. */
 export function useFlag() {
   const api = useApi()
   const qc = useQueryClient()

@@ -39,7 +39,7 @@ export function useNextTask(currentId: string | null): string | null {
 }
 
 /**
- * "Next" that never lands on a task someone else holds (issue #9): the next candidates are
+ * "Next" that never lands on a task someone else holds: the next candidates are
  * reserved in turn, before the screen moves, until one is this window's; null when none of the
  * first few could be (the reviewer goes back to the queue, which has moved on by then).
  */

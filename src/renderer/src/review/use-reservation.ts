@@ -9,7 +9,7 @@ import { useReviewSession } from './session'
 export const HEARTBEAT_MS = 60_000
 
 /**
- * Holds the open task for this window (issue #9): reserved when the review screen opens it (unless
+ * Holds the open task for this window: reserved when the review screen opens it (unless
  * "next" reserved it a moment ago, claims.ts),
  * renewed every minute while it stays open, released when the reviewer leaves it or closes the
  * tab. Returns who else holds it (null: this window does, or nobody does): until the first answer,

@@ -62,7 +62,7 @@ export function useResolve(source: LabelSource) {
 function report(e: unknown, toast: ReturnType<typeof useToast>): void {
   const holder = e instanceof ApiError ? heldBy(e.details) : null
   if (holder !== null) {
-    // Another window holds the task (issue #9): nothing was written; say who, and until when.
+    // Another window holds the task: nothing was written; say who, and until when.
     toast({ kind: 'conflict', text: `Not saved: ${holder} is reviewing this task right now. Nothing was overwritten; pick another task or wait until it is free.` })
   } else if (e instanceof ApiError && e.code === 'conflict') {
     toast({ kind: 'conflict', text: `Not saved: ${e.message}. The task was reloaded — check it and resolve again.` })

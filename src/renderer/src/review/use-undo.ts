@@ -10,7 +10,7 @@ import { useReviewSession } from './session'
 const SCREEN: Record<LabelSource, string> = { escalation: 'Review', random: 'Calibrate' }
 
 /**
- * Undo as the store keeps it (issue #16 item 4): the reviewer's latest live label of this screen's
+ * Undo as the store keeps it: the reviewer's latest live label of this screen's
  * source — Review's escalation labels, Calibrate's random ones, never a ruling — so it survives a
  * reload, follows the reviewer to any window, and never takes back another screen's label. A label
  * whose task moved on since (another reviewer labeled it, a ruling) is refused by the store; the

@@ -1,6 +1,6 @@
 /**
  * The plain sentence the review screen shows for a deferred task, from the certificate's gap
- * decomposition (ENGINE.md §8.9): at the best round, L = q̂ − b − c_k must reach 1 − α.
+ * decomposition (docs/engine.md §8.9): at the best round, L = q̂ − b − c_k must reach 1 − α.
  * If the neighbours' own accuracy q̂ already clears the line, only the uncertainty terms hold
  * the task back — more labels near this state will help. If q̂ itself is short, the council is
  * simply unreliable in this state and more labels will not make it act.

@@ -11,7 +11,7 @@ import { hrefFor } from '../router'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 
 /**
- * Adjudicate (issue #9): the tasks whose reviewers disagree, each with every label and who gave it.
+ * Adjudicate: the tasks whose reviewers disagree, each with every label and who gave it.
  * The adjudicator's pick is recorded as an adjudicated label: it becomes the task's label.
  */
 export function AdjudicateScreen() {

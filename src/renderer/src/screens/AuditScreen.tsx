@@ -184,7 +184,7 @@ function Seats({ a }: { a: AuditSummary }) {
                 {s.drift === null ? (
                   '—'
                 ) : s.drift.noTimeOrder ? (
-                  <span className="muted" title="More than half of the labels share one time (ENGINE.md §9)">
+                  <span className="muted" title="More than half of the labels share one time (docs/engine.md §9)">
                     no time order
                   </span>
                 ) : (

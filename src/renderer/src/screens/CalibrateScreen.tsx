@@ -15,7 +15,7 @@ import { UndoBar, type BlindCommit } from '../review/UndoBar'
 import { useReviewSession } from '../review/session'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 
-/** |D_loc| = |C| − round(0.2·|C|) must reach k (ENGINE.md §8.7); λ = auto needs it on half of C. */
+/** |D_loc| = |C| − round(0.2·|C|) must reach k (docs/engine.md §8.7); λ = auto needs it on half of C. */
 export function labelsNeeded(k: number, auto: boolean): number {
   let c = Math.ceil(k / 0.8)
   while (c - Math.round(0.2 * c) < k) c++
@@ -34,12 +34,12 @@ export function CalibrateScreen() {
   const settings = useEngineSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
   // Tasks whose blind label this reviewer undid after its reveal: shown again with their verdict,
-  // and a label given now is stored as escalation (issue #16 item 4). `reopened`: the undone one,
+  // and a label given now is stored as escalation. `reopened`: the undone one,
   // shown until the reviewer moves on (an undo after moving on brings its task back).
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set())
   const [reopened, setReopened] = useState<string | null>(null)
   const { undo, busy: undoing } = useUndo('random')
-  // The latest blind commit, offered for undo for three seconds (issue #16 item 7): the same undo as ⌫.
+  // The latest blind commit, offered for undo for three seconds: the same undo as ⌫.
   const [commit, setCommit] = useState<BlindCommit | null>(null)
   // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
   // on screen stays pinned until the reviewer moves on, else it would change under them — even

@@ -77,7 +77,7 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   const current = detail.labels.find((l) => l.label !== null)?.label ?? null
   const guard = useArmedAfterPaint(detail.task.id)
   // Once a label or a skip has set off for the next task, this one takes no further key: a quick
-  // second key would otherwise resolve it again (issue #16 item 3) or skip the next one unseen.
+  // second key would otherwise resolve it again or skip the next one unseen.
   const leaving = useRef(false)
 
   useEffect(() => markShown(detail.task.id), [detail.task.id])
@@ -235,7 +235,7 @@ function ReservedBy({ holder }: { holder: Reservation }) {
 /**
  * The reviewer's own live label on the task open (reopened from the history, say): a blind one
  * changed here is stored as escalation and leaves the calibration set; one whose task moved on
- * since can no longer be undone (issue #16 item 4).
+ * since can no longer be undone.
  */
 function OwnLabelNotice({ label }: { label: HistoryLabel }) {
   if (label.movedOn !== null) {

@@ -10,7 +10,7 @@ function keptValue(key: string, value: unknown): string {
 }
 
 /**
- * The old-database rule made visible (ENGINE.md §10): this database was made by an older version,
+ * The old-database rule made visible (docs/engine.md §10): this database was made by an older version,
  * so it kept the defaults it ran under; new databases get the new ones. Shown until dismissed.
  */
 export function DefaultsNoticePanel() {

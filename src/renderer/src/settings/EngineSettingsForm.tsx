@@ -44,7 +44,7 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const [draft, setDraft] = useState(settings)
   const [texts, setTexts] = useState(() => textsOf(settings))
   const [refit, setRefit] = useState<'idle' | 'running' | 'done' | string>('idle')
-  // What the refit changed against the fit before it (issue #16 item 6: "after the refit, a summary").
+  // What the refit changed against the fit before it ("after the refit, a summary").
   const [summary, setSummary] = useState<RefitChange | null>(null)
   useEffect(() => {
     setDraft(settings)

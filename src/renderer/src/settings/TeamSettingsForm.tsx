@@ -9,7 +9,7 @@ export function parseNames(text: string): string[] {
   return [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s !== ''))]
 }
 
-/** Team settings (issue #9), shared by everyone on this database: reviewers per task, adjudicators. */
+/** Team settings, shared by everyone on this database: reviewers per task, adjudicators. */
 export function TeamSettingsPanel() {
   const team = useTeamSettings()
   if (team.isPending) return <Loading />

@@ -16,7 +16,7 @@ function useSettled<T>(value: T, ms: number): T {
 }
 
 /**
- * Before saving (issue #16 item 6): what the draft settings would do under the current fit, read
+ * Before saving: what the draft settings would do under the current fit, read
  * by the main side from that fit's stored bounds — the acted share, the queue and the expected
  * wrong actions for an absolute β — or, for a change the bounds depend on, that it needs a refit.
  * `draft` null: a field is not valid yet.

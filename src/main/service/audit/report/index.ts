@@ -1,5 +1,5 @@
 /**
- * `arbiter report` (FORMATS.md): the audit as ONE self-contained HTML file — inline CSS, plots as
+ * `arbiter report` (docs/formats.md): the audit as ONE self-contained HTML file — inline CSS, plots as
  * inline SVG, no script and no external resource. The Content-Security-Policy forbids scripts
  * and every fetch, so even a string the escaping missed could not run or phone home.
  */
@@ -28,7 +28,7 @@ ${actOrDeferSection(a.actOrDefer, a.randomLabels)}
 ${seatsSection(a.seats, a.confusionCandidates, a.fitId)}
 ${reviewersSection(a.reviewers)}
 ${agreementSection(a.agreement)}
-<footer class="note">Computed locally from the database's human labels (import gold is hidden truth and never used as a label). Methods and formulas: ENGINE.md §6–§9.</footer>
+<footer class="note">Computed locally from the database's human labels (import gold is hidden truth and never used as a label). Methods and formulas: docs/engine.md §6–§9.</footer>
 </body>
 </html>
 `

@@ -14,7 +14,7 @@ export function methodsSection(methods: readonly MethodRow[], labeledTasks: numb
   const plots = methods.filter((m) => m.refused === null && m.n > 0).map((m) =>
     figure(reliabilitySvg(m), `${esc(m.method)} · n = ${m.n} · ECE_ew ${num(m.eceEw)}`))
   return `<section id="methods"><h2>Methods</h2>
-<p class="muted">Nested cross-validation (5 outer folds, hyperparameters re-selected inside each; ENGINE.md §7) over the ${labeledTasks} labeled tasks the label policy allows, scores pooled over all out-of-fold predictions. References: majority (round-0 votes), majority-final (each seat's final answer) and best-seat (the final answers of the seat with the most right on the training folds; a task it did not answer counts as wrong).</p>
+<p class="muted">Nested cross-validation (5 outer folds, hyperparameters re-selected inside each; docs/engine.md §7) over the ${labeledTasks} labeled tasks the label policy allows, scores pooled over all out-of-fold predictions. References: majority (round-0 votes), majority-final (each seat's final answer) and best-seat (the final answers of the seat with the most right on the training folds; a task it did not answer counts as wrong).</p>
 ${table(['method', 'n', 'accuracy', 'Brier', 'ECE_ew', 'ECE_em', ''], rows, [false, true, true, true, true, true, false])}
 <h3>Reliability diagrams</h3><p class="muted">Bars: accuracy per equal-width confidence bin; tick: the bin's mean confidence; red: overconfidence; dashed: perfect calibration.</p><div class="plots">${plots.join('\n')}</div></section>`
 }
@@ -35,7 +35,7 @@ export function actOrDeferSection(a: ActOrDeferView, randomLabels: number): stri
 
 function driftCell(d: SeatAuditRow['drift']): string {
   if (d === null) return '—'
-  if (d.noTimeOrder) return 'no time order (most labels share one time, ENGINE.md §9)'
+  if (d.noTimeOrder) return 'no time order (most labels share one time, docs/engine.md §9)'
   const text = `${num(d.recent)} recent vs ${num(d.rest)} (|Δ| ${num(Math.abs(d.diff))}, floor ${num(d.floor)})`
   return d.flagged ? `<span class="flag">drift</span> ${text}` : text
 }
@@ -51,7 +51,7 @@ export function seatsSection(seats: readonly SeatAuditRow[], candidates: readonl
     figure(confusionSvg(s.seat, candidates, s.confusion as number[][]), esc(s.seat)))
   const set = candidates.length === 0 ? '' : `over the most common candidate set among labeled tasks: {${candidates.map(esc).join(', ')}}`
   return `<section id="seats"><h2>Seats</h2>
-<p class="muted">${fitId === null ? 'No fit yet.' : `From fit ${esc(fitId)}`}; evidence = endorsements on the labeled tasks the fit used. Adversarial: reliability below 1/K (ENGINE.md §4); drift: recent 20 % of labels vs the rest beyond twice the bootstrap noise floor (§9).</p>
+<p class="muted">${fitId === null ? 'No fit yet.' : `From fit ${esc(fitId)}`}; evidence = endorsements on the labeled tasks the fit used. Adversarial: reliability below 1/K (docs/engine.md §4); drift: recent 20 % of labels vs the rest beyond twice the bootstrap noise floor (§9).</p>
 ${table(['seat', 'model', 'reliability', 'weight', 'evidence', 'flag', 'drift'], rows, [false, false, true, true, true, false, false])}
 <h3>Weights</h3><div class="plots">${weights}</div>
 <h3>Confusion</h3><p class="muted">P(seat endorses column | truth row) ${set}.</p><div class="plots">${heat.join('\n')}</div></section>`

@@ -3,7 +3,7 @@ import type { Migration } from '../../migrations'
 /**
  * Version 3, SQLite's migration 0006 in this dialect (read the why there): each fit stores the
  * bound it ran with (NULL, before: `hoeffding`), immutable like the rest of the fit; a `why` may
- * carry `n` (JSON here, so only readers change); and the old-database rule of ENGINE.md §10 — a
+ * carry `n` (JSON here, so only readers change); and the old-database rule of docs/engine.md §10 — a
  * database holding any setting, task or fit, made by an older version, gets each of
  * `engine.method`, `engine.budget`, `engine.bound` it does not store written with the old default
  * (per-agent, λ = auto, hoeffding) and `notice.defaultsChanged`, in this transaction, with ONE audit

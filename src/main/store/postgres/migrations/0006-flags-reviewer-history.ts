@@ -1,7 +1,7 @@
 import type { Migration } from '../../migrations'
 
 /**
- * Flags (issue #16 item 10), as SQLite's migration 0008: an append-only record of a reviewer who
+ * Flags, as SQLite's migration 0008: an append-only record of a reviewer who
  * cannot decide a task (who, why, when, from which session); not a label. `seq` is the recording
  * order the export pages by (SQLite's rowid). `labels_by_reviewer` serves a reviewer's history
  * (item 9): their newest labels, an index walk.

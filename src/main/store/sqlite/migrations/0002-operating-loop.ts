@@ -1,8 +1,8 @@
 import type { Migration } from '../../migrations'
 
 /**
- * The operating loop's schema (issue #5). Design notes (why, not what):
- * - `task_tallies`: each task's sufficient statistics (ENGINE.md §2), written with the task at
+ * The operating loop's schema. Design notes (why, not what):
+ * - `task_tallies`: each task's sufficient statistics (docs/engine.md §2), written with the task at
  *   import so fit and decide never re-read moves. `counts` and `vote0` are the engine's Int32
  *   arrays as little-endian bytes; `seats` and `rounds` name the local seat order and the round
  *   cuts. Derived from immutable moves, so immutable too; removed only with its (unpublished) task.

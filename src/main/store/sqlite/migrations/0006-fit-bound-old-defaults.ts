@@ -1,7 +1,7 @@
 import type { Migration } from '../../migrations'
 
 /**
- * Version 6: the certificate's bound becomes a setting (`engine.bound`, ENGINE.md §8.7) and the
+ * Version 6: the certificate's bound becomes a setting (`engine.bound`, docs/engine.md §8.7) and the
  * defaults change (β = 0.20 absolute, the binomial bound).
  *
  * 1. Each fit stores the bound it ran with. A fit made before has NULL, which reads as
@@ -10,7 +10,7 @@ import type { Migration } from '../../migrations'
  *    float64 after the five of schema 5 (../../decision-numbers.ts); rows without it keep the five,
  *    so no row is rewritten. This version tells an older Arbiter, which would drop such a `why`,
  *    that the file is newer than it.
- * 3. The old-database rule (ENGINE.md §10): a database an older version made and used keeps the
+ * 3. The old-database rule (docs/engine.md §10): a database an older version made and used keeps the
  *    behaviour it had. "Used" means it holds any setting, task or fit: an older Arbiter wrote it and
  *    its fits ran under the old defaults. Each of `engine.method`, `engine.budget`, `engine.bound`
  *    it does not store is written with the old default (per-agent, λ = auto, hoeffding), together

@@ -1,7 +1,7 @@
 import type { Migration } from '../../migrations'
 
 /**
- * Version 7 (issue #22): the server records each Calibrate draw — which task it drew for which
+ * Version 7: the server records each Calibrate draw — which task it drew for which
  * reviewer's session, and when — so that a console's label of source `random` is taken only for a
  * task the blind draw gave that session, never for one a client picked (ops/label-ownership.ts).
  * A session's draws are a small set; the key answers the one question asked of it.

@@ -1,7 +1,7 @@
 import type { Migration } from '../../migrations'
 
 /**
- * Version 8: flags (issue #16 item 10). A reviewer who cannot decide a task flags it with a reason:
+ * Version 8: flags. A reviewer who cannot decide a task flags it with a reason:
  * an append-only record (who, why, when, from which session), not a label — the task keeps its
  * state and stays in every queue. Like labels and the audit log, a flag is never updated or deleted.
  * `seq` (an alias of the rowid) is the recording order the export pages by.

@@ -3,10 +3,10 @@ import { NO_FIT_DECISIONS } from '../../fit-decisions'
 import { DECISION_INDEXES } from './0004-decisions-per-fit'
 
 /**
- * Version 9: a decision row keeps what a re-decide under another budget needs of it (issue #21,
- * the decide at a million tasks), so that such a decide copies the fit's rows with their verdict
+ * Version 9: a decision row keeps what a re-decide under another budget needs of it (for a
+ * decide at a million tasks), so that such a decide copies the fit's rows with their verdict
  * recomputed in SQL (../fits.ts) instead of refitting and deciding every task again. Only the
- * verdict depends on the budget (ENGINE.md §8.8: τ = min { t : L_t ≥ 1 − α }):
+ * verdict depends on the budget (docs/engine.md §8.8: τ = min { t : L_t ≥ 1 − α }):
  * - `peak`: max_t L_t, the bound at the why's round, so the gap is (1 − α) − peak;
  * - `round_keys`: each round's L_t as 8 bytes that sort as the numbers do (../../round-keys.ts),
  *   so "the first round with L_t ≥ 1 − α" is a comparison of BLOB slices, exact, in SQLite's C;
