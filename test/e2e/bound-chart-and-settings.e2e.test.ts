@@ -1,8 +1,8 @@
 /**
- * Issue #16 items 5 and 12 on the demo database in Chromium:
- * - item 5: the engine settings form submits as installed, each numeric field takes exactly what
+ * The engine settings form and the certificate's bound chart, on the demo database in Chromium:
+ * - the engine settings form submits as installed, each numeric field takes exactly what
  *   the settings schema takes (typed key by key, as a reviewer types), and says why it refuses;
- * - item 12: the bound chart states 1 − α as a number, marks the best round, and shows the rounds
+ * - the bound chart states 1 − α as a number, marks the best round, and shows the rounds
  *   after a task's last real round as repeated state (docs/engine.md §8.1); the queue's gap column has
  *   enough digits that neighbouring gaps read apart.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
@@ -69,7 +69,7 @@ async function deferredDetails(): Promise<TaskDetail[]> {
   return details.filter((d) => d.verdict?.decision?.why != null && d.verdict.decision.threshold !== null)
 }
 
-describeWith(CHROMIUM, 'item 12: the bound chart and the queue gap (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'the bound chart and the queue gap (Chromium, demo database)', () => {
   it('shows 1 − α as a number, marks the best round, and draws rounds after the last real one as repeated state', async () => {
     const details = await deferredDetails()
     const padded = details.find((d) => lastRealRound(d) < d.verdict!.rounds.length - 1)
@@ -130,7 +130,7 @@ describeWith(CHROMIUM, 'item 12: the bound chart and the queue gap (Chromium, de
   })
 })
 
-describeWith(CHROMIUM, 'item 5: the engine settings take every value the schema takes (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'the engine settings take every value the schema takes (Chromium, demo database)', () => {
   const fields = [
     { testId: 'settings-budget', name: 'β', schema: budgetSchema.options[2].shape.beta, texts: ['0', '0.3', '1', '0.125', '1e-3', '.5', '-0.1', '1.01', '0,3', 'abc', ''] },
     { testId: 'settings-delta', name: 'δ', schema: engineSettingsSchema.shape.delta, texts: ['0.03', '0.031', '0.0001', '0.4999', '0.001', '0', '0.5', '0.6', '-0.01'] },

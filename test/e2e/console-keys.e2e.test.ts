@@ -1,13 +1,13 @@
 /**
- * Issue #16 items 1, 2, 3, 14 and 8 on the demo database in Chromium:
- * - item 1: no candidate is focused when a task appears, so a bare Enter labels nothing (Review from
+ * The console's keys, the queue at 1024 px and the progress shown, on the demo database in Chromium:
+ * - no candidate is focused when a task appears, so a bare Enter labels nothing (Review from
  *   the queue, and Calibrate's `2` `Enter` `Enter`); a key that arrives before the new task was
  *   painted never applies to it; more than ten candidates: `/` filters by typing, then a digit picks;
- * - item 2: ↑/↓ scroll the page; ←/→ move a focus ring that is plainly visible, light and dark;
- * - item 3: a quick second key after a resolve never shows "Not saved" (the label was saved);
- * - item 14: at 1024 px the queue header scrolls sideways with its rows; one click opens a row;
+ * - ↑/↓ scroll the page; ←/→ move a focus ring that is plainly visible, light and dark;
+ * - a quick second key after a resolve never shows "Not saved" (the label was saved);
+ * - at 1024 px the queue header scrolls sideways with its rows; one click opens a row;
  *   j/k/Enter still do;
- * - item 8: Review shows the labels of this session, the tasks left and the pace; the tab title too.
+ * - Review shows the labels of this session, the tasks left and the pace; the tab title too.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -90,7 +90,7 @@ async function screenshots(name: string, ready: () => Promise<unknown>): Promise
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
-describeWith(CHROMIUM, 'item 1: no label the reviewer did not choose (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'no label the reviewer did not choose (Chromium, demo database)', () => {
   it('Enter Enter from the queue opens a task and labels nothing; Enter labels only the candidate focused in this task', async () => {
     await page.goto(`${server.host.url}#/queue`)
     await page.getByTestId('queue-row').first().waitFor()
@@ -190,7 +190,7 @@ describeWith(CHROMIUM, 'item 1: no label the reviewer did not choose (Chromium, 
   })
 })
 
-describeWith(CHROMIUM, 'item 2: ↑/↓ scroll, ←/→ move a visible focus (Chromium, demo database)', () => {
+describeWith(CHROMIUM, '↑/↓ scroll, ←/→ move a visible focus (Chromium, demo database)', () => {
   it('scrolls the page with ↓ and focuses nothing until ←/→; the focus ring is plain in light and dark', async () => {
     const [task] = await firstDeferred(1)
     await page.setViewportSize({ width: 1024, height: 700 })
@@ -227,7 +227,7 @@ describeWith(CHROMIUM, 'item 2: ↑/↓ scroll, ←/→ move a visible focus (Ch
   })
 })
 
-describeWith(CHROMIUM, 'item 3: a quick second key after a resolve (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'a quick second key after a resolve (Chromium, demo database)', () => {
   it('is ignored: the label shows as saved, never "Not saved"', async () => {
     const [a] = await firstDeferred(1)
     await openReview(a)
@@ -346,7 +346,7 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
   })
 })
 
-describeWith(CHROMIUM, 'item 14: the queue at 1024 px, one click opens a row (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'the queue at 1024 px, one click opens a row (Chromium, demo database)', () => {
   it('scrolls the header sideways with its rows', async () => {
     await page.setViewportSize({ width: 1024, height: 700 })
     await page.goto(`${server.host.url}#/queue`)
@@ -397,7 +397,7 @@ describeWith(CHROMIUM, 'item 14: the queue at 1024 px, one click opens a row (Ch
   })
 })
 
-describeWith(CHROMIUM, 'item 8: progress in Review and in the tab title (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'progress in Review and in the tab title (Chromium, demo database)', () => {
   const queueTotal = async () =>
     (
       await server.service.handlers['queue.page'](

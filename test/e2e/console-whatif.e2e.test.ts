@@ -1,9 +1,9 @@
 /**
- * Issue #16 items 6 and 7 on the demo database in Chromium:
- * - item 6: before saving an absolute β, Settings says what it would do under the current fit —
+ * The what-if of a budget, a refit's news and Calibrate's commit, on the demo database in Chromium:
+ * - before saving an absolute β, Settings says what it would do under the current fit —
  *   acted share, queue and expected wrong actions, read by the main side from the fit's stored
  *   bounds — and that a δ / bound / λ change needs a refit; after the refit, a summary;
- * - item 7: a refit that moves the acted share by ≥ 5 points or the queue by ≥ 5 % is said
+ * - a refit that moves the acted share by ≥ 5 points or the queue by ≥ 5 % is said
  *   plainly (from what to what, the labels given since the previous fit, and a link that lists
  *   them) instead of a toast of weights; in Calibrate a key commits the blind label with no
  *   question asked, and a 3-second undo bar follows every blind commit.
@@ -72,7 +72,7 @@ async function typeInto(testId: string, text: string): Promise<void> {
 
 const whatIf = () => page.getByTestId('settings-what-if')
 
-describeWith(CHROMIUM, 'item 6: the what-if before saving an absolute β (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'the what-if before saving an absolute β (Chromium, demo database)', () => {
   it('says what β would do from the stored bounds, that δ needs a refit, and sums up the refit', async () => {
     const settings: EngineSettings = await call('engine.getSettings', {})
     expect(settings.budget).toEqual({ kind: 'absolute', beta: 0.2 })
@@ -125,10 +125,10 @@ describeWith(CHROMIUM, 'item 6: the what-if before saving an absolute β (Chromi
   })
 })
 
-describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Calibrate commits blind, then offers undo (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'a refit that moves the queue is said plainly; Calibrate commits blind, then offers undo (Chromium, demo database)', () => {
   it('tells a refit that moves the acted share ≥ 5 points from what to what, with the labels given since and their list', async () => {
     await page.goto(`${server.host.url}#/queue`)
-    // Back to β = 0.20 (item 6's test saved 0.30, which acts on every demo task): a queue to label from.
+    // Back to β = 0.20 (the what-if test saved 0.30, which acts on every demo task): a queue to label from.
     const start = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.2 } })
     await page.locator(`[data-testid="refit-summary"][data-fit-id="${start.id}"]`).waitFor()
     await page.getByTestId('refit-summary-dismiss').click()
@@ -200,7 +200,7 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
     expect((await liveLabels(first)).map((l) => l.source)).toEqual(['random'])
 
     // Undo inside the 3 seconds: the label is superseded and the task comes back with the verdict
-    // it showed (a label of it now is escalation, issue #16 item 4); moving on draws another.
+    // it showed (a label of it now is escalation: its verdict was seen); moving on draws another.
     await moveOn(first)
     const undone = await labelBlind('1')
     await page.getByTestId('calibrate-undo-bar-undo').click()

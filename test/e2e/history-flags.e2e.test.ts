@@ -1,13 +1,13 @@
 /**
- * Issue #16 items 4, 9 and 10 on the demo database in Chromium:
- * - item 4: undo follows the reviewer, not the window — it survives a reload, works in Calibrate
+ * Undo, the history panel and flags, on the demo database in Chromium:
+ * - undo follows the reviewer, not the window — it survives a reload, works in Calibrate
  *   (the task comes back, and a label given after its reveal is stored as escalation, said so), and
  *   never crosses screens (Backspace in Review leaves a Calibrate blind label alone); undo of a label
  *   whose task moved on since (another reviewer labeled it) is a conflict shown as such;
- * - item 9: the history panel lists the reviewer's last 20 labels from the store, across reloads;
+ * - the history panel lists the reviewer's last 20 labels from the store, across reloads;
  *   one click or `p` reopens one; a moved-on one is marked; a reopened blind label says that
  *   changing it stores escalation;
- * - item 10: Flag / can't decide with a reason: a record, not a label; it hands the task back; the
+ * - Flag / can't decide with a reason: a record, not a label; it hands the task back; the
  *   queue marks it and filters on it; progress counts it apart; it exports as arbiter.flags/1.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
@@ -98,7 +98,7 @@ async function screenshots(name: string, ready: () => Promise<unknown>): Promise
 const toastText = () => page.getByTestId('toast').last().textContent(SOON)
 const conflictText = () => page.getByTestId('toast-conflict').last().textContent(SOON)
 
-describeWith(CHROMIUM, 'item 4: undo follows the reviewer, not the window (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'undo follows the reviewer, not the window (Chromium, demo database)', () => {
   it('never crosses screens: Backspace in Review leaves a Calibrate blind label alone and reveals nothing', async () => {
     await page.goto(`${server.host.url}#/calibrate`)
     const blind = await armedTask()
@@ -158,7 +158,7 @@ describeWith(CHROMIUM, 'item 4: undo follows the reviewer, not the window (Chrom
     await openReview(a)
     await page.keyboard.press('1')
     await expect.poll(shownTask, SOON).not.toBe(a)
-    // The next task takes keys once it is painted (issue #16 item 1): a Backspace sent before is dropped.
+    // The next task takes keys once it is painted, never before: a Backspace sent before is dropped.
     await armedTask()
     await labelAs(bob(), a, 1)
     const before = await liveLabelsOf(a)
@@ -177,7 +177,7 @@ describeWith(CHROMIUM, 'item 4: undo follows the reviewer, not the window (Chrom
   })
 })
 
-describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'the history panel (Chromium, demo database)', () => {
   it('lists the reviewer’s last 20 labels from the store across reloads; one click or p reopens one', async () => {
     // 22 labels of this reviewer given in another window: the panel is the store's, not this window's.
     const tasks = await freeDeferred(22)
@@ -215,8 +215,8 @@ describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', ()
     await page.keyboard.press('p')
     await expect.poll(shownTask, SOON).toBe(newest[1])
 
-    // Item 4's rules there: a reopened blind label says a change is stored as escalation, and is.
-    // A blind label is one of a task Calibrate drew for that session (issue #22).
+    // Undo's rules there: a reopened blind label says a change is stored as escalation, and is.
+    // A blind label is one of a task Calibrate drew for that session (the server keeps its draws).
     const blind = (await server.service.handlers['calibrate.draw']({ exclude: [], spotCheckOnly: false }, me())).taskId as string
     await labelAs(me(), blind, 0, 'random')
     await openReview(blind)
@@ -233,7 +233,7 @@ describeWith(CHROMIUM, 'item 9: the history panel (Chromium, demo database)', ()
   })
 })
 
-describeWith(CHROMIUM, 'item 10: flag / can’t decide with a reason (Chromium, demo database)', () => {
+describeWith(CHROMIUM, 'flag / can’t decide with a reason (Chromium, demo database)', () => {
   it('records the reason, not a label; hands the task back; marks, filters, counts apart and exports it', async () => {
     const [task] = await freeDeferred(1)
     await openReview(task)

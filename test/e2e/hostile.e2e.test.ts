@@ -89,7 +89,7 @@ describeWith(CHROMIUM, `hostile transcripts (${P.length} payloads) render as ine
       expect(await moves.nth(0).getAttribute('data-seat')).toBe(t.moves[0].seat)
       expect(await moves.nth(0).locator('.seat-chip').textContent()).toBe(t.moves[0].seat)
       for (let i = 0; i < 3; i++) {
-        // A long text shows its start with an expander (issue #17): opened, it is the payload verbatim.
+        // A long text shows its start with an expander: opened, it is the payload verbatim.
         const text = moves.nth(i).locator('.move-text')
         const expand = text.getByTestId('text-expand')
         if ((await expand.count()) === 0) expect(await text.textContent()).toBe(t.moves[i].text)

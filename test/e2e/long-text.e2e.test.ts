@@ -1,5 +1,5 @@
 /**
- * A task at the size limits stays usable (issue #17 item 3): its question, candidates and move texts
+ * A task at the size limits stays usable: its question, candidates and move texts
  * are each 200,000 characters (over a megabyte of text in one task). Review opens it, long texts show
  * collapsed with an expander that answers a click, and the page never blocks its main thread for a
  * second or more (no long task ≥ 1 s while opening, expanding and scrolling).

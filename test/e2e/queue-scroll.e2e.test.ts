@@ -1,5 +1,5 @@
 /**
- * Issue #16 (`npm run bench -- ui`: no long task while scrolling 99,000 queue rows): the queue asks
+ * Scrolling the queue (`npm run bench -- ui`: no long task while scrolling 99,000 queue rows): the queue asks
  * for no page that a fling only passes through, and still loads every page a wheel's pace brings into
  * view, on the demo database in Chromium (all 1,000 tasks listed: ten pages of 100).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #21's loop on a real debate: cipher-phi4-gsm8k's rounds.csv (the debate-rounds form), split by
+ * The operating loop on a real debate: cipher-phi4-gsm8k's rounds.csv (the debate-rounds form), split by
  * task — the first half of its task ids imported with `--gold-as random`, the rest with the gold column
  * emptied — into a new database, `fit` under the defaults (the standing vote, β = 0.20, the binomial
  * bound); then the console in Chromium shows a deferred task with the method's posterior, the seat

@@ -1,6 +1,6 @@
 /**
  * Two reviewers with their own logins (`serve --reviewer alice --reviewer bob`) in two browser
- * contexts (issue #9): a task one has open shows "reserved by" to the other, whose resolve is
+ * contexts: a task one has open shows "reserved by" to the other, whose resolve is
  * refused with a conflict toast naming the holder; "next" never lands on a task another holds;
  * Settings shows the login's name, locked; a closed tab gives its task back.
  */

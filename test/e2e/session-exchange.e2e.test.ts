@@ -1,5 +1,5 @@
 /**
- * The login link in a real browser (issue #22 item 4): the cookie Chromium keeps is a session id,
+ * The login link in a real browser: the cookie Chromium keeps is a session id,
  * never the token; a page of another site (here: another port of 127.0.0.1) that navigates the
  * browser to bob's link does not switch alice's browser; alice opening bob's link herself is asked
  * first, and switches only when she confirms.

@@ -1,13 +1,13 @@
 /**
- * Issue #16 items 11, 13 and 15 in Chromium:
- * - item 11: a seat × round stance matrix above the transcript (each seat's answer as it stands
+ * The debate in Review, the audit charts, and a server that stops or restarts, in Chromium:
+ * - a seat × round stance matrix above the transcript (each seat's answer as it stands
  *   per round — the engine's own reading, tallies' current answer — coloured by the sign of its
  *   weight); bare votes collapse into one line per round; beside w_i, the evidence one
  *   endorsement carries in this task, ln(μ_i(K − 1)/(1 − μ_i)) at this task's K;
- * - item 13: audit charts with axis titles and legends, the current β marked on the frontier, bin
+ * - audit charts with axis titles and legends, the current β marked on the frontier, bin
  *   counts on the reliability diagrams, a drift chart per seat over label time — and "no time
  *   order" (docs/engine.md §9) when the labels were imported at once with `--gold-as`;
- * - item 15: a stopped server gives a retry banner (not "run the integrity check") that recovers;
+ * - a stopped server gives a retry banner (not "run the integrity check") that recovers;
  *   a restarted one gives a page that says so, in the app and on reload (never raw 401 JSON,
  *   never signing in by itself).
  * Two databases: the demo (labels dated along the stream) and a simulated council whose votes
@@ -136,7 +136,7 @@ function engineStances(d: TaskDetail): Map<string, string | null> {
   return out
 }
 
-describeWith(CHROMIUM, 'item 11: stance matrix, collapsed votes, evidence per endorsement (Chromium)', () => {
+describeWith(CHROMIUM, 'stance matrix, collapsed votes, evidence per endorsement (Chromium)', () => {
   it('shows each seat’s answer as it stands per round, as the engine reads it, coloured by its weight’s sign', async () => {
     const details = (await deferred(demo, 100)).filter((d) => d.verdict !== null)
     // A task where some seat changes its answer between rounds (so the matrix is not one column repeated).
@@ -219,7 +219,7 @@ describeWith(CHROMIUM, 'item 11: stance matrix, collapsed votes, evidence per en
   })
 })
 
-describeWith(CHROMIUM, 'item 13: audit charts (Chromium)', () => {
+describeWith(CHROMIUM, 'audit charts (Chromium)', () => {
   async function openAudit(server: ConsoleServer): Promise<void> {
     await page.goto(`${server.host.url}#/audit`)
     await page.getByTestId('audit-seats').waitFor({ timeout: 60_000 })
@@ -293,7 +293,7 @@ describeWith(CHROMIUM, 'item 13: audit charts (Chromium)', () => {
   })
 })
 
-describeWith(CHROMIUM, 'item 15: offline and a restarted server (Chromium)', () => {
+describeWith(CHROMIUM, 'offline and a restarted server (Chromium)', () => {
   it('shows a retry banner while the server is down and recovers when it answers again', async () => {
     await page.goto(flat.host.loginUrl)
     await page.goto(`${flat.host.url}#/queue`)

@@ -1,5 +1,5 @@
 /**
- * Team mode end to end (issue #9), three logins in three browser contexts on one SQLite file:
+ * Team mode end to end, three logins in three browser contexts on one SQLite file:
  * Settings → Team sets two reviewers per task (carol the adjudicator); alice labels every task
  * blind in Calibrate; bob draws the same tasks and sees neither her label nor the engine's verdict
  * until he commits his own, then sees hers — agreeing on three tasks, disagreeing on one; carol
@@ -284,7 +284,7 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, a
     await shot(pages.bob, 'reserved-by')
   })
 
-  it('lets carol, the adjudicator, release alice’s hold; her window then holds the task (issue #22)', async () => {
+  it('lets carol, the adjudicator, release alice’s hold; her window then holds the task; the release is audited', async () => {
     const task = tasks[0]
     // Bob's window leaves the task: a window that waits on a held task takes it once it is free, and
     // here the window to take it is carol's.
