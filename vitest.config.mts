@@ -16,7 +16,7 @@ export default defineConfig({
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 120_000 }
       },
       {
-        // Crash-kill, fuzzing and load suites (issue #7): long, seeded and time-bounded; one file
+        // Crash-kill, fuzzing and load suites: long, seeded and time-bounded; one file
         // at a time so a load test never competes with a kill loop for the two cores.
         extends: true,
         test: {

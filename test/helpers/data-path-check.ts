@@ -1,5 +1,5 @@
 /**
- * Finds hard-coded data paths in source text (issue #20): scripts/data-dir.ts is the one place that
+ * Finds hard-coded data paths in source text: scripts/data-dir.ts is the one place that
  * resolves the data folder, so any other file naming it — an absolute workspace path, a string
  * literal holding the shared data folder, or its pieces passed to `join` — would break on a clone
  * that lives anywhere else. Prose that merely mentions the folder is not a path and passes.

@@ -1,5 +1,5 @@
 /**
- * What a suite needs from the machine beyond the repository (issue #20): a dataset of the data
+ * What a suite needs from the machine beyond the repository: a dataset of the data
  * folder, Chromium, PostgreSQL. When something is missing the suite is skipped with the reason in
  * its title, `… — skipped: no dataset at <path> (set ARBITER_DATA_DIR)`, so vitest counts its tests
  * as skipped and `npm test` lists the reason; under CI a missing prerequisite is instead one failing

@@ -1,5 +1,5 @@
 /**
- * The audit (issue #6, Audit): `audit.summary` on the demo database returns every part with data,
+ * The audit: `audit.summary` on the demo database returns every part with data,
  * its numbers are the engine's own (nested CV + scores, the certifySplits protocol), it is cached
  * until the labels change, and `arbiter report` writes the same audit as one self-contained HTML
  * file that escapes hostile text from the database.

@@ -10,8 +10,8 @@ import { buildTallies, driftOfTallies, SeatIndex } from '../../src/main/engine'
 import { cleanCouncilConfig, generateCouncilArray, sleeperCouncilConfig, toJsonl } from '../../src/main/sim'
 
 /**
- * `certify` and `drift` through the CLI contract of docs/formats.md on simulated councils (issue #4
- * acceptance): the default state acts on a clean council; the split protocol keeps the mean
+ * `certify` and `drift` through the CLI contract of docs/formats.md on simulated councils (what the
+ * certificate must do): the default state acts on a clean council; the split protocol keeps the mean
  * wrong-action rate within β on a 5,000-task council; a sleeper seat is flagged by drift before the
  * end of its stream; bad input is exit 2.
  */

@@ -1,5 +1,5 @@
 /**
- * Two reviewers, one task (issue #7, "Concurrency"): whoever writes first wins; the other gets a
+ * Two reviewers, one task: whoever writes first wins; the other gets a
  * `conflict` (HTTP 409) with a message the console can show, and the database holds exactly the
  * winner's label — never a silent overwrite. Races are real: both requests are in flight at once
  * (Promise.all), over HTTP between browser sessions, between two servers on one database file,
@@ -192,7 +192,7 @@ describe('on the service (no HTTP)', () => {
     const r = await dispatch(server.service.handlers, 'labels.resolve', resolveArgs(row, row.candidates[0]), ctx(0))
     if (!r.ok) throw new Error(r.error.message)
     const { labelId, version } = r.value as Resolved
-    // The label's owner in two windows (issue #22: only the owner may undo it).
+    // The label's owner in two windows (only the owner may undo it).
     const owner = (i: number): CallContext => ({ ...ctx(i), reviewer: 'reviewer-0' })
     const outcomes = await Promise.all([0, 1].map((i) => dispatch(server.service.handlers, 'labels.undo', { labelId, expectedVersion: version }, owner(i))))
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1)

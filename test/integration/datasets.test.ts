@@ -1,5 +1,5 @@
 /**
- * The real datasets (scripts/data-dir.ts: the data folder, or the copies shipped in test/fixtures/data) import as they are stored (issue #5 acceptance): through the
+ * The real datasets (scripts/data-dir.ts: the data folder, or the copies shipped in test/fixtures/data) import as they are stored: through the
  * `import` command with their CSV dialect flags, each into its own database (their task ids
  * overlap), with the counts their PROVENANCE.md gives; MMLU-Pro through `convertMmluPro`. D_Product
  * then fits and decides end to end, with half its gold given as random labels and the other half

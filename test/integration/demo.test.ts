@@ -1,5 +1,5 @@
 /**
- * The demo council (issue #5): `createDemoDatabase` builds a fitted, decided database with labels
+ * The demo council: `createDemoDatabase` builds a fitted, decided database with labels
  * already given; `serve` and the desktop app create it on a first launch; the console can tell it
  * is a demo and start empty (the demo is moved aside, never deleted).
  */

@@ -8,7 +8,7 @@ import { METHODS } from '../../src/main/engine'
 import { adversarialCouncil, cleanCouncil, toJsonl } from '../../src/main/sim'
 
 /**
- * Issue #3's acceptance on simulated councils, through the CLI contract of docs/formats.md: the sim's
+ * What the aggregation engine must do on simulated councils, through the CLI contract of docs/formats.md: the sim's
  * traces are written as arbiter.trace/1 JSONL, the real entry point is spawned, and its JSON lines
  * parsed — the path an independent implementation is compared on.
  */

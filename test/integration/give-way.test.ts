@@ -1,5 +1,5 @@
 /**
- * A fit gives way to the reviewers between its steps (service/jobs/give-way.ts, issue #16): it
+ * A fit gives way to the reviewers between its steps (service/jobs/give-way.ts): it
  * pauses before every decided page and every queue index build, a fit job run with the service's
  * words waits while calls keep coming, and what it stores is what it stores without waiting.
  */

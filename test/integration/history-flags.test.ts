@@ -1,5 +1,5 @@
 /**
- * Issue #16 items 4, 9 and 10 over the web host (shared/history-flags-suite.ts) on both backends:
+ * Undo, history and flags over the web host (shared/history-flags-suite.ts) on both backends:
  * a SQLite file in a temp folder, and a fresh database of a throwaway PostgreSQL cluster.
  */
 import { postgresDatabase, sqliteFile } from '../helpers/db-location'

@@ -1,5 +1,5 @@
 /**
- * Keys that are special to JavaScript objects are plain data in a trace file (issue #17 item 2):
+ * Keys that are special to JavaScript objects are plain data in a trace file:
  * `__proto__` and `constructor`, at a task's top level and inside a move, are imported, stored and
  * read back as the file's own fields, and never touch a prototype. A refused import leaves no
  * database file behind when there was none.

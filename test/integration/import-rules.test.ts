@@ -1,5 +1,5 @@
 /**
- * Bad input (issue #5 acceptance): one import per rule of docs/engine.md §1 and docs/formats.md — each exits
+ * Bad input: one import per rule of docs/engine.md §1 and docs/formats.md — each exits
  * 2, names the file, line and rule on stderr, and leaves the database byte-for-byte unchanged (no
  * audit row either). The trace and CSV fixtures are the readers' own (test/fixtures/io), with the
  * line each error must name; label files are written here.

@@ -1,5 +1,5 @@
 /**
- * Live updates across reviewers (issue #9): two consoles — two services, each with its own store
+ * Live updates across reviewers: two consoles — two services, each with its own store
  * connection, as two `serve`s on one shared location — on one database. B listens to its events;
  * A resolves a task from the top of the queue; B hears `changed` with `labels` and `tasks` within
  * a bounded time without anyone reloading, and B's next queue page no longer lists the task.

@@ -1,5 +1,5 @@
 /**
- * Issue #22's attacks over the web host with per-reviewer logins (shared/security-suite.ts) on
+ * Attacks of one reviewer on another over the web host with per-reviewer logins (shared/security-suite.ts) on
  * both backends: a SQLite file in a temp folder, and a fresh database of a throwaway PostgreSQL
  * cluster.
  */

@@ -1,5 +1,5 @@
 /**
- * A team on one database (issue #9): eight reviewers, each with their own console — their own
+ * A team on one database: eight reviewers, each with their own console — their own
  * service, store connection and loopback web host, as eight `serve`s over one shared location
  * would be — work one deferred queue at once for a bounded time, on each backend. Every client
  * reads the queue page, picks one of the first rows, reserves it, and resolves it with the version
@@ -156,7 +156,7 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
           expect(l.expectedVersion, taskId).toBe(w.expectedVersion)
           expect(l.client).not.toBe(w.client)
           // Refused for the winner's label (the version moved on) or for the winner's live hold on
-          // the task (issue #9: a resolve of a task another session holds is a conflict naming it).
+          // the task (a resolve of a task another session holds is a conflict naming it).
           const details = l.outcome.error?.details as { currentVersion?: number; reason?: string; heldBy?: { sessionId: string } }
           if (details.reason === 'reserved') expect(details.heldBy?.sessionId, taskId).toBe(`session-${w.client}`)
           else expect(details).toMatchObject({ currentVersion: w.outcome.value?.version })

@@ -1,5 +1,5 @@
 /**
- * The web host under attack (issue #7, "Web host"): the token on every route the host has, DNS
+ * The web host under attack: the token on every route the host has, DNS
  * rebinding Host values, path traversal towards real files beside the renderer build, and body
  * caps that hold without a Content-Length. web-host.test.ts covers the basic cases; this file
  * enumerates. The renderer dir is a scratch copy with a secret file next to it, so a traversal

@@ -44,7 +44,7 @@ describe('web host: token and cookie', () => {
     expect((await rawRequest(port, { path: '/', headers: { cookie: `arbiter_${port}=wrong` } })).status).toBe(401)
   })
 
-  it('answers a browser navigating without a valid login with a page, not JSON: "restarted" for a stale cookie or link (issue #16 item 15)', async () => {
+  it('answers a browser navigating without a valid login with a page, not JSON: "restarted" for a stale cookie or link', async () => {
     const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
     const stale = await rawRequest(port, { path: '/', headers: { ...html, cookie: `arbiter_${port}=from-a-previous-start` } })
     expect(stale.status).toBe(401)

@@ -1,5 +1,5 @@
 /**
- * Issue #16 items 6–7 through the service's calls: the what-if of an absolute β is read from the
+ * The what-if of a budget and a refit's news through the service's calls: the what-if of an absolute β is read from the
  * current fit's stored bounds, and it is exactly what re-deciding under that β does (same labels,
  * same certificate); a change the bounds depend on needs a refit; a refit's change is told against
  * the fit before it, with the labels given in between.

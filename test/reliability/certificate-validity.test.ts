@@ -1,5 +1,5 @@
 /**
- * Validity of the act-or-defer certificate (issue #21 item 8; docs/engine.md §8): states drawn from a
+ * Validity of the act-or-defer certificate (docs/engine.md §8): states drawn from a
  * fixed discrete law with a known q(U), Z ~ Bernoulli(q(U)) from the simulator's seeded generator;
  * per repetition |C| = 2,000 calibration tasks and 2,000 scored tasks, each drawn afresh; 200 seeded
  * repetitions per (bound, law), at β = 0.20 (δ = 0.03, ε_act = 0.02, so 1 − α = 0.85). Both bounds
@@ -78,7 +78,7 @@ function repetition(law: StateLaw, bound: BoundKind, rep: number): Rep {
 
 const mean = (v: readonly number[]): number => v.reduce((a, b) => a + b, 0) / v.length
 
-describe('certificate validity on known laws (issue #21 item 8)', () => {
+describe('certificate validity on known laws', () => {
   for (const law of [ONE_ROUND, TWO_ROUNDS]) {
     for (const bound of ['binomial', 'hoeffding'] as const) {
       it(`${bound}, ${law.name}: mean WA ≤ β, at most ${MAX_OVER} of ${REPS} repetitions over β, Act ≥ half the oracle's`, () => {

@@ -1,5 +1,5 @@
 /**
- * Crash safety (issue #7): real work against a real database file in a child process, killed with
+ * Crash safety: real work against a real database file in a child process, killed with
  * SIGKILL at seeded random moments, and after every kill the database must open, pass
  * integrity_check, hold every label the child acknowledged, and show no partial import or
  * half-saved fit (crash-checks.ts). Two databases, each killed over and over so state

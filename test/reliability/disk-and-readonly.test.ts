@@ -1,5 +1,5 @@
 /**
- * Writes the disk refuses (issue #7): a full disk and a read-only database. Each time the user gets
+ * Writes the disk refuses: a full disk and a read-only database. Each time the user gets
  * a clear error (exit code and message, not a driver stack trace), and the database afterwards
  * opens, passes integrity_check, holds every label it held or acknowledged, shows no partial
  * import — and a refused write changed no byte of the file.

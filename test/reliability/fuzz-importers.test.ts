@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue #7): property-based fuzzing of every importer — trace JSONL, label-aggregation
+ * Hostile input: property-based fuzzing of every importer — trace JSONL, label-aggregation
  * CSV in each dialect with and without --gold, label JSONL. 10,000 seeded cases: 9,000 exercise the
  * readers in memory (fast, pure) and 1,000 go through the full `runImport` into one SQLite database.
  * Every case must import correctly or be refused with clear errors (file, line, rule, message) or

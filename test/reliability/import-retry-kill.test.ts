@@ -1,5 +1,5 @@
 /**
- * A killed import never blocks its retry (issue #17, item 1). An import child (crash-child.ts,
+ * A killed import never blocks its retry. An import child (crash-child.ts,
  * runImport as `arbiter import` runs it) is SIGKILLed at a seeded moment — while it validates or
  * checks (before staging), right after its first staged batch (during staging), as it publishes,
  * or anywhere in its run — and at once a second child imports the same file, opening the store

@@ -1,5 +1,5 @@
 /**
- * Load on the loopback web host (issue #7, "Concurrency"): 20 reviewers, each in its own browser
+ * Load on the loopback web host: 20 reviewers, each in its own browser
  * session, page the queue and resolve tasks over HTTP for a bounded time (30 s; ARBITER_LOAD_SECONDS
  * may lower it) while background refits land. Asserted: no HTTP error (a 409 on a contested task
  * is an expected outcome, counted apart), and every label acknowledged to a client is in the

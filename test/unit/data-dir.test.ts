@@ -1,5 +1,5 @@
 /**
- * Issue #20: where the tests, eval and the scripts find the real datasets (scripts/data-dir.ts), and
+ * Where the tests, eval and the scripts find the real datasets (scripts/data-dir.ts), and
  * what becomes of a suite when something it needs is missing (test/helpers/prerequisites.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Issue #20: the data folder is resolved in one place (scripts/data-dir.ts). No other source file
+ * The data folder is resolved in one place (scripts/data-dir.ts). No other source file
  * under src, test, scripts or bench may hard-code it, nor any absolute workspace path.
  */
 import { readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * The datasets shipped in test/fixtures/data (issue #20) are the data folder's copies byte for byte,
+ * The datasets shipped in test/fixtures/data are the data folder's copies byte for byte,
  * with their PROVENANCE.md and a licence note, and small enough for the repository. The comparison
  * needs the data folder: without it, it is skipped with the reason (and fails under CI).
  */

@@ -4,7 +4,7 @@ import type { FitShare } from '../../src/shared/api'
 
 const fit = (acted: number, deferred: number): FitShare => ({ fitId: 'f', createdAt: '2026-12-01T00:00:00.000Z', decided: acted + deferred, acted, deferred })
 
-describe('when a refit is news (issue #16 item 7)', () => {
+describe('when a refit is news', () => {
   it('is not without a fit before it', () => {
     expect(refitMoves({ before: null, after: fit(10, 90), labelsSince: null })).toEqual({ actedPoints: null, queueChange: null, notable: false })
   })

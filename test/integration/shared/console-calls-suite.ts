@@ -2,7 +2,7 @@
  * The contract calls the console builds on, over the dispatcher (validation and envelope
  * included): browser uploads, reservations across two windows, settings validation, re-decide,
  * the audit tail, and an import refused by the database that writes nothing — on either backend
- * (issue #9; console-calls.test.ts runs it on both).
+ * (console-calls.test.ts runs it on both).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,5 @@
 /**
- * Issue #16 items 4, 9 and 10 over real HTTP (`serve --reviewer alice --reviewer bob`), on either
+ * Undo, history and flags over real HTTP (`serve --reviewer alice --reviewer bob`), on either
  * backend: history and undo follow the reviewer's login, not the tab (a new tab is a reload); undo
  * never crosses screens (Review undoes escalation labels, Calibrate random ones); an undo whose task
  * moved on since is a 409 naming the later label; a blind label given again after the reveal is
@@ -39,7 +39,7 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
     }
     const detail = async (reviewer: string, taskId: string) => (await call<TaskDetail>(reviewer, 'task.detail', { taskId })).value
     async function resolve(reviewer: string, taskId: string, source: 'random' | 'escalation', pick = 0, tab?: string): Promise<ResolveResult> {
-      // A random label needs Calibrate's draw of its task for the session first (issue #22).
+      // A random label needs Calibrate's draw of its task for the session first (the server keeps its draws).
       if (source === 'random') await call(reviewer, 'calibrate.draw', { exclude: ids.filter((t) => t !== taskId) }, tab)
       const d = await detail(reviewer, taskId)
       const r = await call<ResolveResult>(reviewer, 'labels.resolve', { taskId, label: d.task.candidates[pick], expectedVersion: d.task.version, source }, tab)

@@ -1,6 +1,6 @@
 /**
- * The operating loop through the service's contract calls (issue #5 acceptance), on either backend
- * (issue #9): import → fit → decide → resolve → refit → export, with every number checked against
+ * The operating loop through the service's contract calls, on either backend:
+ * import → fit → decide → resolve → refit → export, with every number checked against
  * the engine's own functions run on the same traces and labels; undo supersedes; a stale resolve
  * is refused; the export is exactly the queue's filter. Imports and fits run in worker threads
  * that open the store by its location, a file path or a postgres:// URL alike.

@@ -1,5 +1,5 @@
 /**
- * Several reviewers on one console (issue #9), over real HTTP on either backend: `serve --reviewer
+ * Several reviewers on one console, over real HTTP on either backend: `serve --reviewer
  * alice --reviewer bob` gives each a login token; the token decides who calls (Settings cannot
  * rename it), every label and audit row carries that reviewer, a task one of them opened stays out
  * of the other's queue and the other's resolve of it is a 409 naming the holder, and an expired

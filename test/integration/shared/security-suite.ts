@@ -1,5 +1,5 @@
 /**
- * Issue #22, attacked over real HTTP on either backend: `serve --reviewer alice --reviewer bob
+ * One reviewer against another, attacked over real HTTP on either backend: `serve --reviewer alice --reviewer bob
  * --reviewer carol` (carol the team's adjudicator), each call with its login's token. A login acts
  * only as itself — a label file naming alice, uploaded by bob, is refused, and his own is recorded
  * as his, respecting alice's hold and superseding his earlier label, audited per label; only the
@@ -34,7 +34,7 @@ const labelLine = (task: string, label: string, reviewer: string, source = 'esca
   JSON.stringify({ format: 'arbiter.labels/1', task, label, source, reviewer, at: '2020-01-01T00:00:00Z', note: 'set by the file' })
 
 export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation): void {
-  describe(`issue #22 over per-reviewer logins on ${name}`, () => {
+  describe(`what each login may do, over per-reviewer logins on ${name}`, () => {
     let location: DbLocation | null = null
     let store: Store
     let service: Service

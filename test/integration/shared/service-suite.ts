@@ -1,5 +1,5 @@
 /**
- * The service over a real database, on either backend (issue #9; service.test.ts runs it on both):
+ * The service over a real database, on either backend (service.test.ts runs it on both):
  * counts and the location it reports, settings and their events, the integrity check and a large
  * import in worker threads that open the store by its location (a file path or a postgres:// URL),
  * another connection's commit turned into a `changed` event, and error codes across the envelope.

@@ -1,5 +1,5 @@
 /**
- * Several reviewers per task through the service's contract calls (issue #9), on either backend
+ * Several reviewers per task through the service's contract calls, on either backend
  * (team.test.ts runs it on both): the team settings; blind double-labeling — Bo sees nothing of
  * Ana's label (detail, queue, recent labels, audit log, a resolve's conflict) until he commits his
  * own; the disagreement listed for adjudication; the adjudicators setting; the ruling recorded as
@@ -41,7 +41,7 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
     const drawable = async (only: string, ctx: CallContext) =>
       (await call<DrawResult>('calibrate.draw', { exclude: ids.filter((id) => id !== only) }, ctx)).taskId === only
     const detail = (taskId: string, ctx: CallContext, blind = true) => call<TaskDetail>('task.detail', { taskId, blind }, ctx)
-    /** A blind label: Calibrate draws the task for `ctx` first (issue #22: `random` needs the server's draw). */
+    /** A blind label: Calibrate draws the task for `ctx` first (`random` needs the server's draw). */
     const resolve = async (taskId: string, label: string, expectedVersion: number, ctx: CallContext) => {
       expect(await drawable(taskId, ctx)).toBe(true)
       return call<ResolveResult>('labels.resolve', { taskId, label, expectedVersion, source: 'random' }, ctx)

@@ -1,5 +1,5 @@
 /**
- * Database growth per input byte (issue #17 item 4): adversarial files that every limit admits —
+ * Database growth per input byte: adversarial files that every limit admits —
  * each task as close to its `task-too-large` budget as it can be, the largest seats × rounds ×
  * candidates, many tiny moves, the longest texts, and both CSV forms — imported into a fresh SQLite
  * database, then packed by a first corpus read (a fit's tally packs are a second copy of the

@@ -2,7 +2,7 @@ import type { CalibrationTask, RoundState, ScoredTask } from '../../../src/main/
 import type { Rng } from '../../../src/main/sim/prng'
 
 /**
- * Fixed discrete laws of certificate states with a known correctness q(U) (issue #21 item 8): the
+ * Fixed discrete laws of certificate states with a known correctness q(U): the
  * ground truth the validity harness checks the act-or-defer certificate against. A task's path of
  * states U_0..U_{T−1} is drawn from the law; Z_t ~ Bernoulli(q(U_t)) through one latent uniform
  * per task (Z_t = 1{V < q(U_t)}), so a task that is right stays right as its state firms up — as a

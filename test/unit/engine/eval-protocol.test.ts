@@ -4,7 +4,7 @@ import { runCell, scoreSplit, splitOf } from '../../../scripts/eval/aggregation/
 import { meanSd, modalChoice } from '../../../scripts/eval/aggregation/table'
 import { council, votes } from './helpers'
 
-/** The real-data protocol of `npm run eval` (issue #3): its splits and cells must be what the table says. */
+/** The real-data protocol of `npm run eval`: its splits and cells must be what the table says. */
 describe('eval splits: a gold task calibrates split i iff H(`${i}:eval:${task}`) mod 10 = 0', () => {
   const traces = council({ n: 400, seed: 5, reliabilities: [0.7, 0.6, 0.6] })
   traces.slice(0, 50).forEach((t) => (t.gold = null)) // unlabeled tasks never calibrate

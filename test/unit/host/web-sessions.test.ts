@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createLogins } from '../../../src/main/host/web-identity'
 import { newSession, sessionLogin } from '../../../src/main/host/web-sessions'
 
-describe('web host sessions (issue #22 item 4)', () => {
+describe('web host sessions: a signed session id in place of the login token', () => {
   const [alice, bob] = createLogins(['alice', 'bob'])
 
   it('a session names its login, and holds nothing of the token', () => {

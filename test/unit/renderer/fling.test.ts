@@ -8,7 +8,7 @@ function jumpsAlong(moves: number[], screen = SCREEN): number[] {
   return moves.map((offset) => (seen = nextFling(seen, offset, true, screen)).jumps)
 }
 
-describe('the queue’s fling rule (issue #16: the pages a fling passes are not fetched)', () => {
+describe('the queue’s fling rule: the pages a fling passes are not fetched', () => {
   it('counts jumps of more than a screen in a row: the second is a fling', () => {
     expect(jumpsAlong([3400, 6800, 10200])).toEqual([1, 2, 3])
   })

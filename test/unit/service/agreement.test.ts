@@ -1,5 +1,5 @@
 /**
- * Agreement between reviewers (issue #9): Cohen's and Fleiss' κ against textbook examples, the
+ * Agreement between reviewers: Cohen's and Fleiss' κ against textbook examples, the
  * generalisation to a varying number of raters by hand, the audit's agreement view from votes, and
  * its section of the HTML report (escaped, script-free).
  */

@@ -1,5 +1,5 @@
 /**
- * A fit started by the service gives way to its reviewers (service/jobs/give-way.ts, issue #16):
+ * A fit started by the service gives way to its reviewers (service/jobs/give-way.ts):
  * between two pages it waits until no call has come for the quiet period, at most that long per
  * pause and in all at most WAIT_PER_WORK times as long as it has worked; without the service's words
  * it never waits.

@@ -1,5 +1,5 @@
 /**
- * Issue #17 through the import use case: a file whose tasks another import is staging is refused
+ * Who owns a staged import, through the import use case: a file whose tasks another import is staging is refused
  * while that import's importer lives — with who began it, where and since when — and imports whole
  * the moment it is dead, in the same process, without reopening the store.
  */

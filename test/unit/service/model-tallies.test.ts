@@ -1,6 +1,6 @@
 /**
  * The labeled tasks' tallies the console's model is rebuilt from are kept from one fit to the next
- * (service/fit/model.ts, issue #16): a landed refit reads only the tasks it has not seen, and gets
+ * (service/fit/model.ts): a landed refit reads only the tasks it has not seen, and gets
  * exactly what the store would give; another database (`forget`) reads them all again.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

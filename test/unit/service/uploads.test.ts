@@ -13,7 +13,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 const folders = () => readdirSync(root).filter((n) => n.startsWith('arbiter-uploads-'))
 
-describe('uploads of the browser console (issue #22)', () => {
+describe('uploads of the browser console: private, their login’s own, capped and swept', () => {
   it('live in a 0700 folder of this process, files 0600, removed on close', async () => {
     const u = new Uploads({ root })
     const { uploadId } = await u.append('alice', null, '../../etc/passwd', 'line 1\n')

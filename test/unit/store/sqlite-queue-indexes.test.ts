@@ -1,5 +1,5 @@
 /**
- * SQLite specifics of the operating loop's schema: the queue's filtered orders stay index walks
+ * SQLite's indexes for the queue and exports: the queue's filtered orders stay index walks
  * (checked on the SQL the store builds), exports walk the task-id index, and migration 0002 brings
  * an existing database's questions into the search index and leaves its tallies to the backfill.
  */
@@ -13,7 +13,7 @@ import { rawDb, useTempDir, writeLegacyTasks } from './sqlite-helpers'
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 
-describe('sqlite: the operating loop’s schema', () => {
+describe('sqlite: the queue’s and exports’ index walks, and search and tallies after migration 0002', () => {
   const tmp = useTempDir()
 
   it('serves every filtered queue order of a fit from a decisions index; exports walk task ids', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue #16 items 4, 9 and 10 in the store, on both backends: a reviewer's own labels newest first
+ * History, undo and flags in the store, on both backends: a reviewer's own labels newest first
  * (history, and what undo takes back), undo of a label whose task has moved on since is a
  * conflict, and flags — an append-only record, not a label, that ends the flagger's hold.
  */

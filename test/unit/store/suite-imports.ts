@@ -116,7 +116,7 @@ export function defineImportTests(makeStore: MakeStore): void {
     })
   })
 
-  // Issue #17: a staged import belongs to the store holding its lock; once that store is gone
+  // A staged import belongs to the store holding its lock; once that store is gone
   // (closed here, as a killed process leaves it) the import is dead, and the next start sweeps it.
   describe('ownership of staged imports', () => {
     let handle: StoreHandle

@@ -1,5 +1,5 @@
 /**
- * Reservations with issue #9's semantics, on every backend (one suite, two backends): a session
+ * Reservations, on every backend (one suite, two backends): a session
  * that opens a task holds it until the hold expires; renewing extends it; other sessions' queues
  * skip it (their totals too) while the holder's keeps it; another session's label write is a
  * `conflict` naming the holder, writing nothing; an expired hold counts for nothing. The store's
@@ -20,7 +20,7 @@ const page = (viewerSession: string | null, decided = true): QueueQuery => ({
 })
 
 export function defineReservationTests(makeStore: MakeStore): void {
-  describe('reservations (issue #9)', () => {
+  describe('reservations', () => {
     let handle: StoreHandle | null = null
     let clock = Date.parse('2026-03-02T09:00:00.000Z')
     const advance = (ms: number) => (clock += ms)

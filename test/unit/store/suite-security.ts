@@ -1,5 +1,5 @@
 /**
- * Issue #22 ("a login can act only as itself, blind stays blind, the calibration set stays
+ * Who may do what ("a login can act only as itself, blind stays blind, the calibration set stays
  * random") in the store, on both backends: a label import as the caller's own; undo by the
  * label's owner, a ruling by an adjudicator; the label-based filters under the blind rule; the
  * server's record of Calibrate's draws behind a `random` label; the cap on a session's holds; an
@@ -24,7 +24,7 @@ const file = (labels: LabelImportRow[], asCaller: boolean, fromConsole = asCalle
 })
 
 export function defineSecurityTests(makeStore: MakeStore): void {
-  describe('issue #22: a login acts only as itself', () => {
+  describe('what each login may do', () => {
     let handle: StoreHandle | null = null
     let clock = Date.parse('2026-03-02T09:00:00.000Z')
     const advance = (ms: number) => (clock += ms)

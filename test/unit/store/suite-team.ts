@@ -1,5 +1,5 @@
 /**
- * Team mode in the store (issue #9: several reviewers per task), on both backends: the effective
+ * Team mode in the store (several reviewers per task), on both backends: the effective
  * label rule (votes agree → that label; disagree → none until adjudicated), what it does to the
  * queue, the exports and the fit's labels; Calibrate's draw with N reviewers per task; the tasks
  * awaiting adjudication; the blind rule; the votes agreement is measured on.

@@ -9,7 +9,7 @@ const TSX = createRequire(import.meta.url).resolve('tsx/cjs')
 
 const message = (w: Worker, want: string) => new Promise<void>((resolve, reject) => w.on('message', (m) => m === want && resolve()).on('error', reject))
 
-describe('the SQLite write gate: the main thread\'s writes go first (issue #16)', () => {
+describe('the SQLite write gate: the main thread\'s writes go first', () => {
   it('a main-thread write is counted while it runs; a worker\'s write waits for it, at most its cap', () => {
     openWriteGate()
     const t0 = performance.now()
