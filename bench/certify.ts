@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- certify` (issue #4): the act-or-defer certificate at scale, on the clean council
+ * `npm run bench -- certify`: the act-or-defer certificate at scale, on the clean council
  * with 4 rounds (3 seats, K = 2), for both state sources of docs/engine.md §8.2.
  * - decide 100,000 tasks × 4 rounds against 10,000 calibration tasks (≤ 2 s): per task-round the
  *   deployed posterior, Ŷ_t and U_t, then the k-NN bounds and the stopping rule — vs the states alone

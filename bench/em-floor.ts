@@ -1,5 +1,5 @@
 /**
- * The EM loop beside its floor (issue #19): Dawid–Skene (full and one-coin, docs/engine.md §6) on
+ * The EM loop beside its floor: Dawid–Skene (full and one-coin, docs/engine.md §6) on
  * AdultContent2 (11,040 tasks, 92,721 labels, 825 workers, K = 4; in the repository's fixtures), a
  * fixed number of iterations, timed per iteration — beside a hand-written E+M pass over the same
  * CSR observation arrays in buffers allocated once: the same arithmetic, nothing else. The engine's

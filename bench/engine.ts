@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- engine` (issue #3): the aggregation engine's hot paths against their targets,
+ * `npm run bench -- engine`: the aggregation engine's hot paths against their targets,
  * each beside a physical floor measured in the same run.
  * - posterior for 100,000 tasks (3 seats, 3 rounds, K = 2 and K = 4) from in-memory tallies with
  *   fixed hyperparameters (≤ 0.3 s) vs a bare loop summing the same Int32Array counts; the same

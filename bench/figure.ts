@@ -1,5 +1,5 @@
 /**
- * One benchmark figure, printed next to its target and its physical reference (issue: scale).
+ * One benchmark figure, printed next to its target and its physical reference.
  * `better` says which way is good, so the ratio reads "value / target" for times and
  * "target / value" for throughputs: ≤ 1 meets the target either way.
  */

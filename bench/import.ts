@@ -1,5 +1,5 @@
 /**
- * BenchSuite `import` (issue #5): 1,000,000 moves in 200,000 tasks, imported the way `arbiter
+ * BenchSuite `import`: 1,000,000 moves in 200,000 tasks, imported the way `arbiter
  * import` does it (stream, validate the whole file, tallies, staged batches, publish), in a child
  * process so its peak memory is its own. Reference: a bare better-sqlite3 loop inserting the very
  * same rows (read back from the imported database: tasks with their packed moves, tallies, the

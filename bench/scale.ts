@@ -1,5 +1,5 @@
 /**
- * BenchSuite `scale` (issue #8): how Arbiter's cost grows with its work. At 10k, 100k and 1M tasks
+ * BenchSuite `scale`: how Arbiter's cost grows with its work. At 10k, 100k and 1M tasks
  * (a 3-seat council; binary claims over 3 rounds and 4-way multiple choice over 4, ≈ 10 moves a
  * task; each size's trace file written once and imported by every backend), each size on each
  * backend in its own child process so its peak memory is its own:
@@ -11,9 +11,9 @@
  * each as the console's fit job runs it, then the queue's first page, a deep page and a task's detail
  * through the service's contract calls (median of 21 after a warm-up), then, at the run's largest
  * size, one more decide while the team suite's 8 no-pause reviewers resolve over loopback HTTP
- * (issue #19: each resolve sent in the decide's window; its targets are at 1M).
+ * (each resolve sent in the decide's window; its targets are at 1M).
  * `ARBITER_BENCH_SCALE` lists the sizes (default `10000,100000,1000000`); every size runs on each
- * backend `ARBITER_BENCH_SCALE_BACKENDS` lists (default `sqlite,postgres`; issue #19), PostgreSQL on
+ * backend `ARBITER_BENCH_SCALE_BACKENDS` lists (default `sqlite,postgres`), PostgreSQL on
  * a durable throwaway cluster (fsync, synchronous_commit, full_page_writes on) or `ARBITER_PG_URL`.
  */
 import { spawnSync } from 'node:child_process'
@@ -42,11 +42,11 @@ const DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
 const DECIDE_BETAS = [0.05, 0.1, 0.15]
 /** The budget of the decide the team works through. */
 const DURING_BETA = 0.2
-/** Issue #19: at 1M tasks, a reviewer's resolve while a decide writes, over at least this many resolves. */
+/** At 1M tasks, a reviewer's resolve while a decide writes is measured over at least this many resolves. */
 const DURING_MIN_RESOLVES = 500
 /**
  * Below this size the full decide is timed on its own by default. At 1M it took 15 s on SQLite and
- * 44 s on PostgreSQL of a whole bench that must stay within 15 minutes (issue #19), and "fit + decide"
+ * 44 s on PostgreSQL of a whole bench that must stay within 15 minutes, and "fit + decide"
  * already decides every task from the stored tallies there.
  */
 const FULL_DECIDE_BELOW = 1_000_000
@@ -202,7 +202,7 @@ async function child(tasks: number, dir: string, file: string, location: string 
   } finally {
     await service.close()
   }
-  // A decide under another budget while the team's 8 no-pause reviewers resolve (issue #19): each
+  // A decide under another budget while the team's 8 no-pause reviewers resolve: each
   // resolve sent in the decide's window. The team starts once the decide has begun (its first
   // progress), so the decide sees the fit's inputs unchanged and copies its rows, as it would when
   // a lead moves the budget between two labels.
@@ -222,7 +222,7 @@ async function child(tasks: number, dir: string, file: string, location: string 
   return { tasks, moves: imported.moves, importMs, fitDecideMs, decideMs, decideRunsMs: decides, fullDecideMs, ...scaleFigures, during }
 }
 
-/** Targets at 1M that differ by backend (issue #19: a shared server decides in twice the time). */
+/** Targets at 1M that differ by backend (a shared server is given twice the time to decide). */
 const DECIDE_TARGET_S: Record<Backend, number> = { sqlite: 10, postgres: 20 }
 
 function figures(backend: Backend, r: ChildResult, previous: ChildResult | null): Figure[] {
@@ -244,13 +244,13 @@ function figures(backend: Backend, r: ChildResult, previous: ChildResult | null)
   ]
   const d = r.during
   if (d === null) return figs
-  // The count the p95 stands on (issue #19 asks it of the shared server; SQLite's decide is shorter).
+  // The count the p95 stands on (required of the shared server; SQLite's decide is shorter).
   const count = f('resolves during that decide', d.resolveMs.length, 'resolves', backend === 'postgres' ? DURING_MIN_RESOLVES : null, 'higher',
     d.resolveMs.length === 0 ? `none in the decide's ${(d.windowMs / 1000).toFixed(1)} s: no p95` : undefined)
   if (d.resolveMs.length === 0) return [...figs, count]
   return [
     ...figs,
-    // A target on the shared server (issue #19); on one SQLite file the decide's chunks and the
+    // A target on the shared server; on one SQLite file the decide's chunks and the
     // team's labels take turns at its one writer, so it is printed beside, as what SQLite gives.
     f('resolve p95 during a decide under another budget (8 reviewers, no pause)', quantile(d.resolveMs, 0.95), 'ms', backend === 'postgres' ? 150 : null, 'lower',
       `${d.resolveMs.length} resolves in the decide's ${(d.windowMs / 1000).toFixed(1)} s (${d.copied ? 'a copy of the fit\'s rows' : 'every task decided again'}); p50 ${quantile(d.resolveMs, 0.5).toFixed(0)} ms`),
@@ -268,7 +268,7 @@ export function scaleSizes(): number[] {
   })
 }
 
-/** The backends a run measures (issue #19): `ARBITER_BENCH_SCALE_BACKENDS`, default both. */
+/** The backends a run measures: `ARBITER_BENCH_SCALE_BACKENDS`, default both. */
 export const scaleBackends = (): Backend[] => benchBackends('ARBITER_BENCH_SCALE_BACKENDS', 'sqlite,postgres')
 
 /** Runs one size on one database in a child process of its own (its peak memory is its own). */

@@ -1,5 +1,5 @@
 /**
- * BenchSuite `team` (issue #9): a team of 8 reviewers clearing one 100,000-task queue on a shared
+ * BenchSuite `team`: a team of 8 reviewers clearing one 100,000-task queue on a shared
  * PostgreSQL database, and the same on one SQLite file for reference.
  *
  * The database: a 3-seat council (K = 2, 3 rounds; the `ui` suite's), imported through the real
@@ -251,7 +251,7 @@ export interface ResolvesDuring {
 /**
  * The 8 no-pause reviewers at work on `dbPath` while `work` runs: the team opens first, starts when
  * `work` calls `go` (or when it ends), and stops when it ends; every label is checked as in the
- * team suite. For the scale suite (issue #19): a reviewer's resolve while a decide writes.
+ * team suite. For the scale suite: a reviewer's resolve while a decide writes.
  */
 export async function resolvesDuring(dbPath: string, work: (go: () => void) => Promise<void>): Promise<ResolvesDuring> {
   const team = await openTeam(dbPath)

@@ -1,11 +1,11 @@
 /**
- * BenchSuite `ui` (issue #6): the console in Chromium over the web host on a 100,000-task
+ * BenchSuite `ui`: the console in Chromium over the web host on a 100,000-task
  * database (3 seats, 3 rounds, K = 2, 1,000 blind labels, fitted and decided so most tasks wait in
  * the queue). Figures: first queue rows visible after load, opening a task (one click on a row),
  * resolve → next task (p95 over 30, each key sent once the task's keys are armed), long tasks
  * (> 50 ms) while scrolling the whole queue (a fling) and 880 rows of it at a wheel's pace, opening
- * a task of a megabyte of text (issue #17), and resolve → next again while the background refit
- * that every label starts is running (issue #16).
+ * a task of a megabyte of text, and resolve → next again while the background refit that every
+ * label starts is running.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -66,10 +66,10 @@ async function markedLatency(page: Page, what: 'open' | 'resolve', taskId: strin
   })()`)) as number
 }
 
-/** The review screen once its keys are armed (issue #16 item 1): a key sent earlier is dropped by design. */
+/** The review screen once its keys are armed: a key sent earlier is dropped by design. */
 const ARMED = '[data-testid="review-task"][data-keys-armed="true"]'
 
-/** One click on a row opens it (issue #16 item 14): timed from the click. */
+/** One click on a row opens it: timed from the click. */
 async function openTask(page: Page): Promise<number> {
   const row = page.getByTestId('queue-row').first()
   // A reviewer's pause on a row before the click: the console fetches the row under the pointer ahead.
@@ -97,7 +97,7 @@ async function resolveNext(page: Page, n: number): Promise<number[]> {
 
 /**
  * Long tasks (PerformanceObserver) while the queue scrolls, from its top: `fling` crosses all of it in
- * 100 jumps two frames apart (the scrollbar dragged: the pages it passes are not fetched, issue #16);
+ * 100 jumps two frames apart (the scrollbar dragged: the pages it passes are not fetched);
  * `wheel` moves 100 px a frame for 300 frames (880 rows: every page it brings into view is fetched
  * and drawn while it scrolls).
  */
@@ -122,7 +122,7 @@ async function scrollLongTasks(page: Page, how: 'fling' | 'wheel'): Promise<{ lo
   })()`) as Promise<{ longTasks: number; worst: number }>
 }
 
-/** A task of a megabyte of text: its question, two candidates and five move texts (issue #17 item 3). */
+/** A task of a megabyte of text: its question, two candidates and five move texts. */
 const LONG_TASK = 'bench-long-text'
 const LONG_TASK_CHARS = 1_000_000
 
@@ -156,7 +156,7 @@ async function openLongTask(page: Page, base: string): Promise<number> {
 }
 
 /**
- * The realistic case (issue #16): background refits on (each label schedules one), the first
+ * The realistic case: background refits on (each label schedules one), the first
  * under way before the first timed key, then resolve → next timed as above. Returns the times
  * and at how many of the keys a refit was running (fits.status right after each).
  */

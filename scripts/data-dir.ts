@@ -1,5 +1,5 @@
 /**
- * The one place that says where the real datasets are (issue #20), for the tests, `npm run eval`
+ * The one place that says where the real datasets are, for the tests, `npm run eval`
  * and the scripts. The data folder is `ARBITER_DATA_DIR` when set (a relative value is taken from
  * the working directory, as a shell user means it), else `shared/data` beside the repository folder,
  * resolved from this file so the working directory never matters. No other file names that folder:

@@ -3,7 +3,7 @@ import { dataDir } from '../data-dir'
 /**
  * One section of `npm run eval`: a named check over real or simulated data that prints a table
  * (`lines`) and says whether its assertions held. Sections report what they measure; only the
- * claims an issue makes are asserted, and a failed assertion is a line saying what failed.
+ * claims the engine is held to are asserted, and a failed assertion is a line saying what failed.
  */
 export interface EvalSection {
   name: string

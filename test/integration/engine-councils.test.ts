@@ -64,7 +64,7 @@ describe('clean council (docs/engine.md §4: 4,500 tasks, reliabilities 0.74 / 0
     const per = rows.find((r) => r.method === 'per-agent')!
     const maj = rows.find((r) => r.method === 'majority')!
     // Observed (seed 0): per-agent acc 0.898, Brier 0.152, ECE_ew 0.005; majority 0.770, 0.331, 0.037.
-    // The issue's independent run on its own such council: 0.905 / 0.145 / 0.012 vs 0.790 / 0.323 / 0.065.
+    // An independent run on another such council: 0.905 / 0.145 / 0.012 vs 0.790 / 0.323 / 0.065.
     expect(per.eceEw).toBeLessThanOrEqual(0.03)
     expect(per.eceEw).toBeLessThan(maj.eceEw)
     expect(per.accuracy).toBeGreaterThan(maj.accuracy)

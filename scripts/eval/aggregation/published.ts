@@ -2,7 +2,7 @@ import type { Method } from '../../../src/main/engine'
 
 /**
  * Reference accuracies from each dataset's PROVENANCE.md, shown beside ours "whichever way they
- * fall" (issue #3). They are NOT like-for-like: they score every gold task with an unsupervised or
+ * fall". They are NOT like-for-like: they score every gold task with an unsupervised or
  * differently-supervised model, where our splits score the 90 % left after calibration. Error
  * rates are turned into accuracies (1 − err/100).
  *

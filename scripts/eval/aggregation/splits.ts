@@ -6,7 +6,7 @@ import {
 import { hashMod } from '../../../src/main/engine/hash'
 import { NO_ANSWER } from '../../../src/main/engine/tie-break'
 
-/** The evaluation protocol: 10 splits, 10 % of the gold as calibration in each. */
+/** The evaluation protocol: 10 splits, 10 % of the gold as calibration in each. */
 export const SPLITS = 10
 export const SEED = 0
 

@@ -2,7 +2,7 @@ import { confAndCorrect, eceOf, equalWidthBinsOf, type Prediction } from '../../
 import { createRng } from '../../../src/main/sim/prng'
 
 /**
- * The issue's calibration yardstick: how large ECE_ew gets from sampling noise alone for these very
+ * The calibration yardstick: how large ECE_ew gets from sampling noise alone for these very
  * confidences. Each of `draws` seeded resamples keeps every prediction's top-label confidence and
  * draws its outcome as Bernoulli(confidence) — a perfectly calibrated predictor — then measures
  * ECE_ew; the `quantile` of those values is what a calibrated method could show by chance.

@@ -7,9 +7,9 @@ import { DATASET_HEAD, datasetRows, markdown, meanSd } from '../aggregation/tabl
 import { DATA_DIR, type EvalSection } from '../section'
 
 /**
- * Issue #3's real-data check: every `posterior` method on every shared dataset, 10 splits of 10 %
+ * The aggregation engine's real-data check: every `posterior` method on every shared dataset, 10 splits of 10 %
  * gold calibration (hyperparameters CV-selected there) / the rest scored, next to the published
- * numbers. Asserted only what the issue claims, on D_Product; everything else is reported.
+ * numbers. Asserted only the engine's claims on D_Product; everything else is reported.
  */
 
 /** Engine time one (dataset, method) cell may spend before its remaining splits are dropped. */
@@ -54,7 +54,7 @@ function summary(results: readonly DatasetResult[]): string[] {
   return ['### Accuracy, mean over splits (methods × datasets)', '', ...markdown(['method', ...results.map((r) => r.dataset.name)], rows), '']
 }
 
-/** The issue's two assertions on D_Product. Returns [ok, lines]. */
+/** The two assertions on D_Product: per-agent beats majority in every split, confusion reaches 0.93. Returns [ok, lines]. */
 function assertDProduct(results: readonly DatasetResult[]): [boolean, string[]] {
   const r = results.find((x) => x.dataset.name === 'D_Product')
   if (r === undefined) return [false, ['FAILED: D_Product was not evaluated']]
@@ -81,7 +81,7 @@ function assertDProduct(results: readonly DatasetResult[]): [boolean, string[]] 
 }
 
 /**
- * Issue #21: the default method for councils loses at most 0.005 mean accuracy to per-agent on every
+ * The default method for councils loses at most 0.005 mean accuracy to per-agent on every
  * dataset of the table (where per-agent runs). Returns [ok, lines].
  */
 function assertDefaultKeepsUp(results: readonly DatasetResult[]): [boolean, string[]] {

@@ -10,7 +10,7 @@ import { HOEFFDING_SOCIAL_025 } from '../certificate-reference'
 import { DATA_DIR, type EvalSection } from '../section'
 
 /**
- * Issue #4's real-data check of the act-or-defer certificate (docs/engine.md §8): the five-model
+ * The real-data check of the act-or-defer certificate (docs/engine.md §8): the five-model
  * MMLU-Pro council (one round, converted by its PROVENANCE.md rules), 10 seeded 50/50 splits
  * (docs/formats.md's `certify --labeled --splits` protocol: calibration iff H(`${seed+i}:eval:${task}`)
  * mod 2 = 0), the CLI's hyperparameter policy (per-agent, CV-selected on the calibration half and
@@ -18,7 +18,7 @@ import { DATA_DIR, type EvalSection } from '../section'
  * split serves both states and every β: bounds do not depend on β.
  * Both bounds (docs/engine.md §8.7): binomial (the default) and hoeffding (AoD as published).
  * Asserted: mean WA ≤ β at every β, state and bound; the default state acts in every split at β = 0.30;
- * issue #21: at β = 0.25 (social) the binomial bound acts on ≥ 0.20 of tasks on average and ≥ 2× the
+ * and at β = 0.25 (social) the binomial bound acts on ≥ 0.20 of tasks on average and ≥ 2× the
  * hoeffding row, with WA ≤ β in every split, and the hoeffding row equals the output of the code before
  * the binomial bound (certificate-reference.ts) to 1e-12.
  */

@@ -11,7 +11,7 @@ import { DATA_DIR, type EvalSection } from '../section'
 import { deferral } from './certificate'
 
 /**
- * Issue #21's real-council check: the default method (docs/engine.md §11) against the final-round majority,
+ * The real-council check: the default method (docs/engine.md §11) against the final-round majority,
  * the best seat and per-agent on each real debate file separately and on the MMLU-Pro council, and the
  * certificate at the default budget on each debate (the `certify --labeled --splits 10` protocol).
  * Asserted, per set: the default's split accuracy ≥ majority-final's − 0.005; its nested-CV Brier ≤
