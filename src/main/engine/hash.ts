@@ -4,8 +4,8 @@ import { createSHA256, type IHasher } from 'hash-wasm'
 
 /**
  * SHA-256 in WebAssembly (hash-wasm), once `useWasmSha256` has loaded it: for the short strings
- * the engine hashes it takes half the time of node:crypto (0.6 s against 1.2 s for a million
- * spot-check keys here), whose per-call cost is most of a decide's hashing. Both are SHA-256, so
+ * the engine hashes it costs less per call than node:crypto, whose per-call cost is most of a
+ * decide's hashing (a spot-check key per decided task). Both are SHA-256, so
  * every result is the same bit for bit (test/unit/engine/hash.test.ts); until it is loaded, and
  * wherever no one loads it, node:crypto hashes.
  */

@@ -6,7 +6,7 @@ let used = 0
 /**
  * A zeroed Int32Array of length n carved from a shared 256 KiB slab (a fresh array when n is
  * large). Tallies are built by the hundred thousand and kept: a view on a shared buffer costs
- * about a third of a separately allocated typed array, mostly in GC. The view's `.buffer` is the
+ * far less than a separately allocated typed array, mostly in GC. The view's `.buffer` is the
  * slab — serialise the view (byteOffset, byteLength), never its buffer.
  */
 export function slabInts(n: number): Int32Array {

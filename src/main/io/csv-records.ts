@@ -64,7 +64,7 @@ function parseQuoted(text: string, file: string): { records: CsvRecord[]; errors
           while (i < n && text[i] !== ',' && text[i] !== '\n') i++
         }
       } else {
-        // Scan, then slice once: adding a character at a time made a 5.6 MB file take 0.8 s.
+        // Scan, then slice once: adding a character at a time builds a string per character.
         let j = i
         while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== NEWLINE) j++
         field = text.slice(i, j)

@@ -3,7 +3,7 @@
  * generator, 128-bit state, period ≥ 2^32, passes PractRand) seeded through splitmix32.
  *
  * Why not Math.random: simulated councils must be reproducible bit for bit from a seed, across
- * machines and Node versions. Why not the engine's SHA-256 `H`: one hash per draw is ~100× too slow
+ * machines and Node versions. Why not the engine's SHA-256 `H`: one hash per draw is far too slow
  * for a million-task benchmark. The simulator is not part of the engine contract, so any good fast
  * generator will do — but once traces are published under a seed, this file must not change.
  */

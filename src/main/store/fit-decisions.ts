@@ -3,8 +3,8 @@
  * digits>`, filled once (in pages, without indexes) and then indexed once, when `finishDecisions`
  * makes the fit current. Why not one table for every fit: a million decision rows written into
  * shared B-trees — the rows, their key and four queue orders, each insert a random descent into
- * a tree that already holds every earlier fit — took 30 s on SQLite; the same rows appended in
- * key order to an empty table and then sorted into each index took 6 s. Every read goes to the
+ * a tree that already holds every earlier fit — are several times slower on SQLite than the same
+ * rows appended in key order to an empty table and then sorted into each index. Every read goes to the
  * current fit's table, so no read filters by fit and no index carries the fit id.
  *
  * A fit id is a UUID the store generated (saveFit, rollback), so the name is derived, never stored.

@@ -1,7 +1,7 @@
 /**
  * Tally packs: the tallies of up to PACK_TASKS tasks of one published import, in task-id order,
  * as one row. Why: a fit or decide reads every task's tallies, and a row per task cost a million
- * rows, two driver buffers and three JSON texts each — 11 s of a million-task decide. A pack is a
+ * rows, two driver buffers and three JSON texts each — a large part of a million-task decide. A pack is a
  * few large values instead, and its count arrays are views on one buffer, never copied.
  *
  * A pack is derived data: a published import's tasks and tallies never change, so its packs,

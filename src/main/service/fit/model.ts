@@ -34,7 +34,7 @@ async function allTallies(store: Store): Promise<StoredTallies[]> {
 /**
  * Labeled tasks' tallies kept from one fit's model to the next. Every label starts a background
  * refit, and each refit that lands made the server's thread read the whole calibration set's
- * tallies again (29–47 ms at 1,000 tasks, a reviewer's key waiting behind it). A
+ * tallies again, a reviewer's key waiting behind it. A
  * published task's tallies never change — they are written once (`saveTallies` keeps a task's
  * own), and a published task is never deleted nor replaced (only an abandoned import's leftovers
  * are) — so within one database they are read once. Another database starts afresh

@@ -21,7 +21,7 @@ import { jsonSafe } from './record'
 export type CopyProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
 /**
- * Rows per transaction. SQLite: a label waits behind one chunk (≈ 0.1 s at this size), not the
+ * Rows per transaction. SQLite: a label waits behind one chunk, short at this size, not the
  * whole copy. PostgreSQL: a copy into a table no one reads yet blocks no other write (MVCC), so
  * its chunks are larger — fewer statements — and only bound its progress steps.
  */

@@ -254,8 +254,8 @@ async function threadFor(store: Store, writer: FitRequest['writer'], tasks: numb
 
 /**
  * Tasks decided and written per step. Small enough that a page's rows die young and cross to the
- * writer thread cheaply: at a million tasks 2,000 decided in 16.5–17.5 s where 10,000 took
- * 18.7–19.1 s with the thread (the same without it).
+ * writer thread cheaply: larger pages made a million-task decide slower, with the thread and
+ * without it.
  */
 const DECIDE_PAGE = 2_000
 

@@ -24,7 +24,7 @@ const THREADED_FROM = 10_000
 const SPLIT_FROM = 4 << 20
 /**
  * This thread's share of pass 1: a little over half, because the other thread first has to start
- * (≈ 0.3 s) while this one reads at once, then hashes the other half's bytes too.
+ * while this one reads at once, then hashes the other half's bytes too.
  */
 const OWN_SHARE = 0.55
 

@@ -16,9 +16,9 @@
 export const GIVE_WAY_MS = 250
 
 /**
- * How long a job may wait for each ms it has worked. Measured with `npm run bench -- ui`'s refit case
- * (resolve → next while the refit runs, three runs each): p95 108 ms at 4, 149 ms at 1 (half its
- * time), 99 ms never capped, 188 ms without giving way.
+ * How long a job may wait for each ms it has worked, chosen with `npm run bench -- ui`'s refit case
+ * (resolve → next while the refit runs): a lower cap lets the refit slow the reviewer's keys again;
+ * no cap at all makes them hardly quicker, and lets a team that never pauses hold the refit back.
  */
 export const WAIT_PER_WORK = 4
 

@@ -21,7 +21,7 @@ import type { Dialect } from './dialect'
  * key (task_id), so the cost grows with the live labels and never with the fit's
  * decisions. The probe is a correlated scalar subquery on purpose: neither planner turns one
  * into a join, so it cannot choose what PostgreSQL chose for a plain join at 100,000 tasks — a
- * hash join over all 99,000 decision rows (95 ms a call under load, the queue page's whole
+ * hash join over all 99,000 decision rows (a call under load took the queue page's whole
  * budget). A task has at most one decision per fit, so the subquery yields one value or NULL.
  * MATERIALIZED (both dialects): SQLite would otherwise copy the probe into the outer WHERE and
  * GROUP BY and run it twice per task.

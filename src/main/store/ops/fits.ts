@@ -150,9 +150,9 @@ export function* decisionsTableOf(d: Dialect, fitId: string): Plan<string> {
 
 /**
  * Builds queue index `index` of an undecided fit's table, in a transaction of its own; returns how
- * many are left after it. At 100,000 decisions the four builds held SQLite's one write lock for
- * 270–560 ms in one transaction, and a reviewer's label waited that long behind a background refit;
- * one at a time, a label waits for one. The finish builds whichever is still missing.
+ * many are left after it. In one transaction the four builds hold SQLite's one write lock for as
+ * long as all four take, and a reviewer's label waits that long behind a background refit; one at a
+ * time, a label waits for one. The finish builds whichever is still missing.
  */
 export function* indexDecisions(d: Dialect, fitId: string, index: number): Plan<number> {
   checkInt(index, 'index')

@@ -18,9 +18,9 @@ import { readTaskTraces } from './tasks'
 
 /**
  * A page of published tasks' tallies, walked by task id from the cursor with tasks the outer
- * loop (a million-task fit read its SQLite tallies in 28 s instead of 9 once they were). The
+ * loop (on SQLite the other way round made a million-task fit's read several times slower). The
  * cursor is given to the tallies too: PostgreSQL merge-joins the two keys' indexes, and without it
- * walked task_tallies from its first row for every page (a page at 500,000: 1.2 s, not 54 ms).
+ * walked task_tallies from its first row for every page, each page slower than the one before.
  */
 export const TALLY_PAGE = (d: Dialect): string =>
   `SELECT ${TALLY_COLUMNS} FROM tasks t ${d.joinInOrder} imports i ON i.id = t.import_id AND i.state = 'published'
@@ -29,7 +29,7 @@ export const TALLY_PAGE = (d: Dialect): string =>
 /**
  * One published import's tallies by task id: a walk of the task-id index with the import as a
  * filter (kept off tasks_by_import, which would sort all the import's tasks for every page — a
- * million-task SQLite import packed in 50 s instead of 11).
+ * million-task SQLite import's packing several times slower).
  */
 export const IMPORT_TALLY_PAGE = (d: Dialect): string =>
   `SELECT ${TALLY_COLUMNS} FROM tasks t ${d.joinInOrder} imports i ON i.id = t.import_id AND i.state = 'published'

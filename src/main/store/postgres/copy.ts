@@ -106,7 +106,7 @@ export async function copyRows(q: PgSql, table: string, columns: readonly string
  * Large results by `COPY (query) TO STDOUT (FORMAT binary)`: a fit's tally packs and the pages a
  * first fit packs them from (about 360 MB of bytea at a million tasks). As the result of a SELECT,
  * node-pg receives bytea as hex text, decodes that text as UTF-8, then the hex: at a million tasks
- * a full decide's loading took 16.6 s that way and 6.5 s by binary COPY, which hands over the bytes
+ * that was most of a full decide's loading, which binary COPY avoids by handing over the bytes
  * themselves. The rows are the ones `q.all` would give, column for column: the caller
  * names each column's type, which binary COPY does not carry.
  */

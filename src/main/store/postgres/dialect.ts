@@ -34,7 +34,7 @@ export const POSTGRES: Dialect = {
   keepsLabeledCounts: false,
   // The labeled tasks hashed once (a hashed subplan: task_id is never NULL, so NOT IN means NOT
   // EXISTS), a filter on the queue index's ordered walk. NOT EXISTS became a hash anti join, which
-  // loses the index's order: every deferred row was sorted for a deep page (180 ms at 100k).
+  // loses the index's order: every deferred row was sorted for a deep page.
   unlabeledDecision: `d.task_id NOT IN (SELECT x.task_id FROM labels x WHERE ${LIVE_LABEL('x')})`,
   tableExists: 'SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?',
   tableColumns: 'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',

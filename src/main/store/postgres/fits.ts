@@ -32,8 +32,8 @@ type ChunkTask = { candidates: string; created_at: string; grp: string | null }
  * copies. One probe of the tasks' key (and its import's) per id, in a lateral subquery that its
  * LIMIT keeps the planner from flattening into a join. As a join on `unnest`, right after an import
  * (before autovacuum's first ANALYZE of it) the planner took an import's tasks for a few hundred
- * rows and hashed every published task for each chunk: 44 ms a chunk at 100,000 tasks, half of a
- * full decide's time on PostgreSQL; `= ANY` walked all of them instead (12 ms). The probes read the
+ * rows and hashed every published task for each chunk, which made up much of a full decide's time
+ * on PostgreSQL; `= ANY` walked all of them instead. The probes read the
  * chunk's rows only, whatever the statistics say.
  */
 export const CHUNK_TASKS = `SELECT t.id, t.candidates, t.created_at, t.grp FROM unnest(?::text[]) AS u(id) CROSS JOIN LATERAL (

@@ -40,7 +40,7 @@ const MODE: Record<Tx, TransactionMode> = { read: 'read', write: 'write', task: 
  * A decide's new table is vacuumed as soon as it is published, not when autovacuum next passes
  * (within a minute or so): until then no page of it is marked all-visible, so a queue index cannot
  * be walked without visiting the table for every entry, and the planner sorts every deferred row
- * for a deep page instead (120–300 ms at 1M tasks). The vacuum runs beside whatever comes next;
+ * for a deep page instead. The vacuum runs beside whatever comes next;
  * `close` waits for it (a decide's job posts its result first, as SQLite's checkpoint does).
  */
 function vacuumer(pool: pg.Pool): { vacuum(table: string): void; settled(): Promise<void> } {

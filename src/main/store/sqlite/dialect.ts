@@ -13,16 +13,15 @@ export function ftsQuery(text: string): string | null {
 
 /**
  * Threads that help each sort of a decisions table's index build: the sorter's helpers spend much
- * of their time waiting on memory, so even on 2 cores four of them were faster than one (a million
- * rows' four indexes in 1.5–1.7 s against 1.8–2.2 s).
+ * of their time waiting on memory, so even on 2 cores four of them build a million rows' four
+ * indexes sooner than one.
  */
 const SORT_THREADS = 4
 
 /**
  * The page cache (KiB) while a decisions index is sorted: SQLite's sorter fills that much before
- * it hands a sorted run to a helper, and runs that fit the processor's caches sort faster — a
- * million rows' index in 0.78–0.87 s with 2 MiB against 1.00–1.10 s with the connection's 16 MiB
- * (measured here, alternating). The connection's own size is restored after each build.
+ * it hands a sorted run to a helper, and runs that fit the processor's caches sort faster than
+ * runs of the connection's 16 MiB. The connection's own size is restored after each build.
  */
 const SORT_CACHE_KIB = 2_000
 

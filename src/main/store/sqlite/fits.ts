@@ -25,8 +25,8 @@ const PUBLISHED_TASK = `SELECT t.id, t.candidates, t.created_at, t.grp FROM task
 
 /**
  * The page's published tasks by id. A decide's page is a run of consecutive task ids, so they are
- * read by one walk of the id index over the page's range (half the time of a lookup per task, at a
- * million tasks); a page whose ids are scattered — the walk meets more than a few tasks per row —
+ * read by one walk of the id index over the page's range (cheaper than a lookup per task); a
+ * page whose ids are scattered — the walk meets more than a few tasks per row —
  * has the rest looked up one by one.
  */
 function pageTasks(q: Sql, ids: readonly string[]): (taskId: string) => TaskFacts | undefined {
@@ -109,8 +109,8 @@ const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 /*
  * A re-decide under another budget, on SQLite: the parent fit's rows copied into the new fit's
- * table with their verdict recomputed in SQL (at a million tasks, refitting and deciding
- * every task again took 15–16 s where the copy takes about half of it). Only the verdict depends on the
+ * table with their verdict recomputed in SQL (cheaper than refitting and deciding every task
+ * again). Only the verdict depends on the
  * budget (docs/engine.md §8.8), and a row keeps what it needs (migration 9): per round, L_t as a key that
  * sorts as the number (../round-keys.ts) and Ŷ_t; and max_t L_t. So, with θ = 1 − α:
  *

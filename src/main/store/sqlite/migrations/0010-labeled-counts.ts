@@ -4,7 +4,7 @@ import type { Migration } from '../../migrations'
  * Version 10: the current fit's labeled tasks counted by decision kind, as of a label rowid
  * (../../ops/decided-counts.ts). The queue's total and the console's counts subtract them from the
  * fit's stored counts; counting them afresh probed the fit's decisions once per live label on
- * every page (≈ 6 ms at 2,500 labels, two thirds of the team bench's SQL time). A label write
+ * every page, most of the team bench's SQL time. A label write
  * brings the row up to date in its own transaction; a read counts only the labels written since
  * its `label_seq`, so a write that skipped it costs time, never a wrong count. A cache: at most
  * one row (the fit last brought up to date), and deleting it only costs one full count.
