@@ -1,6 +1,6 @@
 /**
- * Where a service-level test keeps its database, for suites that run on both backends (one
- * shared suite, two backends): a SQLite file in a temp folder, or a fresh database of the
+ * Where a service-level test keeps its database, for suites that run on both backends (
+ * one shared suite, two backends): a SQLite file in a temp folder, or a fresh database of the
  * file's throwaway PostgreSQL cluster (test/helpers/postgres.ts). The suite only sees the location
  * string, as `openStore`, `createService` and the worker threads do.
  */
