@@ -1,5 +1,5 @@
 /** Fits and their decisions: a fit is saved, its decisions appended in pages, then made current at once. */
-import type { BoundKind } from '../../../shared/loop-schemas'
+import type { BoundKind } from '../../../shared/contract/settings'
 import type { Actor, WriteResult } from './common'
 import type { JsonObject } from './json'
 
