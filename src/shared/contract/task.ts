@@ -7,7 +7,8 @@ import type { FlagView } from './flags'
 import type { LabelView } from './labels'
 import type { Verdict } from './task-verdict'
 
-export interface Reservation {
+/** A type, not an interface: the store puts it in a conflict's JSON details as it is. */
+export type Reservation = {
   taskId: string
   reviewer: string
   sessionId: string
@@ -15,6 +16,7 @@ export interface Reservation {
 }
 
 export interface ReserveResult {
+  /** The caller's reservation, or null when someone else holds a live one. */
   mine: Reservation | null
   heldBy: Reservation | null
 }
