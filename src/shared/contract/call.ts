@@ -1,7 +1,7 @@
 /**
  * How a domain file declares its calls. Each call names the zod schema of its one argument object,
  * its result type (carried at compile time only) and its kind:
- * - a query answers from the data, and the console keeps the answer (a react-query cache entry).
+ * - a query answers from the data, and the console may keep the answer (a react-query cache entry).
  *   It names the topics its answer depends on: a `changed` event naming one of them is what makes
  *   the console ask again, so these lists are the whole of the console's live-update rule;
  * - a command does something (records a label, runs a fit, writes a file, runs a check) and the
@@ -30,7 +30,7 @@ export interface QueryCall<I extends z.ZodType = z.ZodType, R = unknown> {
   kind: 'query'
   input: I
   result: Returns<R>
-  /** The topics the result depends on; none for a result that cannot change once given. */
+  /** The topics the answer depends on; none for an answer the console never asks again (fixed, or asked once). */
   reads: readonly Topic[]
 }
 
