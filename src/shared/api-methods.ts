@@ -1,7 +1,7 @@
 /**
  * The names of every call in the contract, zod-free: the sandboxed preload bundles this list
  * (and nothing heavier) to expose exactly these calls. `api.ts` checks at compile time that
- * it matches the schemas one for one.
+ * it names the contract's calls (contract/*.ts) one for one.
  */
 export const API_METHODS = [
   'app.info',

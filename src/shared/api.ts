@@ -1,134 +1,78 @@
 /**
- * The one contract between the renderer and the main side (docs/architecture.md, "API envelope").
- * Every call the renderer can make is listed here with the zod schema of its single argument
- * object and its result type; the IPC handlers, the preload bridge, the web host and the
- * renderer client are all derived from this map, so there is no second list to drift.
+ * The one contract between the renderer and the main side (docs/architecture.md, "API envelope"),
+ * assembled from its domains in contract/: every call the renderer can make, with the zod schema of
+ * its single argument object, its result type and, for a query, the topics its answer depends on.
+ * The IPC handlers, the preload bridge, the web host, the renderer client and the renderer's live
+ * updates are all derived from this map, so there is no second list to drift.
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { ApiMethod } from './api-methods'
-import type { AuditSummary } from './audit-types'
+import { appCalls } from './contract/app'
+import { auditCalls } from './contract/audit'
+import { calibrateCalls } from './contract/calibrate'
+import type { Call, ResultOf } from './contract/call'
+import { demoCalls } from './contract/demo'
+import { exportCalls } from './contract/export'
+import { fitCalls } from './contract/fits'
+import { flagCalls } from './contract/flags'
+import { importCalls } from './contract/imports'
+import { labelCalls } from './contract/labels'
+import { queueCalls } from './contract/queue'
+import { settingsCalls } from './contract/settings'
+import { taskCalls } from './contract/task'
+import { teamCalls } from './contract/team'
 import type { Envelope } from './errors'
 import type { ApiEvent } from './events'
-import { loopInputSchemas, type EngineSettings } from './loop-schemas'
-import type * as L from './loop-types'
-import { teamInputSchemas, type TeamSettings } from './team-schemas'
-import type { AdjudicationList } from './team-types'
 import type { Shell } from './vocabularies'
 
-export * from './loop-schemas'
-export type * from './loop-types'
-export type * from './audit-types'
-export * from './team-schemas'
-export type * from './team-types'
+export * from './contract/app'
+export * from './contract/settings'
+export * from './contract/queue'
+export * from './contract/task'
+export type * from './contract/task-verdict'
+export * from './contract/labels'
+export * from './contract/calibrate'
+export * from './contract/flags'
+export * from './contract/imports'
+export * from './contract/fits'
+export type * from './contract/fits-what-if'
+export * from './contract/export'
+export * from './contract/demo'
+export * from './contract/audit'
+export type * from './contract/audit-summary'
+export * from './contract/team'
+export { LABEL_SOURCES, QUEUE_SORTS, TASK_STATES, type LabelSource, type Shell, type TaskState } from './vocabularies'
 
-export const THEMES = ['system', 'light', 'dark'] as const
+export const API_CALLS = {
+  ...appCalls,
+  ...settingsCalls,
+  ...queueCalls,
+  ...taskCalls,
+  ...labelCalls,
+  ...calibrateCalls,
+  ...flagCalls,
+  ...importCalls,
+  ...fitCalls,
+  ...exportCalls,
+  ...demoCalls,
+  ...auditCalls,
+  ...teamCalls
+} satisfies Record<ApiMethod, Call>
 
-/** User settings with their defaults; later issues add engine settings here. */
-export const settingsSchema = z.object({
-  reviewer: z.string().trim().min(1).max(80),
-  theme: z.enum(THEMES)
-})
-export type Settings = z.infer<typeof settingsSchema>
-export const DEFAULT_SETTINGS: Settings = { reviewer: 'reviewer', theme: 'system' }
+export type ApiCalls = typeof API_CALLS
 
-const noArgs = z.object({}).strict()
-
-export const apiInputSchemas = {
-  'app.info': noArgs,
-  'app.counts': noArgs,
-  'settings.get': noArgs,
-  'settings.update': z.object({ patch: settingsSchema.partial().strict() }).strict(),
-  'db.checkIntegrity': noArgs,
-  'audit.summary': noArgs,
-  ...loopInputSchemas,
-  ...teamInputSchemas
-} satisfies Record<ApiMethod, z.ZodType>
-
-export type { Shell } from './vocabularies'
-
-export interface AppInfo {
-  version: string
-  shell: Shell
-  backend: 'sqlite' | 'postgres'
-  /** Where the data lives (a file path, or a redacted server URL). */
-  location: string
-  schemaVersion: number
-  /** The caller's reviewer name is fixed by their login link (Settings cannot change it). */
-  reviewerFromToken: boolean
+/** Each call's argument schema (what the main side validates a call's argument with). */
+export const apiInputSchemas = Object.fromEntries(Object.entries(API_CALLS).map(([method, call]) => [method, call.input])) as {
+  [M in ApiMethod]: ApiCalls[M]['input']
 }
 
-export interface Counts {
-  tasks: number
-  seats: number
-  moves: number
-  /** Live labels (superseded ones excluded). */
-  labels: number
-  labeledTasks: number
-  deferred: number
-  acted: number
-  spotCheck: number
-  fits: number
-}
-
-export interface IntegrityReport {
-  ok: boolean
-  messages: string[]
-  checkedAt: string
-  jobId: string
-}
-
-export interface ApiResults {
-  'app.info': AppInfo
-  'app.counts': Counts
-  'settings.get': Settings
-  'settings.update': Settings
-  'db.checkIntegrity': IntegrityReport
-  'engine.getSettings': EngineSettings
-  'engine.updateSettings': EngineSettings
-  'engine.defaultsNotice': L.DefaultsNotice | null
-  'engine.dismissDefaultsNotice': { dismissed: boolean }
-  'queue.page': L.QueuePageResult
-  'queue.facets': L.QueueFacets
-  'task.detail': L.TaskDetail
-  'task.reserve': L.ReserveResult
-  'task.release': { released: boolean }
-  /** The hold an adjudicator ended, or null when the task had none. */
-  'task.releaseHold': { released: L.Reservation | null }
-  'labels.resolve': L.ResolveResult
-  'labels.undo': L.UndoResult
-  'labels.recent': L.RecentLabel[]
-  'labels.history': L.HistoryLabel[]
-  'labels.undoLast': L.UndoLastResult
-  'flags.add': L.FlagView
-  'calibrate.draw': L.DrawResult
-  'imports.upload': { uploadId: string; bytes: number }
-  'imports.run': L.ImportSummary
-  'imports.list': L.ImportRecordView[]
-  'fits.run': L.FitSummary
-  'fits.decide': L.FitSummary
-  'fits.list': L.FitSummary[]
-  'fits.get': L.FitDetail
-  'fits.rollback': L.FitSummary
-  'fits.status': L.RefitStatus
-  'fits.whatIf': L.BudgetWhatIf
-  'fits.change': L.RefitChange
-  'export.run': L.ExportResult
-  'demo.status': L.DemoStatus
-  'demo.startEmpty': L.StartEmptyResult
-  'audit.tail': L.AuditEntryView[]
-  'audit.summary': AuditSummary
-  'team.getSettings': TeamSettings
-  'team.updateSettings': TeamSettings
-  'adjudicate.list': AdjudicationList
-  'adjudicate.resolve': L.ResolveResult
-}
-
-// Compile-time check: API_METHODS, the schemas and the results name the same calls.
+// Compile-time check: API_METHODS and the domains name the same calls.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
-export const contractIsComplete: Same<keyof ApiResults, ApiMethod> & Same<keyof typeof apiInputSchemas, ApiMethod> = true
+export const contractIsComplete: Same<keyof ApiCalls, ApiMethod> = true
 
-export type ApiArgs<M extends ApiMethod> = z.input<(typeof apiInputSchemas)[M]>
-export type ApiParsedArgs<M extends ApiMethod> = z.output<(typeof apiInputSchemas)[M]>
+export type ApiResults = { [M in ApiMethod]: ResultOf<ApiCalls[M]> }
+export type ApiArgs<M extends ApiMethod> = z.input<ApiCalls[M]['input']>
+export type ApiParsedArgs<M extends ApiMethod> = z.output<ApiCalls[M]['input']>
 
 /** The renderer's view: every call resolves to its result or throws an ApiError. */
 export type ConsoleApi = { [M in ApiMethod]: (args: ApiArgs<M>) => Promise<ApiResults[M]> }

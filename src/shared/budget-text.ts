@@ -3,7 +3,7 @@
  * `fit` / `decide` output and the README say the same two things — the guarantee on all tasks,
  * and the bound each acted answer clears.
  */
-import type { BoundKind, BudgetSetting } from './loop-schemas'
+import type { BoundKind, BudgetSetting } from './contract/settings'
 
 const fixed = (x: number): string => x.toFixed(2)
 

@@ -3,7 +3,7 @@
  * queue by at least 5 %. Both figures are each fit's own, as it was decided (its stored counts),
  * so labels given between the fits do not read as a change of the engine.
  */
-import type { FitShare, RefitChange } from './loop-types'
+import type { FitShare, RefitChange } from './contract/fits'
 
 export const NOTABLE_ACTED_POINTS = 5
 export const NOTABLE_QUEUE_SHARE = 0.05

@@ -3,7 +3,8 @@ import type { Migration } from '../../src/main/store/migrations'
 import { POSTGRES_MIGRATIONS } from '../../src/main/store/postgres/migrations'
 import { SQLITE_MIGRATIONS } from '../../src/main/store/sqlite/migrations'
 import { ALL_TOPICS } from '../../src/main/service/core'
-import { BOUND_KINDS, loopInputSchemas } from '../../src/shared/loop-schemas'
+import { apiInputSchemas } from '../../src/shared/api'
+import { BOUND_KINDS } from '../../src/shared/contract/settings'
 import { FORCES } from '../../src/shared/trace'
 import {
   DECISION_KINDS,
@@ -61,7 +62,7 @@ describe('vocabularies among themselves', () => {
   })
 
   it('the call schemas accept exactly the vocabularies', () => {
-    const queue = loopInputSchemas['queue.page']
+    const queue = apiInputSchemas['queue.page']
     for (const sort of QUEUE_SORTS) expect(queue.safeParse({ sort }).success).toBe(true)
     expect(queue.safeParse({ sort: 'random' }).success).toBe(false)
   })

@@ -1,4 +1,4 @@
-import { BOUND_KINDS, type BoundKind } from '../../shared/loop-schemas'
+import { BOUND_KINDS, type BoundKind } from '../../shared/contract/settings'
 import { UsageError } from './command'
 
 /** `--bound binomial|hoeffding` (docs/engine.md §8.7); absent: undefined (the command's default applies). */

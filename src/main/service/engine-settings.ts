@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type DefaultsNotice, type EngineSettings } from '../../shared/api'
-import type { Actor, Settings, Store } from '../store'
+import type { Actor, SettingsRecord, Store } from '../store'
 import { PrefixedSettings } from './prefixed-settings'
 
 /** Engine settings live beside the user settings, each under `engine.<name>`. */
 const ENGINE = new PrefixedSettings<EngineSettings>('engine.', engineSettingsSchema, DEFAULT_ENGINE_SETTINGS, 'engine setting')
 
 /** Stored values over the defaults; a value that no longer fits the schema falls back to its default. */
-export function engineSettingsFromStored(stored: Settings): EngineSettings {
+export function engineSettingsFromStored(stored: SettingsRecord): EngineSettings {
   return ENGINE.fromStored(stored)
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Actor, JsonValue, Settings, Store } from '../store'
+import type { Actor, JsonValue, SettingsRecord, Store } from '../store'
 
 /**
  * A group of settings stored beside the user settings, each under `<prefix><name>` (engine
@@ -15,7 +15,7 @@ export class PrefixedSettings<T extends object> {
     private readonly what: string
   ) {}
 
-  fromStored(stored: Settings): T {
+  fromStored(stored: SettingsRecord): T {
     const out: Record<string, unknown> = { ...(this.defaults as Record<string, unknown>) }
     for (const [key, field] of Object.entries(this.schema.shape)) {
       const v = stored[this.prefix + key]

@@ -7,7 +7,7 @@
  * Only the SQL that both dialects share lives here; each backend runs it with its own driver.
  */
 import { StoreError } from './contract'
-import type { Reservation } from './contract'
+import type { Reservation } from '../../shared/contract/task'
 
 /** The longest hold a caller may ask for: a forgotten window must not keep a task for days. */
 export const MAX_RESERVATION_MS = 24 * 3600_000

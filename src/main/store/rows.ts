@@ -7,7 +7,7 @@ import type { JsonObject, JsonValue } from './contract'
 import type {
   FitRecord,
   ImportCounts,
-  ImportKind,
+  ImportRecordKind,
   ImportRecord,
   ImportState,
   LabelRecord,
@@ -74,7 +74,7 @@ export type ImportRow = {
   id: string
   file_name: string
   sha256: string
-  kind: ImportKind
+  kind: ImportRecordKind
   state: ImportState
   created_at: string
   published_at: string | null

@@ -5,7 +5,7 @@
  */
 import { MAX_ID_LENGTH, MAX_JSON_DEPTH } from '../../shared/limits'
 import { FORCES } from '../../shared/trace'
-import { BOUND_KINDS, type BoundKind } from '../../shared/loop-schemas'
+import { BOUND_KINDS, type BoundKind } from '../../shared/contract/settings'
 import type { JsonObject, JsonValue } from './contract'
 import { SHELLS, StoreError, type Actor, type MoveInput, type SeatInput, type TaskInput } from './contract'
 

@@ -1,5 +1,5 @@
 import type { TaskFilterArgs } from '../../../shared/api'
-import { EXPORT_FORMATS, EXPORT_KINDS, type ExportKind } from '../../../shared/loop-schemas'
+import { EXPORT_FORMATS, EXPORT_KINDS, type ExportKind } from '../../../shared/contract/export'
 import { LABEL_SOURCES, TASK_STATES } from '../../../shared/vocabularies'
 import { dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { runExport } from '../../service/export'

@@ -2,14 +2,14 @@
 import type { BudgetSetting, FitDetail, FitSeat, FitSummary, ServerHandlers } from '../../../shared/api'
 import { budgetSchema } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import { topicsOf, type FitRecord, type FitSummary as StoredSummary, type JsonObject } from '../../store'
+import { topicsOf, type FitRecord, type ListedFit, type JsonObject } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
 import { metricsWithCounts } from '../fit/record'
 import { budgetWhatIf, refitChange } from '../fit/what-if'
 
-export function fitSummary(f: Omit<FitRecord, 'certificate'> | StoredSummary, current: boolean): FitSummary {
+export function fitSummary(f: Omit<FitRecord, 'certificate'> | ListedFit, current: boolean): FitSummary {
   return {
     id: f.id,
     createdAt: f.createdAt,

@@ -4,7 +4,7 @@
  * published once — as trace JSONL's pass 2 does, without reading the file again.
  */
 import type { Trace } from '../../../shared/trace'
-import type { Actor, ImportKind } from '../../store'
+import type { Actor, ImportRecordKind } from '../../store'
 import type { Problems } from './problems'
 import { contentSha256, taskInputOf } from './task-input'
 import { alreadyImported, imported, rejected, type Base } from './traces'
@@ -24,7 +24,7 @@ export interface ReadTasks {
  * ones (null when the form declares none).
  */
 export async function writeReadTasks(
-  open: StoreSource, req: ImportRequest, actor: Actor, progress: ImportProgress, base: Base, storeKind: ImportKind,
+  open: StoreSource, req: ImportRequest, actor: Actor, progress: ImportProgress, base: Base, storeKind: ImportRecordKind,
   read: ReadTasks, problems: Problems, seats: SeatModels | null, refuse: boolean
 ): Promise<ImportOutcome> {
   const file = base.file

@@ -6,14 +6,14 @@
  * same methods as `StagedWriter`, and keeps at most two batches in flight (bounded memory).
  */
 import type { MessagePort } from 'node:worker_threads'
-import { openStore, prepareTask, type Actor, type ImportKind, type ImportRecord, type LabelSource, type PreparedTask, type Store, type TaskInput } from '../../store'
+import { openStore, prepareTask, type Actor, type ImportRecordKind, type ImportRecord, type LabelSource, type PreparedTask, type Store, type TaskInput } from '../../store'
 import { streamFileLines, TraceRangeChecker, type TraceRangeReport } from '../../io'
 import { RequestThread, serveRequests } from '../jobs/request-thread'
 import { BATCH_TASKS } from './writer'
 
 export type WriterRequest =
   | { type: 'validate-range'; path: string; file: string; start: number; listLimit: number }
-  | { type: 'begin'; input: { fileName: string; sha256: string; kind: ImportKind }; actor: Actor }
+  | { type: 'begin'; input: { fileName: string; sha256: string; kind: ImportRecordKind }; actor: Actor }
   | { type: 'batch'; tasks: PreparedTask[] }
   | { type: 'publish'; goldAs: { source: LabelSource; reviewer: string } | null; actor: Actor }
   | { type: 'abandon' }
@@ -86,7 +86,7 @@ export class ThreadedWriter {
 
   constructor(
     private readonly thread: ImportThread,
-    private readonly input: { fileName: string; sha256: string; kind: ImportKind },
+    private readonly input: { fileName: string; sha256: string; kind: ImportRecordKind },
     private readonly actor: Actor,
     private readonly onBatch: (written: number) => void
   ) {}

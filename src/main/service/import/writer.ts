@@ -3,7 +3,7 @@
  * what the database already holds (before anything is written), then the staged batches and the
  * one publish (docs/architecture.md, "Imports").
  */
-import type { Actor, ExistingTask, ImportKind, ImportRecord, LabelSource, Store, TaskInput } from '../../store'
+import type { Actor, ExistingTask, ImportRecordKind, ImportRecord, LabelSource, Store, TaskInput } from '../../store'
 import type { Problems } from './problems'
 
 export const BATCH_TASKS = 2000
@@ -96,7 +96,7 @@ export class StagedWriter {
 
   constructor(
     private readonly store: Store,
-    private readonly input: { fileName: string; sha256: string; kind: ImportKind },
+    private readonly input: { fileName: string; sha256: string; kind: ImportRecordKind },
     private readonly actor: Actor,
     private readonly onBatch: (written: number) => void
   ) {}

@@ -1,5 +1,5 @@
 /** Fits and their decisions: a fit is saved, its decisions appended in pages, then made current at once. */
-import type { BoundKind } from '../../../shared/loop-schemas'
+import type { BoundKind } from '../../../shared/contract/settings'
 import type { Actor, WriteResult } from './common'
 import type { JsonObject } from './json'
 
@@ -29,7 +29,8 @@ export type FitRecord = Omit<FitInput, 'bound'> & {
   spotCount: number | null
 }
 
-export type FitSummary = Omit<FitRecord, 'certificate'> & { current: boolean }
+/** A fit as the list of fits holds it: its record without the certificate, and whether it is current. */
+export type ListedFit = Omit<FitRecord, 'certificate'> & { current: boolean }
 
 /**
  * Why a bound fell short: the certificate's decomposition at the task's best round (docs/engine.md §8.9).
@@ -151,7 +152,7 @@ export interface FitStore {
   finishDecisions(fitId: string, actor: Actor): Promise<WriteResult<SaveDecisionsResult>>
   /** The newest fit, decided or not. */
   latestFit(): Promise<FitRecord | null>
-  listFits(limit: number): Promise<FitSummary[]>
+  listFits(limit: number): Promise<ListedFit[]>
   getFit(fitId: string): Promise<FitRecord>
   /** The fit whose decisions are current (newest decided), or null. */
   currentFit(): Promise<FitRecord | null>

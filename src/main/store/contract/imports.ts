@@ -3,8 +3,9 @@ import type { ImportState, LabelSource, Shell } from '../../../shared/vocabulari
 import type { Actor, WriteResult } from './common'
 import type { ExistingTask, PreparedTask, SeatInput, TaskInput } from './tasks'
 
-export const IMPORT_KINDS = ['traces', 'crowd-csv', 'labels', 'demo'] as const
-export type ImportKind = (typeof IMPORT_KINDS)[number]
+/** What a stored import was (the console's IMPORT_KINDS are what a file may be read as). */
+export const IMPORT_RECORD_KINDS = ['traces', 'crowd-csv', 'labels', 'demo'] as const
+export type ImportRecordKind = (typeof IMPORT_RECORD_KINDS)[number]
 
 /** Running totals of what an import wrote (kept per batch, so publishing stays one small write). */
 /** `labels`: labels the import recorded (a label file, or gold with `--gold-as`). */
@@ -14,7 +15,7 @@ export type ImportRecord = {
   id: string
   fileName: string
   sha256: string
-  kind: ImportKind
+  kind: ImportRecordKind
   state: ImportState
   createdAt: string
   publishedAt: string | null
@@ -23,7 +24,7 @@ export type ImportRecord = {
   createdBy: string
 }
 
-export type BeginImportInput = { fileName: string; sha256: string; kind: ImportKind }
+export type BeginImportInput = { fileName: string; sha256: string; kind: ImportRecordKind }
 
 export type ImportBatch = {
   /** Tasks as read, or already validated and serialised by `prepareTask` (see prepared-task.ts). */
@@ -62,7 +63,7 @@ export type ImportSweep = { swept: string[]; live: LiveImport[] }
 export type ImportLabelsInput = {
   fileName: string
   sha256: string
-  kind: ImportKind
+  kind: ImportRecordKind
   labels: LabelImportRow[]
   fromConsole?: boolean
   asCaller?: boolean

@@ -80,7 +80,8 @@ export type EffectiveLabel = {
   at: string
 }
 
-export type RecentLabel = LabelRecord & { question: string | null; live: boolean }
+/** A label log row with its task's question and whether it is live (the session id the console never sees included). */
+export type RecentLabelRecord = LabelRecord & { question: string | null; live: boolean }
 
 /**
  * A later row of the same task that is not this label's own undo or replacement: another
@@ -89,7 +90,7 @@ export type RecentLabel = LabelRecord & { question: string | null; live: boolean
 export type LaterLabel = { id: string; reviewer: string; label: string | null; adjudicated: boolean; at: string }
 
 /** One of a reviewer's own labels (undo markers excluded), with what became of it and its task. */
-export type ReviewerLabel = RecentLabel & {
+export type ReviewerLabel = RecentLabelRecord & {
   /** The task's version now (what an undo of this label must name). */
   taskVersion: number
   /** The newest later row of the task that is not this label's own undo or replacement; null: the task has not moved on. */
@@ -115,7 +116,7 @@ export interface LabelStore {
   getTaskSummary(taskId: string): Promise<TaskSummary>
   /** A reviewer's own labels, newest first (the console's history and undo). */
   reviewerLabels(query: ReviewerLabelsQuery): Promise<ReviewerLabel[]>
-  recentLabels(limit: number): Promise<RecentLabel[]>
+  recentLabels(limit: number): Promise<RecentLabelRecord[]>
   /**
    * Live labels recorded after `since` (an ISO time, exclusive) and not after `until` (null: up to
    * now): what a refit learned since the fit before it.

@@ -2,6 +2,8 @@
  * The review queue: the filtered, sorted task list and its exports, a task's detail,
  * Calibrate's draw, and reservations (who is looking at a task).
  */
+import type { DrawResult } from '../../../shared/contract/calibrate'
+import type { Reservation, ReserveResult } from '../../../shared/contract/task'
 import type { DecisionKind, LabelSource, QueueSort, TaskState } from '../../../shared/vocabularies'
 import type { Actor, WriteResult } from './common'
 import type { DecisionWhy } from './fits'
@@ -98,8 +100,6 @@ export type DecisionRecord = {
   decidedAt: string
 }
 
-export type Reservation = { taskId: string; reviewer: string; sessionId: string; expiresAt: string }
-
 export type TaskDetailRecord = {
   task: TaskTrace
   /** Hidden truth: returned, but the service shows it only once the task has a live label. */
@@ -114,10 +114,8 @@ export type TaskDetailRecord = {
   tallies: StoredTallies | null
 }
 
-export type ReserveResult = {
-  /** The caller's reservation, or null when someone else holds a live one. */
-  mine: Reservation | null
-  heldBy: Reservation | null
+/** A reserve as the store did it: the console's ReserveResult, and what only the service acts on. */
+export type ReserveOutcome = ReserveResult & {
   /** The caller already held it: the hold was extended (not audited, not news to others). */
   renewed: boolean
   /**
@@ -134,7 +132,6 @@ export type ReserveResult = {
  * `reviewer` who already did (label-rules.ts); default 1: tasks without a live label.
  */
 export type DrawInput = { at: number; exclude: string[]; spotCheckOnly: boolean; reviewer?: string | null; reviewersPerTask?: number }
-export type DrawResult = { taskId: string | null; unlabeled: number; randomLabels: number }
 
 export interface QueueStore {
   queuePage(query: QueueQuery): Promise<QueuePage>
@@ -145,7 +142,7 @@ export interface QueueStore {
   facets(): Promise<Facets>
   taskDetail(taskId: string): Promise<TaskDetailRecord>
   drawUnlabeled(input: DrawInput): Promise<DrawResult>
-  reserveTask(taskId: string, actor: Actor, ttlMs: number): Promise<WriteResult<ReserveResult>>
+  reserveTask(taskId: string, actor: Actor, ttlMs: number): Promise<WriteResult<ReserveOutcome>>
   releaseTask(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
   /**
    * Ends whoever's live hold on the task (an adjudicator's release; the service checks who may):

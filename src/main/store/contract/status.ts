@@ -1,5 +1,5 @@
 /** The store as a whole: what it is, its counts and change signal, its integrity, its settings. */
-import type { Counts } from '../../../shared/api'
+import type { Counts } from '../../../shared/contract/app'
 import type { Topic } from '../../../shared/vocabularies'
 import type { Actor, WriteResult } from './common'
 import type { JsonValue } from './json'
@@ -28,11 +28,13 @@ export type StoreInfo = {
  */
 export type StoreCounts = Counts
 
-export type IntegrityReport = { ok: boolean; messages: string[] }
+/** What the database's own check found (the console's IntegrityReport adds when, and the job that ran it). */
+export type IntegrityCheckResult = { ok: boolean; messages: string[] }
 
 /** Merge-patch semantics (RFC 7396, one level): a `null` value removes the key. */
 export type SettingsPatch = Record<string, JsonValue>
-export type Settings = Record<string, JsonValue>
+/** Every stored setting, key → JSON value (the console's Settings are the reviewer's few, read from it). */
+export type SettingsRecord = Record<string, JsonValue>
 
 /** What a store's change feed reports (`Store.listenChanges`). */
 export interface ChangeFeedEvents {
@@ -54,8 +56,8 @@ export interface StatusStore {
    * absent on SQLite, where the watcher polls `dataVersion`). Returns a stop function.
    */
   listenChanges?(events: ChangeFeedEvents): () => void
-  integrityCheck(): Promise<IntegrityReport>
-  getSettings(): Promise<Settings>
-  setSettings(patch: SettingsPatch, actor: Actor): Promise<WriteResult<Settings>>
+  integrityCheck(): Promise<IntegrityCheckResult>
+  getSettings(): Promise<SettingsRecord>
+  setSettings(patch: SettingsPatch, actor: Actor): Promise<WriteResult<SettingsRecord>>
   close(): Promise<void>
 }

@@ -2,7 +2,8 @@
  * Everything the review screen reads about one task, in one snapshot: the transcript, the label
  * log, the decision under the current fit and the one before it, the reservation, the tallies.
  */
-import { StoreError, type DecisionRecord, type Reservation, type TaskDetailRecord } from '../contract'
+import type { Reservation } from '../../../shared/contract/task'
+import { StoreError, type DecisionRecord, type TaskDetailRecord } from '../contract'
 import { DECISION_COLUMNS, toDecision, type DecisionRow } from '../decision-row'
 import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL } from '../label-rules'

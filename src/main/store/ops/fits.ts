@@ -8,7 +8,7 @@
  * a reader never sees a half-decided fit as the current one.
  */
 import { randomUUID } from 'node:crypto'
-import { StoreError, type Actor, type FitInput, type FitRecord, type FitSummary, type SaveDecisionsResult } from '../contract'
+import { StoreError, type Actor, type FitInput, type FitRecord, type ListedFit, type SaveDecisionsResult } from '../contract'
 import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { exec, rowOf, rowsOf, run, type Plan } from '../plan'
 import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
@@ -73,7 +73,7 @@ export function* latestDecidedFitId(d: Dialect): Plan<string | null> {
   return (yield* latestDecidedFit(d))?.id ?? null
 }
 
-export function* listFits(d: Dialect, limit: number): Plan<FitSummary[]> {
+export function* listFits(d: Dialect, limit: number): Plan<ListedFit[]> {
   checkInt(limit, 'limit', 1)
   const current = yield* latestDecidedFitId(d)
   const rows = yield* rowsOf<FitRow>(`SELECT ${FIT_COLUMNS} FROM fits ORDER BY created_at DESC, ${d.seq} DESC LIMIT ?`, Math.min(limit, 1000))

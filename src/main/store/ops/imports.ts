@@ -7,7 +7,7 @@
  * queue up behind each other instead of both acting on a stale state.
  */
 import {
-  IMPORT_KINDS,
+  IMPORT_RECORD_KINDS,
   LABEL_SOURCES,
   StoreError,
   type Actor,
@@ -54,7 +54,7 @@ export function* requireStaged(d: Dialect, id: string, verb: string): Plan<Impor
 export function checkBeginInput(input: BeginImportInput): void {
   checkId(input.fileName, 'fileName')
   checkSha256(input.sha256, 'sha256')
-  checkOneOf(input.kind, IMPORT_KINDS, 'kind')
+  checkOneOf(input.kind, IMPORT_RECORD_KINDS, 'kind')
 }
 
 /** The row of a new import `id`, whose lock the caller already holds (import-owners.ts). */

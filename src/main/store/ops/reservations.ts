@@ -10,7 +10,8 @@
  * committed row (the second reserve finds the hold and is refused; a label write finds it and is
  * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
-import { type Actor, type RecentLabel, type Reservation, type ReserveResult } from '../contract'
+import type { Reservation } from '../../../shared/contract/task'
+import { type Actor, type RecentLabelRecord, type ReserveOutcome } from '../contract'
 import { expiryOf, heldByOther, isLive, MAX_HOLDS_PER_SESSION, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
@@ -19,7 +20,7 @@ import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import type { Dialect } from './dialect'
 import { requireTask } from './labels'
 
-export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Actor, ttlMs: number): Plan<ReserveResult> {
+export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Actor, ttlMs: number): Plan<ReserveOutcome> {
   yield* requireTask(d, taskId, true)
   checkInt(ttlMs, 'ttlMs', 1)
   const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
@@ -75,7 +76,7 @@ export function* releaseHold(d: Dialect, now: string, taskId: string, actor: Act
   return ended
 }
 
-export function* recentLabels(d: Dialect, limit: number): Plan<RecentLabel[]> {
+export function* recentLabels(d: Dialect, limit: number): Plan<RecentLabelRecord[]> {
   checkInt(limit, 'limit', 1)
   const rows = yield* rowsOf<LabelRow & { question: string | null; superseded: number | boolean }>(
     `SELECT ${LABEL_COLUMNS.split(', ').map((c) => `l.${c}`).join(', ')}, t.question,

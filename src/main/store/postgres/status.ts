@@ -2,7 +2,7 @@
  * What only this backend can say about itself: its integrity, its schema version, and the data
  * version a watcher polls to notice other processes' commits (the counts: ../ops/status.ts).
  */
-import type { IntegrityReport } from '../contract'
+import type { IntegrityCheckResult } from '../contract'
 import { decisionTableProblems } from '../fit-decisions'
 import type { PgSql } from './connection'
 
@@ -23,7 +23,7 @@ const ORPHANS: [table: string, parent: string, sql: string][] = [
   ['draws', 'tasks', 'SELECT count(*) AS n FROM draws c WHERE NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.task_id)']
 ]
 
-export async function integrityCheck(q: PgSql): Promise<IntegrityReport> {
+export async function integrityCheck(q: PgSql): Promise<IntegrityCheckResult> {
   const messages: string[] = []
   const one = await q.get<{ one: number }>('SELECT 1 AS one')
   if (one?.one !== 1) messages.push('the server did not answer SELECT 1')

@@ -2,11 +2,11 @@
  * What only this backend can say about itself: its integrity, its schema version, and the data
  * version a watcher polls to notice other processes' commits (the counts: ../ops/status.ts).
  */
-import type { IntegrityReport } from '../contract'
+import type { IntegrityCheckResult } from '../contract'
 import { decisionTableProblems } from '../fit-decisions'
 import type { Sql } from './connection'
 
-export function integrityCheck(q: Sql): IntegrityReport {
+export function integrityCheck(q: Sql): IntegrityCheckResult {
   const messages: string[] = []
   for (const r of q.db.pragma('integrity_check') as { integrity_check: string }[]) {
     if (r.integrity_check !== 'ok') messages.push(r.integrity_check)

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
 import type { BridgeApi, ConsoleApi } from '@shared/api'
-import type { ApiEvent, Topic } from '@shared/events'
+import type { ApiMethod } from '@shared/api-methods'
+import type { ApiEvent } from '@shared/events'
+import { eventTopics, keyNamesOneOf, queriesReading } from './call-keys'
 import { createClient } from './client'
 
 interface Connection {
@@ -23,36 +25,26 @@ export function useApiEvents(listener: (e: ApiEvent) => void): void {
   useEffect(() => c?.bridge.onEvent(listener), [c, listener])
 }
 
-/** Which queries read which topics: a write's topics invalidate exactly those. */
-const QUERIES_BY_TOPIC: Record<Topic, string[]> = {
-  tasks: ['app.counts', 'queue.page', 'queue.facets', 'task.detail', 'imports.list', 'demo.status', 'adjudicate.list'],
-  labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'labels.history', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list', 'fits.whatIf'],
-  decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary', 'fits.whatIf'],
-  fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary', 'fits.whatIf'],
-  imports: ['app.counts', 'imports.list', 'queue.facets'],
-  settings: ['settings.get', 'engine.getSettings', 'engine.defaultsNotice', 'demo.status', 'team.getSettings'],
-  audit: ['audit.tail']
-}
-
 /**
- * Turns change events into query invalidations, coalesced: a burst of writes (a reviewer
- * resolving quickly, an import publishing) refetches each affected query once, after the burst,
- * instead of queueing refetches in front of the reviewer's next call.
+ * Turns change events into query invalidations (the queries whose contract `reads` meet the event's
+ * topics), coalesced: a burst of writes (a reviewer resolving quickly, an import publishing)
+ * refetches each affected query once, after the burst, instead of queueing refetches in front of
+ * the reviewer's next call.
  */
 function LiveInvalidation({ bridge }: { bridge: BridgeApi }) {
   const qc = useQueryClient()
   useEffect(() => {
-    const pending = new Set<string>()
+    const pending = new Set<ApiMethod>()
     let timer: number | null = null
     let first = 0
     const flush = () => {
       timer = null
-      for (const key of pending) void qc.invalidateQueries({ queryKey: [key] })
+      const stale = new Set(pending)
       pending.clear()
+      void qc.invalidateQueries({ predicate: (q) => keyNamesOneOf(q.queryKey, stale) })
     }
     const off = bridge.onEvent((e) => {
-      const topics: Topic[] = e.type === 'changed' ? e.topics : e.type === 'fit-landed' ? ['fits', 'decisions'] : []
-      for (const t of topics) for (const key of QUERIES_BY_TOPIC[t] ?? []) pending.add(key)
+      for (const method of queriesReading(eventTopics(e))) pending.add(method)
       if (pending.size === 0) return
       const now = Date.now()
       if (timer === null) first = now

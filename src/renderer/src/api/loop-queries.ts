@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { EngineSettings, QueueRow, TaskFilterArgs } from '@shared/api'
 import { useApi } from './context'
+import { callKey } from './call-keys'
 
 export type QueueSort = 'gap' | 'age' | 'disagreement' | 'group'
 
@@ -16,7 +17,7 @@ export const QUEUE_PAGE = 100
 export function useQueuePage(q: QueueQuery, page: number, enabled = true) {
   const api = useApi()
   return useQuery({
-    queryKey: ['queue.page', q, page],
+    queryKey: callKey('queue.page', q, page),
     queryFn: () => api['queue.page']({ filter: q.filter, sort: q.sort, direction: q.direction, offset: page * QUEUE_PAGE, limit: QUEUE_PAGE }),
     placeholderData: page === 0 ? keepPreviousData : undefined,
     enabled
@@ -25,13 +26,13 @@ export function useQueuePage(q: QueueQuery, page: number, enabled = true) {
 
 export function useFacets() {
   const api = useApi()
-  return useQuery({ queryKey: ['queue.facets'], queryFn: () => api['queue.facets']({}), staleTime: 30_000 })
+  return useQuery({ queryKey: callKey('queue.facets'), queryFn: () => api['queue.facets']({}), staleTime: 30_000 })
 }
 
 export function useTaskDetail(taskId: string | null, blind = false) {
   const api = useApi()
   return useQuery({
-    queryKey: ['task.detail', taskId, blind],
+    queryKey: callKey('task.detail', taskId, blind),
     queryFn: () => api['task.detail']({ taskId: taskId!, blind }),
     enabled: taskId !== null,
     // A task revealed after its blind label (Calibrate) keeps its blind detail on screen while the
@@ -48,12 +49,12 @@ export function useTaskDetail(taskId: string | null, blind = false) {
 /** The caller's own last labels, newest first, from the store (the history panel; undo's rules: use-undo.ts). */
 export function useLabelHistory(limit = 20) {
   const api = useApi()
-  return useQuery({ queryKey: ['labels.history', limit], queryFn: () => api['labels.history']({ limit }) })
+  return useQuery({ queryKey: callKey('labels.history', limit), queryFn: () => api['labels.history']({ limit }) })
 }
 
 export function useEngineSettings() {
   const api = useApi()
-  return useQuery({ queryKey: ['engine.getSettings'], queryFn: () => api['engine.getSettings']({}) })
+  return useQuery({ queryKey: callKey('engine.getSettings'), queryFn: () => api['engine.getSettings']({}) })
 }
 
 export function useUpdateEngineSettings() {
@@ -61,14 +62,14 @@ export function useUpdateEngineSettings() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: (patch: Partial<EngineSettings>) => api['engine.updateSettings']({ patch }),
-    onSuccess: (s) => qc.setQueryData(['engine.getSettings'], s)
+    onSuccess: (s) => qc.setQueryData(callKey('engine.getSettings'), s)
   })
 }
 
 /** The old-database notice (docs/engine.md §10): set when this version kept an older database's defaults. */
 export function useDefaultsNotice() {
   const api = useApi()
-  return useQuery({ queryKey: ['engine.defaultsNotice'], queryFn: () => api['engine.defaultsNotice']({}) })
+  return useQuery({ queryKey: callKey('engine.defaultsNotice'), queryFn: () => api['engine.defaultsNotice']({}) })
 }
 
 export function useDismissDefaultsNotice() {
@@ -76,23 +77,23 @@ export function useDismissDefaultsNotice() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: () => api['engine.dismissDefaultsNotice']({}),
-    onSuccess: () => qc.setQueryData(['engine.defaultsNotice'], null)
+    onSuccess: () => qc.setQueryData(callKey('engine.defaultsNotice'), null)
   })
 }
 
 export function useDemoStatus() {
   const api = useApi()
-  return useQuery({ queryKey: ['demo.status'], queryFn: () => api['demo.status']({}), staleTime: 60_000 })
+  return useQuery({ queryKey: callKey('demo.status'), queryFn: () => api['demo.status']({}), staleTime: 60_000 })
 }
 
 export function useFitStatus() {
   const api = useApi()
-  return useQuery({ queryKey: ['fits.status'], queryFn: () => api['fits.status']({}) })
+  return useQuery({ queryKey: callKey('fits.status'), queryFn: () => api['fits.status']({}) })
 }
 
 export function useFits() {
   const api = useApi()
-  return useQuery({ queryKey: ['fits.list'], queryFn: () => api['fits.list']({ limit: 50 }) })
+  return useQuery({ queryKey: callKey('fits.list'), queryFn: () => api['fits.list']({ limit: 50 }) })
 }
 
 /** The engine's leading answer for a row and its probability. */

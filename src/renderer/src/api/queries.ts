@@ -1,20 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Settings } from '@shared/api'
 import { useApi } from './context'
+import { callKey } from './call-keys'
 
 export function useAppInfo() {
   const api = useApi()
-  return useQuery({ queryKey: ['app.info'], queryFn: () => api['app.info']({}) })
+  return useQuery({ queryKey: callKey('app.info'), queryFn: () => api['app.info']({}) })
 }
 
 export function useCounts() {
   const api = useApi()
-  return useQuery({ queryKey: ['app.counts'], queryFn: () => api['app.counts']({}) })
+  return useQuery({ queryKey: callKey('app.counts'), queryFn: () => api['app.counts']({}) })
 }
 
 export function useSettings() {
   const api = useApi()
-  return useQuery({ queryKey: ['settings.get'], queryFn: () => api['settings.get']({}) })
+  return useQuery({ queryKey: callKey('settings.get'), queryFn: () => api['settings.get']({}) })
 }
 
 export function useUpdateSettings() {
@@ -22,6 +23,6 @@ export function useUpdateSettings() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: (patch: Partial<Settings>) => api['settings.update']({ patch }),
-    onSuccess: (settings) => qc.setQueryData(['settings.get'], settings)
+    onSuccess: (settings) => qc.setQueryData(callKey('settings.get'), settings)
   })
 }

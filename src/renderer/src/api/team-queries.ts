@@ -1,13 +1,12 @@
+/** Team mode: the team settings, and the disagreements awaiting adjudication. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { TeamSettings } from '@shared/api'
 import { useApi } from './context'
-
-/** Team mode: the team settings, and the disagreements awaiting adjudication. */
-const TEAM_KEY = ['team.getSettings']
+import { callKey } from './call-keys'
 
 export function useTeamSettings() {
   const api = useApi()
-  return useQuery({ queryKey: TEAM_KEY, queryFn: () => api['team.getSettings']({}) })
+  return useQuery({ queryKey: callKey('team.getSettings'), queryFn: () => api['team.getSettings']({}) })
 }
 
 /** Saving puts the settings the call returns straight into the cache (no refetch). */
@@ -15,7 +14,7 @@ export function useUpdateTeamSettings() {
   const api = useApi()
   const qc = useQueryClient()
   const save = (patch: Partial<TeamSettings>) => api['team.updateSettings']({ patch })
-  return useMutation({ mutationFn: save, onSuccess: (s: TeamSettings) => qc.setQueryData(TEAM_KEY, s) })
+  return useMutation({ mutationFn: save, onSuccess: (s: TeamSettings) => qc.setQueryData(callKey('team.getSettings'), s) })
 }
 
 export const ADJUDICATION_PAGE = 50
@@ -23,7 +22,7 @@ export const ADJUDICATION_PAGE = 50
 export function useAdjudicationList(page: number) {
   const api = useApi()
   return useQuery({
-    queryKey: ['adjudicate.list', page],
+    queryKey: callKey('adjudicate.list', page),
     queryFn: () => api['adjudicate.list']({ offset: page * ADJUDICATION_PAGE, limit: ADJUDICATION_PAGE }),
     placeholderData: keepPreviousData
   })

@@ -5,6 +5,7 @@ import { actedShare, percent, refitMoves } from '@shared/refit-change'
 import { useApi } from '../api/context'
 import { hrefFor } from '../router'
 import { shortLabel } from './LongText'
+import { callKey } from '../api/call-keys'
 
 /** The most labels the list beside a summary fetches (labels.recent's own cap is 500). */
 const LIST_LIMIT = 500
@@ -77,7 +78,7 @@ export function RefitSummary({ change, testId, title, onDismiss }: { change: Ref
 /** The live labels recorded between the two fits, newest first, each a link to its task. */
 function LabelsSince({ since, until, count }: { since: string; until: string; count: number }) {
   const api = useApi()
-  const recent = useQuery({ queryKey: ['labels.recent', LIST_LIMIT], queryFn: () => api['labels.recent']({ limit: LIST_LIMIT }) })
+  const recent = useQuery({ queryKey: callKey('labels.recent', LIST_LIMIT), queryFn: () => api['labels.recent']({ limit: LIST_LIMIT }) })
   if (recent.isPending) return <p className="muted small">Loading the labels…</p>
   if (recent.isError) return <p className="error-text small">The labels could not be read: {recent.error.message}</p>
   const rows = recent.data.filter((l) => l.live && l.label !== null && l.at > since && l.at <= until)

@@ -7,6 +7,7 @@ import { useApi } from '../api/context'
 import { QUEUE_PAGE, type QueueQuery } from '../api/loop-queries'
 import { columns, features, GRID_COLUMNS, GRID_MIN_WIDTH } from './columns'
 import { useFling } from './use-fling'
+import { callKey } from '../api/call-keys'
 
 const ROW_HEIGHT = 34
 /** The sticky header's height: the rows start below it, and a row scrolled to is never under it. */
@@ -40,7 +41,7 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
   const lastPage = items.length ? Math.floor(items[items.length - 1].index / QUEUE_PAGE) : 0
   const pages = useQueries({
     queries: Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i).map((page) => ({
-      queryKey: ['queue.page', query, page],
+      queryKey: callKey('queue.page', query, page),
       queryFn: () => api['queue.page']({ filter: query.filter, sort: query.sort, direction: query.direction, offset: page * QUEUE_PAGE, limit: QUEUE_PAGE }),
       // A page a fling passes is not asked for (a cached one still shows).
       enabled: !flinging
@@ -68,7 +69,7 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
   // pass under a still pointer on every scroll frame.
   const qc = useQueryClient()
   const prefetch = useCallback(
-    (taskId: string) => void qc.prefetchQuery({ queryKey: ['task.detail', taskId, false], queryFn: () => api['task.detail']({ taskId, blind: false }) }),
+    (taskId: string) => void qc.prefetchQuery({ queryKey: callKey('task.detail', taskId, false), queryFn: () => api['task.detail']({ taskId, blind: false }) }),
     [qc, api]
   )
   const cursorTask = windowRows[cursor - windowStart]?.taskId

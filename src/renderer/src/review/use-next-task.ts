@@ -5,6 +5,7 @@ import { useQueuePage } from '../api/loop-queries'
 import { useQueueState } from '../queue/queue-state'
 import { noteClaim } from './claims'
 import { useReviewSession } from './session'
+import { callKey } from '../api/call-keys'
 
 /** How many tasks "next" tries to reserve before it gives up and shows the queue. */
 const CLAIM_TRIES = 5
@@ -33,7 +34,7 @@ export function useNextTask(currentId: string | null): string | null {
   const next = useCandidates(currentId)[0] ?? null
 
   useEffect(() => {
-    if (next) void qc.prefetchQuery({ queryKey: ['task.detail', next, false], queryFn: () => api['task.detail']({ taskId: next, blind: false }) })
+    if (next) void qc.prefetchQuery({ queryKey: callKey('task.detail', next, false), queryFn: () => api['task.detail']({ taskId: next, blind: false }) })
   }, [next, qc, api])
   return next
 }

@@ -5,6 +5,7 @@ import { ApiError } from '@shared/errors'
 import { useApi } from '../api/context'
 import { useToast } from '../components/Toasts'
 import { useReviewSession, type GivenLabel } from './session'
+import { callKey } from '../api/call-keys'
 
 /**
  * Resolve for one task (undo is the store's: use-undo.ts). A label is acknowledged only once the main side returns (it is
@@ -44,7 +45,7 @@ export function useResolve(source: LabelSource) {
         return given
       } catch (e) {
         report(e, toast)
-        void qc.invalidateQueries({ queryKey: ['task.detail', detail.task.id] })
+        void qc.invalidateQueries({ queryKey: callKey('task.detail', detail.task.id) })
         return null
       } finally {
         setBusy(false)

@@ -6,6 +6,7 @@ import { useApi } from '../api/context'
 import { useToast } from '../components/Toasts'
 import { shortLabel } from '../components/LongText'
 import { useReviewSession } from './session'
+import { callKey } from '../api/call-keys'
 
 const SCREEN: Record<LabelSource, string> = { escalation: 'Review', random: 'Calibrate' }
 
@@ -37,8 +38,8 @@ export function useUndo(source: LabelSource) {
       session.forget(res.undone.id)
       // The undo bumped the task's version: a cached copy of it (e.g. Calibrate's revealed view)
       // must not be shown, or the next label would go out against the old version and conflict.
-      qc.removeQueries({ queryKey: ['task.detail', res.undone.taskId], type: 'inactive' })
-      await qc.invalidateQueries({ queryKey: ['task.detail', res.undone.taskId] })
+      qc.removeQueries({ queryKey: callKey('task.detail', res.undone.taskId), type: 'inactive' })
+      await qc.invalidateQueries({ queryKey: callKey('task.detail', res.undone.taskId) })
       toast({ kind: 'info', text: `Undid “${shortLabel(res.undone.label ?? '')}” on ${res.undone.taskId}.` })
       return res.undone.taskId
     } catch (e) {
@@ -52,8 +53,8 @@ export function useUndo(source: LabelSource) {
     } finally {
       inFlight.current = false
       setBusy(false)
-      void qc.invalidateQueries({ queryKey: ['labels.history'] })
-      void qc.invalidateQueries({ queryKey: ['labels.recent'] })
+      void qc.invalidateQueries({ queryKey: callKey('labels.history') })
+      void qc.invalidateQueries({ queryKey: callKey('labels.recent') })
     }
   }, [api, qc, toast, session, source])
 

@@ -9,6 +9,7 @@ import { TableHead } from '../components/TableHead'
 import { useToast } from '../components/Toasts'
 import { hrefFor } from '../router'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
+import { callKey } from '../api/call-keys'
 
 /**
  * Adjudicate: the tasks whose reviewers disagree, each with every label and who gave it.
@@ -83,7 +84,7 @@ function Disagreement({ task, allowed }: { task: AwaitingTaskView; allowed: bool
       toast({ kind: conflict ? 'conflict' : 'error', text: `Not saved: ${e instanceof Error ? e.message : String(e)}` })
     } finally {
       setBusy(false)
-      void qc.invalidateQueries({ queryKey: ['adjudicate.list'] })
+      void qc.invalidateQueries({ queryKey: callKey('adjudicate.list') })
     }
   }
 

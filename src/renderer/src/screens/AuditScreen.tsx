@@ -12,10 +12,11 @@ import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { EmptyState, ErrorState } from '../components/States'
 import { hrefFor } from '../router'
+import { callKey } from '../api/call-keys'
 
 export function AuditScreen() {
   const api = useApi()
-  const audit = useQuery({ queryKey: ['audit.summary'], queryFn: () => api['audit.summary']({}), staleTime: 60_000 })
+  const audit = useQuery({ queryKey: callKey('audit.summary'), queryFn: () => api['audit.summary']({}), staleTime: 60_000 })
   const [progress, setProgress] = useState<Progress | null>(null)
   useApiEvents(
     useCallback((e: ApiEvent) => {

@@ -14,6 +14,7 @@ import { useUndo } from '../review/use-undo'
 import { UndoBar, type BlindCommit } from '../review/UndoBar'
 import { useReviewSession } from '../review/session'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
+import { callKey } from '../api/call-keys'
 
 /** |D_loc| = |C| − round(0.2·|C|) must reach k (docs/engine.md §8.7); λ = auto needs it on half of C. */
 export function labelsNeeded(k: number, auto: boolean): number {
@@ -27,7 +28,7 @@ export function CalibrateScreen() {
   const [done, setDone] = useState<string[]>([])
   const [spotOnly, setSpotOnly] = useState(false)
   const draw = useQuery({
-    queryKey: ['calibrate.draw', done.length, spotOnly],
+    queryKey: callKey('calibrate.draw', done.length, spotOnly),
     queryFn: () => api['calibrate.draw']({ exclude: done, spotCheckOnly: spotOnly }),
     staleTime: Infinity
   })

@@ -5,6 +5,7 @@ import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { ErrorState, Loading } from '../components/States'
+import { callKey } from '../api/call-keys'
 
 const CHUNK = 512 * 1024
 
@@ -23,7 +24,7 @@ export function ImportScreen() {
   const [progress, setProgress] = useState<Progress | null>(null)
   const [result, setResult] = useState<ImportSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const history = useQuery({ queryKey: ['imports.list'], queryFn: () => api['imports.list']({ limit: 20 }) })
+  const history = useQuery({ queryKey: callKey('imports.list'), queryFn: () => api['imports.list']({ limit: 20 }) })
   const csv = file !== null && /\.(csv|tsv|txt)$/i.test(file.name)
 
   useApiEvents(

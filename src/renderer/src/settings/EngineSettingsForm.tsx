@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSetting, type EngineSettings, type RefitChange } from '@shared/api'
 import { budgetMeaning } from '@shared/budget-text'
-import { budgetSchema, engineSettingsSchema } from '@shared/loop-schemas'
+import { budgetSchema, engineSettingsSchema } from '@shared/contract/settings'
 import { useApi } from '../api/context'
 import { useUpdateEngineSettings } from '../api/loop-queries'
 import { RefitSummary } from '../components/RefitSummary'

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { BudgetWhatIf, DecidedShare, EngineSettings } from '@shared/api'
 import { useApi } from '../api/context'
+import { callKey } from '../api/call-keys'
 
 /** Typing pauses this long before the what-if is asked again (each ask is one read of the fit's bounds). */
 const SETTLE_MS = 250
@@ -25,7 +26,7 @@ export function WhatIfPanel({ draft }: { draft: EngineSettings | null }) {
   const api = useApi()
   const key = useSettled(draft === null ? null : JSON.stringify(draft), SETTLE_MS)
   const q = useQuery({
-    queryKey: ['fits.whatIf', key],
+    queryKey: callKey('fits.whatIf', key),
     queryFn: () => api['fits.whatIf']({ settings: JSON.parse(key!) as EngineSettings }),
     enabled: key !== null,
     placeholderData: keepPreviousData

@@ -2,7 +2,7 @@
  * The Audit screen's data, one call: `audit.summary`. Everything is computed locally
  * from the database's labels (human labels; gold only where the import made it labels), JSON only.
  */
-import type { AgreementView } from './team-types'
+import type { AgreementView } from './team'
 
 export interface ReliabilityBinView {
   /** Bin bounds on the top-label confidence. */
