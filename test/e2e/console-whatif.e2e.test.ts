@@ -29,9 +29,9 @@ const dialogs: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-whatif-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  open = await openConsole(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  open = await openConsole(dbLocation)
   ;({ server, page, pageErrors } = open)
   // Any confirm / alert / prompt the console raises is recorded (and dismissed): Calibrate must ask none.
   page.on('dialog', (d) => {

@@ -28,7 +28,7 @@ const REVIEWERS = ['alice', 'bob', 'carol'] as const
 type Reviewer = (typeof REVIEWERS)[number]
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 let browser: Browser
 let tasks: string[] = []
@@ -37,18 +37,18 @@ const pageErrors: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-team-'))
-  dbPath = join(dir, 'arbiter.db')
+  dbLocation = join(dir, 'arbiter.db')
   // The demo council's true/false claims: readable questions, and one label set shared by every
   // task, so the κ below is over two categories.
   const traces = [...generateCouncil(demoCouncilConfig({ seed: 0, tasks: 24 }))].filter((t) => t.group === 'MedClaim').slice(0, 4)
   tasks = traces.map((t) => t.task).sort()
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     await seedTraces(store, traces, 'team.trace.jsonl')
   } finally {
     await store.close()
   }
-  server = await startConsoleServer({ dbPath, reviewers: REVIEWERS })
+  server = await startConsoleServer({ dbLocation, reviewers: REVIEWERS })
   const ctx = server.service.context()
   await server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, ctx)
   // A fit, so that Calibrate has a verdict to hide.
@@ -74,7 +74,7 @@ afterAll(async () => {
 })
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     return await fn(store)
   } finally {

@@ -26,7 +26,7 @@ describe('a decide\'s writer thread', () => {
     if (current === null) throw new Error('the demo has a fit')
     const budget = { kind: 'absolute' as const, beta: 0.05 }
     const here = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false }, ACTOR)
-    const threaded = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false, writer: { dbPath: demo.dbPath, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
+    const threaded = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false, writer: { dbLocation: demo.dbLocation, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
     expect(threaded.decidedAt).not.toBeNull()
     expect(threaded.decisionCount).toBe(here.decisionCount)
     expect([threaded.deferredCount, threaded.spotCount]).toEqual([here.deferredCount, here.spotCount])
@@ -38,7 +38,7 @@ describe('a decide\'s writer thread', () => {
   it('rejects a page the store refuses with the store\'s error', async () => {
     const decided = await demo.store.currentFit()
     if (decided === null) throw new Error('the demo has a fit')
-    const thread = new DecisionsThread({ dbPath: demo.dbPath, nativeBinding: null })
+    const thread = new DecisionsThread({ dbLocation: demo.dbLocation, nativeBinding: null })
     try {
       // A page's buffers move to the thread, so each append gets a page of its own.
       const page = () => {

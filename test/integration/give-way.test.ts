@@ -50,7 +50,7 @@ describe('a fit that gives way', () => {
 
   it('as a job with the service\'s words, waits while calls keep coming; without calls, never', async () => {
     const settings = await readEngineSettings(demo.store)
-    const job = { kind: 'fit' as const, dbPath: demo.dbPath, nativeBinding: null, settings, actor: ACTOR }
+    const job = { kind: 'fit' as const, dbLocation: demo.dbLocation, nativeBinding: null, settings, actor: ACTOR }
     const quiet = new ReviewerActivity()
     await runJob({ ...job, redo: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: quiet.buffer }, () => {})
     expect(quiet.waitedMs).toBe(0)

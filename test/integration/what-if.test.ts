@@ -32,8 +32,8 @@ describe('the budget what-if and the refit change', () => {
     writeFileSync(join(dir, 'council.jsonl'), traces.map((t) => `${toJsonl(t)}\n`).join(''))
     const labels = traces.filter((_, i) => i % 2 === 0).map((t) => JSON.stringify({ task: t.task, label: t.gold, source: 'random', reviewer: 'ana', at: '2026-11-30T12:00:00Z' }))
     writeFileSync(join(dir, 'calibration.labels.jsonl'), `${labels.join('\n')}\n`)
-    const dbPath = join(dir, 'arbiter.db')
-    service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'electron' })
+    const dbLocation = join(dir, 'arbiter.db')
+    service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'electron' })
     settings = await call<EngineSettings>('engine.updateSettings', {
       patch: { autoRefit: false, method: 'per-agent', state: 'posterior', bound: 'hoeffding', budget: { kind: 'absolute', beta: 0.2 } }
     })

@@ -46,7 +46,7 @@ async function importFile(db: string, file: string, threaded: boolean, tag = '')
   let phase = ''
   const out = await runImport(
     store,
-    { path: file, fileName: file, displayName: 'crash', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: threaded ? { dbPath: db, nativeBinding: null } : null },
+    { path: file, fileName: file, displayName: 'crash', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: threaded ? { dbLocation: db, nativeBinding: null } : null },
     { reviewer: 'crash-import', sessionId: 'crash-import', shell: 'cli' },
     // Each phase once, as it starts (`writing` after the first staged batch is committed).
     (p) => {
@@ -61,7 +61,7 @@ type Row = { taskId: string; candidates: string[]; version: number }
 
 /** A reviewer clearing the queue: resolve, now and then undo, now and then pause (so a debounced refit starts). */
 async function resolveLoop(db: string, seed: number, max: number): Promise<void> {
-  const service = await createService({ store: await openStore(db), dbPath: db, nativeBinding: null, shell: 'web' })
+  const service = await createService({ store: await openStore(db), dbLocation: db, nativeBinding: null, shell: 'web' })
   say(`ready ${service.context().sessionId}`)
   const rand = prng(seed)
   let acks = 0
@@ -86,7 +86,7 @@ async function resolveLoop(db: string, seed: number, max: number): Promise<void>
 }
 
 async function fit(db: string): Promise<void> {
-  const service = await createService({ store: await openStore(db), dbPath: db, nativeBinding: null, shell: 'web' })
+  const service = await createService({ store: await openStore(db), dbLocation: db, nativeBinding: null, shell: 'web' })
   say(`ready ${service.context().sessionId}`)
   const f = await call<{ id: string }>(service, 'fits.run')
   say(`fitted ${f.id}`)

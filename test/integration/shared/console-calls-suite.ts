@@ -34,8 +34,8 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'arbiter-calls-'))
       location = await makeDbLocation()
-      const dbPath = location.dbPath
-      service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'electron' })
+      const dbLocation = location.dbLocation
+      service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'electron' })
       ana = { ...service.context(), reviewer: 'ana', sessionId: 'window-1' }
       bo = { ...service.context(), reviewer: 'bo', sessionId: 'window-2' }
       await call('engine.updateSettings', { patch: { autoRefit: false } })

@@ -67,9 +67,9 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       // Now: an import's worker thread reads holds on its own connection, by the real clock.
       clock = Date.now()
       location = await makeDbLocation()
-      store = await openStore(location.dbPath, { now: () => new Date(clock) })
+      store = await openStore(location.dbLocation, { now: () => new Date(clock) })
       await seedTraces(store, exampleTraces())
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       host = await startWebHost({
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob', 'carol']

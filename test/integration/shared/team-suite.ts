@@ -49,11 +49,11 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      const store = await openStore(location.dbPath)
+      const store = await openStore(location.dbLocation)
       const traces = [...cleanCouncil({ tasks: TASKS, seed: 3 })]
       await seedTraces(store, traces)
       ids = traces.map((t) => t.task).sort()
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       ;[ana, bo, cy, dee] = ['ana', 'bo', 'cy', 'dee'].map(as)
       await call('engine.updateSettings', { patch: { autoRefit: false } }, ana)
       // A fit, so that a verdict exists to be hidden from a blind view.

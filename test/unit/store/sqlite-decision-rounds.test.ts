@@ -70,7 +70,7 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   ]
 
   async function setUp(): Promise<{ path: string; store: Store; parent: string }> {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await importTasks(store, ROWS.map((r) => makeTask(r.id)))
     return { path, store, parent: await decidedFit(store, ROWS) }
@@ -132,7 +132,7 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   })
 
   it('a fit decided before migration 9 cannot be copied, and its rollback copies the columns it has', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const v8 = await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 8) })
     await importTasks(v8, [makeTask('t1')])
     await v8.close()

@@ -38,7 +38,7 @@ export interface FitRequest {
    * Where a writer thread can open the same SQLite database (decisions-thread.ts): given, a decide
    * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
    */
-  writer?: { dbPath: string; nativeBinding: string | null; threadedFrom?: number }
+  writer?: { dbLocation: string; nativeBinding: string | null; threadedFrom?: number }
   /** Waits, between two steps, while reviewers are busy (jobs/give-way.ts); absent: never waits. */
   giveWay?: () => Promise<void>
 }

@@ -8,7 +8,7 @@ export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind; co
 
 /** Messages between the job runner and its worker thread. Every job opens its own connection. */
 interface JobBase {
-  dbPath: string
+  dbLocation: string
   nativeBinding: string | null
 }
 

@@ -25,7 +25,7 @@ import * as tallies from './tallies'
 
 export type PostgresStoreMeta = {
   /** The connection URL without its password. */
-  path: string
+  dbLocation: string
   readonly: boolean
   migration: MigrationReport | null
   now: () => Date
@@ -93,7 +93,7 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
   }
   const own: BackendOperations<PgSql> = {
     ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions,
-    info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
+    info: async (q: PgSql) => ({ backend: 'postgres' as const, dbLocation: meta.dbLocation, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
     dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
   }
   return buildStore(driver, own)
