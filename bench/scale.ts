@@ -143,11 +143,11 @@ async function child(tasks: number, dir: string, file: string, postgresUrl: stri
   // is gone: after its result its close still checkpoints (SQLite) or vacuums the new table
   // (PostgreSQL), and each figure is the job's own, not its predecessor's upkeep beside it.
   const job = { kind: 'fit' as const, dbLocation, nativeBinding: null, settings, actor: ACTOR }
-  const timedJob = async (redo: FitJob['redo']): Promise<{ fit: FitRecord; ms: number }> => {
+  const timedJob = async (redecide: FitJob['redecide']): Promise<{ fit: FitRecord; ms: number }> => {
     let exited!: () => void
     const gone = new Promise<void>((r) => (exited = r))
     const started = performance.now()
-    const done = await runJob({ ...job, redo }, () => {}, () => exited())
+    const done = await runJob({ ...job, redecide }, () => {}, () => exited())
     const ms = seconds(started)
     await gone
     return { fit: done, ms }
@@ -211,7 +211,7 @@ async function child(tasks: number, dir: string, file: string, postgresUrl: stri
     let copied = false
     const got = await resolvesDuring(dbLocation, async (go) => {
       let first = true
-      await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
+      await runJob({ ...job, redecide: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
         if (first) copied = (p.message ?? '').includes("parent fit's")
         first = false
         go()

@@ -93,7 +93,7 @@ async function buildDatabase(dbLocation: string, file: string, gold: Map<string,
     // A tight budget (almost every task deferred) and no background refit: every write is a reviewer's.
     const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.08 }, autoRefit: false }, ACTOR)
     t0 = performance.now()
-    await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    await fitAndDecide(store, { settings, redecide: null }, ACTOR)
     return { importS, fitS: (performance.now() - t0) / 1000 }
   } finally {
     await store.close()

@@ -39,7 +39,7 @@ export async function buildDatabase(dbLocation: string, dir: string): Promise<vo
     await store.importLabels({ fileName: 'bench-labels', sha256: hashHex('bench-labels'), kind: 'labels', labels: drawn.map((taskId) => ({ taskId, label: gold.get(taskId)!, source: 'random' as const, reviewer: 'bench', at, note: null })) }, ACTOR)
     // A tight budget so that most of the 100,000 tasks are deferred: the queue is what is measured.
     const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.08 }, autoRefit: false }, ACTOR)
-    await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    await fitAndDecide(store, { settings, redecide: null }, ACTOR)
   } finally {
     await store.close()
   }

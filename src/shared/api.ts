@@ -105,7 +105,7 @@ export interface ApiResults {
   'imports.run': L.ImportSummary
   'imports.list': L.ImportRecordView[]
   'fits.run': L.FitSummary
-  'fits.decide': L.FitSummary
+  'fits.redecide': L.FitSummary
   'fits.list': L.FitSummary[]
   'fits.get': L.FitDetail
   'fits.rollback': L.FitSummary

@@ -157,7 +157,7 @@ export const loopInputSchemas = {
     .strict(),
   'imports.list': z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict(),
   'fits.run': noArgs,
-  'fits.decide': z.object({ budget: budgetSchema, bound: z.enum(BOUND_KINDS).optional() }).strict(),
+  'fits.redecide': z.object({ budget: budgetSchema, bound: z.enum(BOUND_KINDS).optional() }).strict(),
   'fits.list': z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict(),
   'fits.get': z.object({ fitId: id }).strict(),
   'fits.rollback': z.object({ fitId: id }).strict(),

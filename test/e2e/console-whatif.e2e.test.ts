@@ -129,7 +129,7 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
   it('tells a refit that moves the acted share ≥ 5 points from what to what, with the labels given since and their list', async () => {
     await page.goto(`${server.host.url}#/queue`)
     // Back to β = 0.20 (item 6's test saved 0.30, which acts on every demo task): a queue to label from.
-    const start = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.2 } })
+    const start = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.2 } })
     await page.locator(`[data-testid="refit-summary"][data-fit-id="${start.id}"]`).waitFor()
     await page.getByTestId('refit-summary-dismiss').click()
     await page.getByTestId('queue-row').first().waitFor()
@@ -140,7 +140,7 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
       await call('labels.resolve', { taskId: r.taskId, label: d.task.candidates[0], expectedVersion: d.task.version, source: 'escalation', note: null })
     }
     const before = await call('app.counts', {})
-    const fit = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+    const fit = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
     const change = await call('fits.change', { fitId: fit.id })
     const banner = page.getByTestId('refit-summary')
     await page.locator(`[data-testid="refit-summary"][data-fit-id="${fit.id}"]`).waitFor()
@@ -168,7 +168,7 @@ describeWith(CHROMIUM, 'item 7: a refit that moves the queue is said plainly; Ca
     expect(await banner.count()).toBe(0)
 
     // A refit that moves nothing stays a toast.
-    const same = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+    const same = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
     expect((await call('fits.change', { fitId: same.id })).after.acted).toBe(change.after.acted)
     await page.getByTestId('toast').filter({ hasText: 'Refit landed' }).first().waitFor()
     expect(await banner.count()).toBe(0)

@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('a ds-em fit', () => {
   it('stores exactly the engine\'s decisions with the calibration tasks taken from its pool', async () => {
     const settings = await readEngineSettings(store)
-    const fit = await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    const fit = await fitAndDecide(store, { settings, redecide: null }, ACTOR)
     expect(fit.method).toBe('ds-em')
 
     const corpus = await loadCorpus(store, ACTOR)

@@ -91,8 +91,8 @@ function defineCopySuite(makeBackend: () => Backend): void {
     const phases = new Set<string>()
     const progress: FitProgress = (p) => phases.add(p.phase)
     const settings = await readEngineSettings(store)
-    const redo = bound === undefined ? { fit, budget } : { fit, budget, bound }
-    return { fit: await fitAndDecide(store, { settings, redo, copyRows }, ACTOR, progress), phases }
+    const redecide = bound === undefined ? { fit, budget } : { fit, budget, bound }
+    return { fit: await fitAndDecide(store, { settings, redecide, copyRows }, ACTOR, progress), phases }
   }
 
   describe('a re-decide that copies its parent\'s rows', () => {

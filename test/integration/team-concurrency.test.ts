@@ -63,7 +63,7 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
       // every unlabeled task of the demo is in the deferred queue (a re-decide in a worker thread).
       const setup = [
         await dispatch(services[0].handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, ctx),
-        await dispatch(services[0].handlers, 'fits.decide', { budget: { kind: 'absolute', beta: 0 } }, ctx)
+        await dispatch(services[0].handlers, 'fits.redecide', { budget: { kind: 'absolute', beta: 0 } }, ctx)
       ]
       for (const r of setup) if (!r.ok) throw new Error(r.error.message)
       // A demo written to a server database, eight services and a re-decide: over vitest's 10 s

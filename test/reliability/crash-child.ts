@@ -5,7 +5,7 @@
  *   import  <db> <trace file> <threaded 0|1>   runImport (staged batches, publish), as `arbiter import`;
  *                                             <db> may be a postgres:// URL
  *   resolve <db> <seed> <max labels>          labels.resolve / labels.undo through the service's handlers
- *   fit     <db>                              fits.run then fits.decide through the service (worker thread)
+ *   fit     <db>                              fits.run then fits.redecide through the service (worker thread)
  *   import-chain <db> <retry file|-> <file>   the retry of one file, then (after a second line) an import of the next
  *
  * Protocol, one line each: `loaded` once the code is loaded; then the child waits for a line on
@@ -90,7 +90,7 @@ async function fit(db: string): Promise<void> {
   say(`ready ${service.context().sessionId}`)
   const f = await call<{ id: string }>(service, 'fits.run')
   say(`fitted ${f.id}`)
-  const d = await call<{ id: string }>(service, 'fits.decide', { budget: { kind: 'absolute', beta: 0.25 } })
+  const d = await call<{ id: string }>(service, 'fits.redecide', { budget: { kind: 'absolute', beta: 0.25 } })
   say(`done ${d.id}`)
   await service.close()
 }

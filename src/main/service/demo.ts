@@ -103,7 +103,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   log(`labeled ${drawn.length} tasks drawn at random (calibration); fitting`)
   // The defaults otherwise (β = 0.20, the default bound and method): what a new user's own data gets.
   const settings = await updateEngineSettings(store, { seed }, actor)
-  await fitAndDecide(store, { settings, redo: null }, actor)
+  await fitAndDecide(store, { settings, redecide: null }, actor)
 
   // The top of the review queue (closest to acting first), resolved by a reviewer.
   const queue = await store.queuePage({
@@ -113,7 +113,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   const escalated = queue.rows.map((r) => r.taskId)
   await store.importLabels({ fileName: 'demo-review', sha256: hashHex(`${seed}:demo-review`), kind: 'labels', labels: escalated.map((id) => label(id, 'escalation', 'demo:reviewer')) }, actor)
   log(`resolved ${escalated.length} deferred tasks from the queue; refitting`)
-  const fit = await fitAndDecide(store, { settings, redo: null }, actor)
+  const fit = await fitAndDecide(store, { settings, redecide: null }, actor)
   await store.setSettings({ [DEMO_KEY]: { createdAt: at, seed } }, actor)
   const acted = fit.decisionCount - (fit.deferredCount ?? fit.decisionCount)
   return { tasks: traces.length, randomLabels: drawn.length, escalations: escalated.length, fitId: fit.id, acted, deferred: fit.decisionCount - acted }

@@ -57,10 +57,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // Every call served marks it: the service's fits give way to its reviewers (jobs/give-way.ts).
   const activity = new ReviewerActivity()
   const fits = new FitRunner(
-    async (redo, actor) => {
+    async (redecide, actor) => {
       const { value } = await runJobWithEvents(hub, {
         kind: 'fit', dbLocation: opts.dbLocation, nativeBinding: opts.nativeBinding,
-        settings: await readEngineSettings(store), redo, actor: actor ?? actorOf(context()), activity: activity.buffer
+        settings: await readEngineSettings(store), redecide, actor: actor ?? actorOf(context()), activity: activity.buffer
       })
       return value
     },

@@ -10,7 +10,7 @@ import type { Plan } from './plan'
 import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
-import { canCopyDecisions, currentFit, finishDecisions, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { canRedecideRows, currentFit, finishDecisions, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
 import { budgetWhatIf, countLabelsSince } from './ops/what-if'
 import { abandonOwnedImport, beginOwnedImport, publishOwnedImport, sweepDeadImports, type Owners } from './ops/import-owners'
 import { findImportBySha, listImports } from './ops/imports'
@@ -105,8 +105,8 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),
   // Invisible until finished: no topic changes (the fit's running count is not shown as news).
   appendDecisionPage: timeless('staged', []),
-  copyDecisions: timeless('staged', []),
-  canCopyDecisions: read((d, _now, fitId) => canCopyDecisions(d, fitId)),
+  redecideRows: timeless('staged', []),
+  canRedecideRows: read((d, _now, fitId) => canRedecideRows(d, fitId)),
   // Still invisible: the table is no one's until the finish.
   indexDecisions: write('finish', [], false, (d, _now, fitId, index) => indexDecisions(d, fitId, index), false),
   finishDecisions: { ...write('finish', ['decisions', 'fits', 'audit'], true, (d, now, fitId, actor) => finishDecisions(d, now, fitId, actor)), decides: true },

@@ -59,7 +59,7 @@ export const decideCommand: Command = {
       if (current === null) throw new UsageError('no fit to decide under yet: run `arbiter fit` first')
       const settings = await readEngineSettings(store)
       // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
-      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings, redo: bound === undefined ? { fitId: current.id, budget: given ?? settings.budget } : { fitId: current.id, budget: given ?? settings.budget, bound }, actor: await cliActor(store) }, () => {})
+      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings, redecide: bound === undefined ? { fitId: current.id, budget: given ?? settings.budget } : { fitId: current.id, budget: given ?? settings.budget, bound }, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

@@ -47,7 +47,7 @@ export const fitCommand: Command = {
       const store = await db.get()
       const settings = await readEngineSettings(store)
       // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
-      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings: { ...settings, method: override ?? settings.method, bound: bound ?? settings.bound }, redo: null, actor: await cliActor(store) }, () => {})
+      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings: { ...settings, method: override ?? settings.method, bound: bound ?? settings.bound }, redecide: null, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

@@ -8,7 +8,7 @@ import type { MigrationReport, Store } from '../contract'
 import type { Tx } from '../operations'
 import { toStoreError, type Sql } from './connection'
 import { SQLITE } from './dialect'
-import { appendDecisionPage, copyDecisions } from './fits'
+import { appendDecisionPage, redecideRows } from './fits'
 import * as imports from './imports'
 import type { SqliteImportLocks } from './import-lock'
 import { runPlan } from './plan-driver'
@@ -50,6 +50,6 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
     }
   }
   const info = (q: Sql) => ({ backend: 'sqlite' as const, dbLocation: meta.dbLocation, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
-  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions, info }
+  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, redecideRows, info }
   return buildStore(driver, own)
 }
