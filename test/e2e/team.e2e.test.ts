@@ -137,7 +137,7 @@ function fleissTwo(a: string[], b: string[]): number {
   return (po - pe) / (1 - pe)
 }
 
-describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, agreement (Chromium, three logins)', () => {
+describeWith(CHROMIUM, 'team mode: two reviewers per task, sealed, adjudicated, agreement (Chromium, three logins)', () => {
   // alice: true, false, true, false; bob agrees on the first three and disagrees on the last.
   const aliceLabel = (task: string) => (tasks.indexOf(task) % 2 === 0 ? 'true' : 'false')
   const bobLabel = (task: string) => (task === tasks[3] ? 'true' : aliceLabel(task))
@@ -171,7 +171,7 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, a
     expect(seen.sort()).toEqual(tasks)
   })
 
-  it('bob draws the same tasks, blind to alice’s label and the verdict until he commits, then sees hers', async () => {
+  it('bob draws the same tasks, sealed from alice’s label and blind to the verdict until he commits, then sees hers', async () => {
     const page = pages.bob
     await go(page, 'calibrate')
     let task = await nextDraw(page, null)

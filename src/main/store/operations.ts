@@ -24,7 +24,7 @@ import { recordDraw } from './ops/draws'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
-import { awaitingAdjudicationPlan, blindTasksPlan, drawUnlabeledPlan, effectiveLabelsPlan, votesPlan } from './ops/team'
+import { awaitingAdjudicationPlan, drawUnlabeledPlan, effectiveLabelsPlan, sealedTasksPlan, votesPlan } from './ops/team'
 
 /**
  * - `read`: one snapshot (SQLite's deferred read; PostgreSQL REPEATABLE READ READ ONLY);
@@ -141,7 +141,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   labelCounts: read(() => labelCounts()),
 
   awaitingAdjudication: read((d, _now, query) => awaitingAdjudicationPlan(query, d)),
-  blindTasks: read((d, _now, query) => blindTasksPlan(query, d)),
+  sealedTasks: read((d, _now, query) => sealedTasksPlan(query, d)),
   votes: read((d) => votesPlan(d)),
 
   // A flag is not a label: it changes the task's row in the queue (its marker) and ends a hold.

@@ -146,7 +146,7 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       expect((await call('alice', 'team.getSettings')).value).toEqual({ reviewersPerTask: 2, adjudicators: ['carol'] })
     })
 
-    it('keeps blind labels blind (N = 2) in exports, label-based queue filters and the audit log', async () => {
+    it('keeps others’ labels sealed (N = 2) in exports, label-based queue filters and the audit log', async () => {
       await team({ reviewersPerTask: 2 })
       // Alice answers medclaim-0001 blind, against the engine's answer (the example's gold is true).
       expect(await draw('alice', 'medclaim-0001')).toBe('medclaim-0001')
