@@ -124,7 +124,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   // Derived data no screen shows: no topic changes.
   saveTallyPacks: write('write', [], false, (d, _now, importId, packs) => saveTallyPacks(d, importId, packs)),
   tasksWithoutTallies: read((d, _now, limit) => tasksWithoutTallies(d, limit)),
-  talliesOf: read(),
+  loadTallies: read(),
   saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
   queuePage: read((d, now, query) => queuePage(d, now, query)),
