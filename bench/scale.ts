@@ -4,7 +4,7 @@
  * task; each size's trace file written once and imported by every backend), each size on each
  * backend in its own child process so its peak memory is its own:
  * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
- * thread, publish), 1,000 blind labels, fit + decide, decide again under three other budgets (the
+ * thread, publish), 1,000 blind labels, fit + decide, re-decide under three other budgets (the
  * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
  * fit/redecide-copy.ts), and once more deciding every task again (the full path; below 1M only, as
  * "fit + decide" at 1M already decides every task: `ARBITER_BENCH_SCALE_FULL_DECIDE=1` adds it there),
