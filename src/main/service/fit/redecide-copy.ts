@@ -17,7 +17,8 @@ import { resolveFixedBudget } from '../../engine'
 import { hashHex } from '../../engine/hash'
 import type { Actor, FitRecord, JsonObject, JsonValue, Store } from '../../store'
 import { jsonSafe } from './record'
-import type { FitProgress } from './run-fit'
+
+export type CopyProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
 /**
  * Rows per transaction. SQLite: a label waits behind one chunk (≈ 0.1 s at this size), not the
@@ -49,7 +50,7 @@ const num = (v: JsonValue | undefined): number | null => (typeof v === 'number' 
  * for a decided fit); null when the copy cannot stand for a decide (the reasons above).
  */
 export async function redecideByCopy(
-  store: Store, parent: FitRecord, s: EngineSettings, now: Inputs, actor: Actor, progress: FitProgress,
+  store: Store, parent: FitRecord, s: EngineSettings, now: Inputs, actor: Actor, progress: CopyProgress,
   pause: () => Promise<void> = async () => {}
 ): Promise<string | null> {
   const t0 = Date.now()
