@@ -59,7 +59,7 @@ describe('sqlite migrations', () => {
     const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     const info = await store.info()
-    expect(info).toMatchObject({ backend: 'sqlite', path, schemaVersion: N, readonly: false })
+    expect(info).toMatchObject({ backend: 'sqlite', dbLocation: path, schemaVersion: N, readonly: false })
     const all = SQLITE_MIGRATIONS.map((m) => m.version)
     expect(info.migration).toEqual({ from: 0, to: N, applied: all, backupPath: null })
     await store.close()
