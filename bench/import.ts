@@ -49,7 +49,7 @@ export async function writeTraces(path: string): Promise<void> {
 async function child(file: string, db: string): Promise<void> {
   const store = await openStore(db)
   const t0 = performance.now()
-  const out = await runImport(store, { path: file, fileName: file, displayName: 'bench', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbPath: db, nativeBinding: null } }, { reviewer: 'bench', sessionId: 'bench', shell: 'cli' })
+  const out = await runImport(store, { path: file, fileName: file, displayName: 'bench', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbLocation: db, nativeBinding: null } }, { reviewer: 'bench', sessionId: 'bench', shell: 'cli' })
   const ms = performance.now() - t0
   await store.close()
   process.stdout.write(`${JSON.stringify({ ms, moves: out.moves, tasks: out.tasks, status: out.status, maxRssKiB: process.resourceUsage().maxRSS })}\n`)

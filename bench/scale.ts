@@ -4,7 +4,7 @@
  * task; each size's trace file written once and imported by every backend), each size on each
  * backend in its own child process so its peak memory is its own:
  * import (the `arbiter import` path: validate the whole file, tallies, staged batches in a writer
- * thread, publish), 1,000 blind labels, fit + decide, decide again under three other budgets (the
+ * thread, publish), 1,000 blind labels, fit + decide, re-decide under three other budgets (the
  * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
  * fit/redecide-copy.ts), and once more deciding every task again (the full path; below 1M only, as
  * "fit + decide" at 1M already decides every task: `ARBITER_BENCH_SCALE_FULL_DECIDE=1` adds it there),
@@ -121,15 +121,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
  * One size on one database (a SQLite file in `dir`, or a PostgreSQL URL), start to end, in this
  * process (the child), from the size's trace file (written once for every backend).
  */
-async function child(tasks: number, dir: string, file: string, location: string | null, steps: ChildSteps): Promise<ChildResult> {
-  const dbPath = location ?? join(dir, 'scale.db')
+async function child(tasks: number, dir: string, file: string, postgresUrl: string | null, steps: ChildSteps): Promise<ChildResult> {
+  const dbLocation = postgresUrl ?? join(dir, 'scale.db')
   const gold = goldOf(tasks)
 
-  let store = await openStore(dbPath)
+  let store = await openStore(dbLocation)
   const t0 = performance.now()
   const imported = await runImport(store, {
     path: file, fileName: file, displayName: 'scale.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null,
-    dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbPath, nativeBinding: null }
+    dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbLocation, nativeBinding: null }
   }, ACTOR)
   const importMs = seconds(t0)
   if (imported.status !== 'imported' || imported.tasks !== tasks) throw new Error(`scale import wrote ${imported.tasks} of ${tasks} tasks (${imported.status})`)
@@ -142,12 +142,12 @@ async function child(tasks: number, dir: string, file: string, location: string 
   // its writer thread; timed until the job's result arrives. The next step starts once the worker
   // is gone: after its result its close still checkpoints (SQLite) or vacuums the new table
   // (PostgreSQL), and each figure is the job's own, not its predecessor's upkeep beside it.
-  const job = { kind: 'fit' as const, dbPath, nativeBinding: null, settings, actor: ACTOR }
-  const timedJob = async (redo: FitJob['redo']): Promise<{ fit: FitRecord; ms: number }> => {
+  const job = { kind: 'fit' as const, dbLocation, nativeBinding: null, settings, actor: ACTOR }
+  const timedJob = async (redecide: FitJob['redecide']): Promise<{ fit: FitRecord; ms: number }> => {
     let exited!: () => void
     const gone = new Promise<void>((r) => (exited = r))
     const started = performance.now()
-    const done = await runJob({ ...job, redo }, () => {}, () => exited())
+    const done = await runJob({ ...job, redecide }, () => {}, () => exited())
     const ms = seconds(started)
     await gone
     return { fit: done, ms }
@@ -167,8 +167,8 @@ async function child(tasks: number, dir: string, file: string, location: string 
   // A job's worker checkpoints its decide's log as it closes, after its result arrived: the copy
   // waits for that checkpoint (and merges whatever log is left), or it could copy a torn file.
   const keep = process.env.ARBITER_BENCH_KEEP_DB
-  if (keep && location === null) {
-    const db = new Database(dbPath)
+  if (keep && postgresUrl === null) {
+    const db = new Database(dbLocation)
     db.pragma('busy_timeout = 60000')
     for (let tries = 0; ; tries++) {
       const [c] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]
@@ -177,11 +177,11 @@ async function child(tasks: number, dir: string, file: string, location: string 
       spawnSync('sleep', ['0.1'])
     }
     db.close()
-    copyFileSync(dbPath, keep)
+    copyFileSync(dbLocation, keep)
   }
 
-  store = await openStore(dbPath)
-  const service = await createService({ store, dbPath, nativeBinding: null, shell: 'cli' })
+  store = await openStore(dbLocation)
+  const service = await createService({ store, dbLocation, nativeBinding: null, shell: 'cli' })
   // Peak memory is the scale work's own, read before the team's 8 consoles open in this process.
   let scaleFigures: Pick<ChildResult, 'pageMs' | 'deepPageMs' | 'detailMs' | 'deferred' | 'maxRssMiB'>
   try {
@@ -209,9 +209,9 @@ async function child(tasks: number, dir: string, file: string, location: string 
   let during: ChildResult['during'] = null
   if (steps.during) {
     let copied = false
-    const got = await resolvesDuring(dbPath, async (go) => {
+    const got = await resolvesDuring(dbLocation, async (go) => {
       let first = true
-      await runJob({ ...job, redo: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
+      await runJob({ ...job, redecide: { fitId: fit.id, budget: { kind: 'absolute', beta: DURING_BETA } } }, (p) => {
         if (first) copied = (p.message ?? '').includes("parent fit's")
         first = false
         go()
@@ -272,9 +272,9 @@ export function scaleSizes(): number[] {
 export const scaleBackends = (): Backend[] => benchBackends('ARBITER_BENCH_SCALE_BACKENDS', 'sqlite,postgres')
 
 /** Runs one size on one database in a child process of its own (its peak memory is its own). */
-function runChild(tasks: number, dir: string, file: string, location: string | null, steps: ChildSteps, label: string): ChildResult {
+function runChild(tasks: number, dir: string, file: string, postgresUrl: string | null, steps: ChildSteps, label: string): ChildResult {
   const t0 = performance.now()
-  const args = [__filename, 'child', String(tasks), dir, file, JSON.stringify(steps), ...(location === null ? [] : [location])]
+  const args = [__filename, 'child', String(tasks), dir, file, JSON.stringify(steps), ...(postgresUrl === null ? [] : [postgresUrl])]
   const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] })
   if (r.status !== 0) throw new Error(`scale child (${label}) failed with status ${r.status}`)
   const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as ChildResult
@@ -304,11 +304,11 @@ export const scale: BenchSuite = {
           await writeCouncil(file, tasks)
           console.error(`scale ${tasks}: trace file written in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
           for (const backend of backends) {
-            const location = cluster === null || backend === 'sqlite' ? null : await cluster.createDatabase()
+            const postgresUrl = cluster === null || backend === 'sqlite' ? null : await cluster.createDatabase()
             // Its own folder, removed after it: one database at a time beside the trace file.
             const own = mkdtempSync(join(dir, `${backend}-`))
             try {
-              const got = runChild(tasks, own, file, location, steps, `${tasks} ${backend}`)
+              const got = runChild(tasks, own, file, postgresUrl, steps, `${tasks} ${backend}`)
               out.get(backend)?.push(...figures(backend, got, previous.get(backend) ?? null))
               previous.set(backend, got)
             } finally {

@@ -9,7 +9,7 @@
  * a resolve is measured with the commit a real server pays. `ARBITER_PG_URL` uses that server.
  *
  * The team: 8 consoles, each its own service, store connection pool, change feed and loopback web
- * host — 8 `serve`s on one shared location — and each reviewer its own actor and session. Every
+ * host — 8 `serve`s on one shared database location — and each reviewer its own actor and session. Every
  * call goes over loopback HTTP as the browser's would (servers and clients share this process).
  * A reviewer pages the queue (first 50, deferred, sorted by gap), picks one of the first 8 open
  * rows not reserved by someone else, reserves it (opening the review screen) and resolves it with
@@ -77,13 +77,13 @@ async function writeTraces(path: string, tasks: number): Promise<Map<string, str
 }
 
 /** Import, blind labels, fit + decide: the queue the team works. Returns the phases' seconds. */
-async function buildDatabase(dbPath: string, file: string, gold: Map<string, string>, tasks: number): Promise<{ importS: number; fitS: number }> {
-  const store = await openStore(dbPath)
+async function buildDatabase(dbLocation: string, file: string, gold: Map<string, string>, tasks: number): Promise<{ importS: number; fitS: number }> {
+  const store = await openStore(dbLocation)
   try {
     let t0 = performance.now()
     const imported = await runImport(store, {
       path: file, fileName: file, displayName: 'team.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null,
-      dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbPath, nativeBinding: null }
+      dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: { dbLocation, nativeBinding: null }
     }, ACTOR)
     if (imported.status !== 'imported' || imported.tasks !== tasks) throw new Error(`team import wrote ${imported.tasks} of ${tasks} tasks (${imported.status})`)
     const importS = (performance.now() - t0) / 1000
@@ -93,7 +93,7 @@ async function buildDatabase(dbPath: string, file: string, gold: Map<string, str
     // A tight budget (almost every task deferred) and no background refit: every write is a reviewer's.
     const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.08 }, autoRefit: false }, ACTOR)
     t0 = performance.now()
-    await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    await fitAndDecide(store, { settings, redecide: null }, ACTOR)
     return { importS, fitS: (performance.now() - t0) / 1000 }
   } finally {
     await store.close()
@@ -195,11 +195,11 @@ async function checkLabels(store: Store, run: Run, before: { labels: number; lab
   if (problems.length > 0) throw new Error(`team: ${problems.length} label problem(s): ${problems.slice(0, 5).join('; ')}`)
 }
 
-/** The team's 8 consoles on one location, ready to work; `check` is a store of the bench's own. */
-async function openTeam(dbPath: string): Promise<{ check: Store; hosts: WebHost[]; close(): Promise<void> }> {
+/** The team's 8 consoles on one database location, ready to work; `check` is a store of the bench's own. */
+async function openTeam(dbLocation: string): Promise<{ check: Store; hosts: WebHost[]; close(): Promise<void> }> {
   const services: Service[] = []
   const hosts: WebHost[] = []
-  const check = await openStore(dbPath)
+  const check = await openStore(dbLocation)
   const close = async (): Promise<void> => {
     for (const h of hosts) await h.close()
     for (const s of services) await s.close()
@@ -207,7 +207,7 @@ async function openTeam(dbPath: string): Promise<{ check: Store; hosts: WebHost[
   }
   try {
     for (let i = 0; i < REVIEWERS; i++) {
-      const service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
+      const service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'web' })
       services.push(service)
       hosts.push(await sessionHost(service, DEFAULT_RENDERER_DIR, `reviewer-${i}`, `team-session-${i}`))
     }
@@ -231,8 +231,8 @@ async function teamWhile(team: { check: Store; hosts: WebHost[] }, going: () => 
 }
 
 /** The team at work on one database (already built) for `seconds`. */
-async function runTeam(dbPath: string, seconds: number): Promise<Run & { deferred: number }> {
-  const team = await openTeam(dbPath)
+async function runTeam(dbLocation: string, seconds: number): Promise<Run & { deferred: number }> {
+  const team = await openTeam(dbLocation)
   try {
     const deadline = Date.now() + seconds * 1000
     return await teamWhile(team, () => Date.now() < deadline)
@@ -249,12 +249,12 @@ export interface ResolvesDuring {
 }
 
 /**
- * The 8 no-pause reviewers at work on `dbPath` while `work` runs: the team opens first, starts when
+ * The 8 no-pause reviewers at work on `dbLocation` while `work` runs: the team opens first, starts when
  * `work` calls `go` (or when it ends), and stops when it ends; every label is checked as in the
  * team suite. For the scale suite: a reviewer's resolve while a decide writes.
  */
-export async function resolvesDuring(dbPath: string, work: (go: () => void) => Promise<void>): Promise<ResolvesDuring> {
-  const team = await openTeam(dbPath)
+export async function resolvesDuring(dbLocation: string, work: (go: () => void) => Promise<void>): Promise<ResolvesDuring> {
+  const team = await openTeam(dbLocation)
   try {
     let go!: () => void
     const started = new Promise<void>((r) => (go = r))
@@ -319,17 +319,17 @@ export const team: BenchSuite = {
       const gold = await writeTraces(file, tasks)
       for (const backend of chosen) {
         const server = backend === 'postgres' ? (cluster as PgCluster) : null
-        const dbPath = server === null ? join(dir, 'team.db') : await server.createDatabase()
+        const dbLocation = server === null ? join(dir, 'team.db') : await server.createDatabase()
         const t0 = performance.now()
         if (server !== null && ownCluster) await setDurability(server.adminUrl, false)
-        const build = await buildDatabase(dbPath, file, gold, tasks)
+        const build = await buildDatabase(dbLocation, file, gold, tasks)
         if (server !== null) {
           // The planner statistics autovacuum gathers within a minute of a bulk load: the steady
           // state, and the same plans in every run (the store never runs ANALYZE itself).
-          await adminQuery(dbPath, 'ANALYZE')
+          await adminQuery(dbLocation, 'ANALYZE')
           if (ownCluster) await setDurability(server.adminUrl, true)
         }
-        const r = await runTeam(dbPath, seconds)
+        const r = await runTeam(dbLocation, seconds)
         console.error(
           `team ${backend}: build ${(build.importS + build.fitS).toFixed(1)} s (import ${build.importS.toFixed(1)} s, fit + decide ${build.fitS.toFixed(1)} s), ` +
             `${r.acks.length} labels by ${REVIEWERS} reviewers in ${r.seconds.toFixed(1)} s, ${r.conflicts} conflicts, ${r.heldByOther} held by another; ` +

@@ -25,11 +25,11 @@ const TASKS = 100_000
 const LABELS = 1000
 const ACTOR: Actor = { reviewer: 'bench', sessionId: 'bench-ui', shell: 'cli' }
 
-export async function buildDatabase(dbPath: string, dir: string): Promise<void> {
+export async function buildDatabase(dbLocation: string, dir: string): Promise<void> {
   const traces = [...cleanCouncil({ tasks: TASKS, seed: 7 })]
   const file = join(dir, 'bench.trace.jsonl')
   writeFileSync(file, traces.map((t) => `${toJsonl(t)}\n`).join(''))
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     const res = await runImport(store, { path: file, fileName: 'bench.trace.jsonl', displayName: 'bench.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null }, ACTOR)
     if (res.status !== 'imported') throw new Error(`bench import failed: ${res.status}`)
@@ -39,7 +39,7 @@ export async function buildDatabase(dbPath: string, dir: string): Promise<void> 
     await store.importLabels({ fileName: 'bench-labels', sha256: hashHex('bench-labels'), kind: 'labels', labels: drawn.map((taskId) => ({ taskId, label: gold.get(taskId)!, source: 'random' as const, reviewer: 'bench', at, note: null })) }, ACTOR)
     // A tight budget so that most of the 100,000 tasks are deferred: the queue is what is measured.
     const settings = await updateEngineSettings(store, { budget: { kind: 'absolute', beta: 0.08 }, autoRefit: false }, ACTOR)
-    await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    await fitAndDecide(store, { settings, redecide: null }, ACTOR)
   } finally {
     await store.close()
   }
@@ -126,13 +126,13 @@ async function scrollLongTasks(page: Page, how: 'fling' | 'wheel'): Promise<{ lo
 const LONG_TASK = 'bench-long-text'
 const LONG_TASK_CHARS = 1_000_000
 
-async function importLongTask(dbPath: string, dir: string): Promise<void> {
+async function importLongTask(dbLocation: string, dir: string): Promise<void> {
   const prose = (marker: string, n: number) => `${marker} ${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n)
   const candidates = [prose('first', 100_000), prose('second', 100_000)]
   const moves = [0, 1, 2, 3, 4].map((i) => ({ id: `m${i}`, round: i < 3 ? 0 : 1, seat: `A${i % 3}`, force: 'propose', answer: candidates[i % 2], text: prose(`move ${i}`, 120_000) }))
   const file = join(dir, 'long.trace.jsonl')
   writeFileSync(file, `${JSON.stringify({ task: LONG_TASK, question: prose('question', LONG_TASK_CHARS - 800_000), candidates, moves })}\n`)
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     const res = await runImport(store, { path: file, fileName: 'long.trace.jsonl', displayName: 'long.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null }, ACTOR)
     if (res.status !== 'imported' && res.status !== 'already-imported') throw new Error(`bench long-text import failed: ${res.status}`)
@@ -189,12 +189,12 @@ export const ui: BenchSuite = {
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-ui-'))
     // ARBITER_BENCH_UI_DB reuses a database built by an earlier run (it is only read and labeled).
     const reuse = process.env.ARBITER_BENCH_UI_DB
-    const dbPath = reuse ?? join(dir, 'arbiter.db')
+    const dbLocation = reuse ?? join(dir, 'arbiter.db')
     const t0 = Date.now()
-    if (!reuse) await buildDatabase(dbPath, dir)
+    if (!reuse) await buildDatabase(dbLocation, dir)
     const buildMs = Date.now() - t0
-    await importLongTask(dbPath, dir)
-    const server = await startConsoleServer({ dbPath })
+    await importLongTask(dbLocation, dir)
+    const server = await startConsoleServer({ dbLocation })
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })

@@ -9,14 +9,14 @@ import { startWebHost, type WebHost } from './host/web'
 export const DEFAULT_RENDERER_DIR = resolve(__dirname, '../../out/renderer')
 
 export interface ConsoleServerOptions {
-  dbPath: string
+  dbLocation: string
   port?: number
   token?: string
   /** One login (token, URL) per reviewer name; absent: one login, reviewer from Settings. */
   reviewers?: readonly string[]
   rendererDir?: string
   /**
-   * Create the demo database when `dbPath` does not exist yet. Default: only for the default
+   * Create the demo database when `dbLocation` does not exist yet. Default: only for the default
    * database (a first launch); a path the user names starts empty.
    */
   demoIfMissing?: boolean
@@ -34,9 +34,9 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   if (!existsSync(resolve(rendererDir, 'index.html'))) {
     throw Object.assign(new Error(`no renderer build in ${rendererDir}: run \`npm run build\` first`), { code: 'internal' })
   }
-  if (isFirstLaunch(opts.dbPath, opts.demoIfMissing)) await createDemoDatabase(opts.dbPath, { shell: 'web' })
-  const store = await openStore(opts.dbPath)
-  const service = await createService({ store, dbPath: opts.dbPath, nativeBinding: null, shell: 'web' })
+  if (isFirstLaunch(opts.dbLocation, opts.demoIfMissing)) await createDemoDatabase(opts.dbLocation, { shell: 'web' })
+  const store = await openStore(opts.dbLocation)
+  const service = await createService({ store, dbLocation: opts.dbLocation, nativeBinding: null, shell: 'web' })
   try {
     const host = await startWebHost({
       handlers: service.handlers,

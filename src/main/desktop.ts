@@ -7,7 +7,7 @@ import { openStore } from './store'
 
 export interface DesktopCore {
   service: Service
-  dbPath: string
+  dbLocation: string
   nativeBinding: string
 }
 
@@ -21,11 +21,11 @@ export async function startDesktopCore(
   resolveBinding: (loc: BindingLocation) => string = electronNativeBinding
 ): Promise<DesktopCore> {
   mkdirSync(opts.dataDir, { recursive: true })
-  const dbPath = join(opts.dataDir, 'arbiter.db')
+  const dbLocation = join(opts.dataDir, 'arbiter.db')
   const nativeBinding = resolveBinding(opts)
   // First launch (no database in the default data folder): the demo council, so every screen has data.
-  if (isFirstLaunch(dbPath, opts.demoIfMissing)) await createDemoDatabase(dbPath, { nativeBinding, shell: 'electron' })
-  const store = await openStore(dbPath, { nativeBinding })
-  const service = await createService({ store, dbPath, nativeBinding, shell: 'electron' })
-  return { service, dbPath, nativeBinding }
+  if (isFirstLaunch(dbLocation, opts.demoIfMissing)) await createDemoDatabase(dbLocation, { nativeBinding, shell: 'electron' })
+  const store = await openStore(dbLocation, { nativeBinding })
+  const service = await createService({ store, dbLocation, nativeBinding, shell: 'electron' })
+  return { service, dbLocation, nativeBinding }
 }

@@ -14,6 +14,6 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Arbiter')
 }
 
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDbLocation(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   return join(defaultDataDir(env, platform), 'arbiter.db')
 }

@@ -30,7 +30,7 @@ export const API_METHODS = [
   'imports.run',
   'imports.list',
   'fits.run',
-  'fits.decide',
+  'fits.redecide',
   'fits.list',
   'fits.get',
   'fits.rollback',

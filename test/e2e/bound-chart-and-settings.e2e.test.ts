@@ -27,9 +27,9 @@ let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-ii-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  open = await openConsole(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  open = await openConsole(dbLocation)
   ;({ server, page, pageErrors } = open)
 })
 

@@ -52,9 +52,9 @@ export interface OpenConsole {
   close(): Promise<void>
 }
 
-/** A console server on `dbPath` and a 1440 × 900 Chromium page signed in to it through its login URL. */
-export async function openConsole(dbPath: string): Promise<OpenConsole> {
-  const server = await startConsoleServer({ dbPath })
+/** A console server on `dbLocation` and a 1440 × 900 Chromium page signed in to it through its login URL. */
+export async function openConsole(dbLocation: string): Promise<OpenConsole> {
+  const server = await startConsoleServer({ dbLocation })
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
   const pageErrors: string[] = []

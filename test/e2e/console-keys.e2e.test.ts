@@ -34,11 +34,11 @@ let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-keys-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
   const moves = WIDE_CANDIDATES.slice(0, 3).map((answer, i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose' as const, answer }))
-  await seedTracesAt(dbPath, [{ task: WIDE_TASK, question: 'Which call sign comes last?', candidates: WIDE_CANDIDATES, moves }])
-  open = await openConsole(dbPath)
+  await seedTracesAt(dbLocation, [{ task: WIDE_TASK, question: 'Which call sign comes last?', candidates: WIDE_CANDIDATES, moves }])
+  open = await openConsole(dbLocation)
   // A refit that a label starts would move the queue under the progress figures: the console's labels here refit nothing.
   await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
   ;({ server, page, pageErrors } = open)

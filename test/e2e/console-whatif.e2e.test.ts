@@ -29,9 +29,9 @@ const dialogs: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-whatif-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  open = await openConsole(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  open = await openConsole(dbLocation)
   ;({ server, page, pageErrors } = open)
   // Any confirm / alert / prompt the console raises is recorded (and dismissed): Calibrate must ask none.
   page.on('dialog', (d) => {
@@ -129,7 +129,7 @@ describeWith(CHROMIUM, 'a refit that moves the queue is said plainly; Calibrate 
   it('tells a refit that moves the acted share ≥ 5 points from what to what, with the labels given since and their list', async () => {
     await page.goto(`${server.host.url}#/queue`)
     // Back to β = 0.20 (the what-if test saved 0.30, which acts on every demo task): a queue to label from.
-    const start = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.2 } })
+    const start = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.2 } })
     await page.locator(`[data-testid="refit-summary"][data-fit-id="${start.id}"]`).waitFor()
     await page.getByTestId('refit-summary-dismiss').click()
     await page.getByTestId('queue-row').first().waitFor()
@@ -140,7 +140,7 @@ describeWith(CHROMIUM, 'a refit that moves the queue is said plainly; Calibrate 
       await call('labels.resolve', { taskId: r.taskId, label: d.task.candidates[0], expectedVersion: d.task.version, source: 'escalation', note: null })
     }
     const before = await call('app.counts', {})
-    const fit = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+    const fit = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
     const change = await call('fits.change', { fitId: fit.id })
     const banner = page.getByTestId('refit-summary')
     await page.locator(`[data-testid="refit-summary"][data-fit-id="${fit.id}"]`).waitFor()
@@ -168,7 +168,7 @@ describeWith(CHROMIUM, 'a refit that moves the queue is said plainly; Calibrate 
     expect(await banner.count()).toBe(0)
 
     // A refit that moves nothing stays a toast.
-    const same = await call('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+    const same = await call('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
     expect((await call('fits.change', { fitId: same.id })).after.acted).toBe(change.after.acted)
     await page.getByTestId('toast').filter({ hasText: 'Refit landed' }).first().waitFor()
     expect(await banner.count()).toBe(0)

@@ -14,7 +14,7 @@ const SHOTS = join(__dirname, '../../test-results/screenshots')
 const SCREENS = ['queue', 'review', 'calibrate', 'adjudicate', 'audit', 'import', 'settings'] as const
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 let browser: Browser
 let page: Page
@@ -22,9 +22,9 @@ const consoleErrors: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'))
-  dbPath = join(dir, 'arbiter.db')
+  dbLocation = join(dir, 'arbiter.db')
   // Real data through the store's own operations, before the server opens the file.
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   await seedTraces(store, exampleTraces())
   const summary = await store.getTaskSummary('medclaim-0001')
   await store.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'ana', expectedVersion: summary.version }, TEST_ACTOR)
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await store.setSettings({ [DEFAULTS_NOTICE_KEY]: { at: '2026-12-01T12:00:00.000Z', kept: { bound: 'hoeffding', budget: { kind: 'auto' }, method: 'per-agent' } } }, TEST_ACTOR)
   await store.close()
 
-  server = await startConsoleServer({ dbPath })
+  server = await startConsoleServer({ dbLocation })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   page.on('console', (m) => {
@@ -106,7 +106,7 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
     await field.fill('ana')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByText('Saved.').waitFor()
-    const store = await openStore(dbPath)
+    const store = await openStore(dbLocation)
     try {
       expect((await store.getSettings()).reviewer).toBe('ana')
     } finally {
@@ -127,7 +127,7 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
     expect(await notice.textContent()).toContain('bound: Hoeffding bound')
     await page.getByTestId('defaults-notice-dismiss').click()
     await notice.waitFor({ state: 'detached' })
-    const store = await openStore(dbPath)
+    const store = await openStore(dbLocation)
     try {
       expect((await store.getSettings())[DEFAULTS_NOTICE_KEY]).toBeUndefined()
     } finally {
@@ -145,7 +145,7 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
   it('updates live when another process writes (no reload)', async () => {
     await page.getByTestId('nav-queue').click()
     await page.getByTestId('count-labeled').waitFor()
-    const store = await openStore(dbPath)
+    const store = await openStore(dbLocation)
     try {
       const s = await store.getTaskSummary('medclaim-0002')
       await store.recordLabel({ taskId: 'medclaim-0002', label: 'false', source: 'escalation', reviewer: 'bo', expectedVersion: s.version }, TEST_ACTOR)

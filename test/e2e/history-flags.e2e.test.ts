@@ -35,9 +35,9 @@ let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-history-flags-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  open = await openConsole(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  open = await openConsole(dbLocation)
   // A refit that a label starts would move the queue under the test: the labels here refit nothing.
   await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
   ;({ server, page, pageErrors } = open)

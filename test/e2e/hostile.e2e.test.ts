@@ -40,17 +40,17 @@ const foreign: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-hostile-'))
-  const dbPath = join(dir, 'arbiter.db')
+  const dbLocation = join(dir, 'arbiter.db')
   const file = join(dir, 'hostile.trace.jsonl')
   writeFileSync(file, TASKS.map((t) => JSON.stringify(t)).join('\n'))
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     const res = await runImport(store, { path: file, fileName: 'hostile.trace.jsonl', displayName: 'hostile.trace.jsonl', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null }, TEST_ACTOR)
     expect(res.status).toBe('imported')
   } finally {
     await store.close()
   }
-  server = await startConsoleServer({ dbPath })
+  server = await startConsoleServer({ dbLocation })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } })
   page.on('dialog', (d) => {

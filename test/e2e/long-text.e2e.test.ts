@@ -28,12 +28,12 @@ let pageErrors: string[]
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-long-text-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
   const candidates = ['A', 'B', 'C'].map((c) => prose(`candidate-${c}`))
   const moves = [0, 1, 2].map((i) => ({ id: `m${i}`, round: 0, seat: `S${i}`, force: 'propose' as const, answer: candidates[i], text: prose(`move-${i}`) }))
-  await seedTracesAt(dbPath, [{ task: TASK, question: prose('question'), candidates, moves }])
-  open = await openConsole(dbPath)
+  await seedTracesAt(dbLocation, [{ task: TASK, question: prose('question'), candidates, moves }])
+  open = await openConsole(dbLocation)
   ;({ server, page, pageErrors } = open)
 })
 

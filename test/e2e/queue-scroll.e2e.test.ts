@@ -22,9 +22,9 @@ const asked: number[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-queue-scroll-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  open = await openConsole(dbPath)
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  open = await openConsole(dbLocation)
   page = open.page
   page.on('request', (r) => {
     if (r.url().endsWith('/api/queue.page')) asked.push((r.postDataJSON() as { offset: number }).offset)

@@ -66,7 +66,7 @@ beforeAll(async () => {
     const row = JSON.parse(line) as { task: string; decision: string }
     decisions.set(row.task, row.decision)
   }
-  server = await startConsoleServer({ dbPath: db })
+  server = await startConsoleServer({ dbLocation: db })
   browser = await launchChromium()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   page = await context.newPage()

@@ -12,7 +12,7 @@ import { describeWith } from '../helpers/prerequisites'
 const SHOTS = join(__dirname, '../../test-results/screenshots')
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 let browser: Browser
 let page: Page
@@ -20,9 +20,9 @@ const pageErrors: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-review-'))
-  dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  server = await startConsoleServer({ dbPath })
+  dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  server = await startConsoleServer({ dbLocation })
   browser = await launchChromium()
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true })
   page = await context.newPage()
@@ -38,7 +38,7 @@ afterAll(async () => {
 })
 
 async function withStore<T>(fn: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     return await fn(store)
   } finally {

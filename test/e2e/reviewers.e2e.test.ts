@@ -23,9 +23,9 @@ const pageErrors: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-reviewers-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  server = await startConsoleServer({ dbPath, reviewers: ['alice', 'bob'] })
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  server = await startConsoleServer({ dbLocation, reviewers: ['alice', 'bob'] })
   browser = await launchChromium()
 })
 

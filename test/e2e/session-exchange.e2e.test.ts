@@ -30,9 +30,9 @@ const loginUrl = (reviewer: string): string => {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-session-'))
-  const dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  server = await startConsoleServer({ dbPath, reviewers: ['alice', 'bob'] })
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  server = await startConsoleServer({ dbLocation, reviewers: ['alice', 'bob'] })
   browser = await launchChromium()
   // Another service on 127.0.0.1 (another port: the same site, another origin) whose page sends
   // the browser to bob's login link.

@@ -55,7 +55,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-console-iii-'))
   const demoDb = join(dir, 'demo.db')
   await createDemoDatabase(demoDb)
-  demo = await startConsoleServer({ dbPath: demoDb })
+  demo = await startConsoleServer({ dbLocation: demoDb })
 
   // A council whose votes are bare (no text), labeled by one import: every label shares one time.
   flatDb = join(dir, 'flat.db')
@@ -71,7 +71,7 @@ beforeAll(async () => {
   await run(importCommand, [labeled, '--db', flatDb, '--gold-as', 'random'])
   await run(importCommand, [unlabeled, '--db', flatDb])
   await run(fitCommand, ['--db', flatDb])
-  flat = await startConsoleServer({ dbPath: flatDb, token: 'first-start-token-0123456789' })
+  flat = await startConsoleServer({ dbLocation: flatDb, token: 'first-start-token-0123456789' })
 
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -309,7 +309,7 @@ describeWith(CHROMIUM, 'offline and a restarted server (Chromium)', () => {
     await screenshots('offline-banner', () => banner.waitFor(SOON), false)
 
     // The same server back (same token, as after a network blip): Retry, and the screen loads.
-    flat = await startConsoleServer({ dbPath: flatDb, port, token: 'first-start-token-0123456789' })
+    flat = await startConsoleServer({ dbLocation: flatDb, port, token: 'first-start-token-0123456789' })
     await page.getByTestId('offline-retry').click()
     await banner.waitFor({ state: 'detached', ...SOON })
     await page.getByTestId('audit-seats').waitFor({ timeout: 60_000 })
@@ -321,7 +321,7 @@ describeWith(CHROMIUM, 'offline and a restarted server (Chromium)', () => {
     const port = flat.host.port
     await flat.close()
     // A restart draws a new token.
-    flat = await startConsoleServer({ dbPath: flatDb, port })
+    flat = await startConsoleServer({ dbLocation: flatDb, port })
     // The page notices by itself (its event stream drops and is answered 401 on reconnecting).
     const restarted = page.getByTestId('server-restarted')
     await restarted.waitFor({ timeout: 30_000 })

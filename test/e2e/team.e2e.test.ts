@@ -28,7 +28,7 @@ const REVIEWERS = ['alice', 'bob', 'carol'] as const
 type Reviewer = (typeof REVIEWERS)[number]
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 let browser: Browser
 let tasks: string[] = []
@@ -37,18 +37,18 @@ const pageErrors: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-team-'))
-  dbPath = join(dir, 'arbiter.db')
+  dbLocation = join(dir, 'arbiter.db')
   // The demo council's true/false claims: readable questions, and one label set shared by every
   // task, so the κ below is over two categories.
   const traces = [...generateCouncil(demoCouncilConfig({ seed: 0, tasks: 24 }))].filter((t) => t.group === 'MedClaim').slice(0, 4)
   tasks = traces.map((t) => t.task).sort()
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     await seedTraces(store, traces, 'team.trace.jsonl')
   } finally {
     await store.close()
   }
-  server = await startConsoleServer({ dbPath, reviewers: REVIEWERS })
+  server = await startConsoleServer({ dbLocation, reviewers: REVIEWERS })
   const ctx = server.service.context()
   await server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, ctx)
   // A fit, so that Calibrate has a verdict to hide.
@@ -74,7 +74,7 @@ afterAll(async () => {
 })
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(dbPath)
+  const store = await openStore(dbLocation)
   try {
     return await fn(store)
   } finally {
@@ -137,7 +137,7 @@ function fleissTwo(a: string[], b: string[]): number {
   return (po - pe) / (1 - pe)
 }
 
-describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, agreement (Chromium, three logins)', () => {
+describeWith(CHROMIUM, 'team mode: two reviewers per task, sealed, adjudicated, agreement (Chromium, three logins)', () => {
   // alice: true, false, true, false; bob agrees on the first three and disagrees on the last.
   const aliceLabel = (task: string) => (tasks.indexOf(task) % 2 === 0 ? 'true' : 'false')
   const bobLabel = (task: string) => (task === tasks[3] ? 'true' : aliceLabel(task))
@@ -171,7 +171,7 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, blind, adjudicated, a
     expect(seen.sort()).toEqual(tasks)
   })
 
-  it('bob draws the same tasks, blind to alice’s label and the verdict until he commits, then sees hers', async () => {
+  it('bob draws the same tasks, sealed from alice’s label and blind to the verdict until he commits, then sees hers', async () => {
     const page = pages.bob
     await go(page, 'calibrate')
     let task = await nextDraw(page, null)

@@ -13,7 +13,7 @@ import { decisionsTable } from '../../src/main/store/fit-decisions'
 import { openStore, type FitRecord, type Store } from '../../src/main/store'
 
 export interface DemoFit {
-  dbPath: string
+  dbLocation: string
   store: Store
   /** The demo's own decided fit, as it was opened. */
   fit: FitRecord
@@ -25,11 +25,11 @@ export interface DemoFit {
 export function useDemoFit(name: string): DemoFit {
   let dir = ''
   const demo = {
-    dbPath: '',
+    dbLocation: '',
     store: null as unknown as Store,
     fit: null as unknown as FitRecord,
     rowsOf(fitId: string): unknown[] {
-      const db = new Database(demo.dbPath, { readonly: true })
+      const db = new Database(demo.dbLocation, { readonly: true })
       try {
         return db.prepare(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`).all()
       } finally {
@@ -39,9 +39,9 @@ export function useDemoFit(name: string): DemoFit {
   }
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), `arbiter-${name}-`))
-    demo.dbPath = join(dir, 'demo.db')
-    await createDemoDatabase(demo.dbPath)
-    demo.store = await openStore(demo.dbPath)
+    demo.dbLocation = join(dir, 'demo.db')
+    await createDemoDatabase(demo.dbLocation)
+    demo.store = await openStore(demo.dbLocation)
     const fit = await demo.store.currentFit()
     if (fit === null) throw new Error('the demo has a fit')
     demo.fit = fit

@@ -22,9 +22,9 @@ export function taskInput(trace: Trace): TaskInput {
   return taskInputOf(trace, JSON.parse(JSON.stringify(trace)) as Record<string, unknown>)
 }
 
-/** `seedTraces` into the database at `dbPath` (opened and closed here). */
-export async function seedTracesAt(dbPath: string, traces: Trace[]): Promise<void> {
-  const store = await openStore(dbPath)
+/** `seedTraces` into the database at `dbLocation` (opened and closed here). */
+export async function seedTracesAt(dbLocation: string, traces: Trace[]): Promise<void> {
+  const store = await openStore(dbLocation)
   try {
     await seedTraces(store, traces)
   } finally {

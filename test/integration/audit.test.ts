@@ -28,7 +28,7 @@ import { openStore } from '../../src/main/store'
 
 const ROOT = join(__dirname, '../..')
 let dir: string
-let dbPath: string
+let dbLocation: string
 let service: Service
 let summary: AuditSummary
 let firstCallMs: number
@@ -51,9 +51,9 @@ function expectedPlots(a: AuditSummary): number {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-audit-'))
-  dbPath = join(dir, 'demo.db')
-  await createDemoDatabase(dbPath)
-  service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
+  dbLocation = join(dir, 'demo.db')
+  await createDemoDatabase(dbLocation)
+  service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'web' })
   // The undo test below must not start a background refit.
   await call('engine.updateSettings', { patch: { autoRefit: false } })
   const t0 = performance.now()
@@ -137,7 +137,7 @@ describe('audit.summary on the demo database', () => {
   })
 
   it('gives the numbers of the engine’s own nestedCv and scores, and of certifySplits, on the same labeled sets', async () => {
-    const store = await openStore(dbPath, { readonly: true })
+    const store = await openStore(dbLocation, { readonly: true })
     const corpus = await loadCorpus(store, { reviewer: 'test', sessionId: 'test', shell: 'cli' })
     await store.close()
     const labeled = corpus.tasks.filter((t) => t.gold >= 0)
@@ -178,7 +178,7 @@ describe('audit.summary on the demo database', () => {
 describe('arbiter report', () => {
   it('writes one self-contained HTML file: an <svg> per plot, no script, nothing fetched', () => {
     const out = join(dir, 'report.html')
-    const r = arbiter('report', '--db', dbPath, '--out', out, '--json')
+    const r = arbiter('report', '--db', dbLocation, '--out', out, '--json')
     expect(r.status, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ out, fit: summary.fitId })
     const html = readFileSync(out, 'utf8')
@@ -192,9 +192,9 @@ describe('arbiter report', () => {
   })
 
   it('exits 2 without --out, on a missing database or a missing output folder', () => {
-    expect(arbiter('report', '--db', dbPath).status).toBe(2)
+    expect(arbiter('report', '--db', dbLocation).status).toBe(2)
     expect(arbiter('report', '--db', join(dir, 'missing.db'), '--out', join(dir, 'x.html')).status).toBe(2)
-    expect(arbiter('report', '--db', dbPath, '--out', join(dir, 'no-such-folder', 'x.html')).status).toBe(2)
+    expect(arbiter('report', '--db', dbLocation, '--out', join(dir, 'no-such-folder', 'x.html')).status).toBe(2)
   })
 })
 

@@ -24,8 +24,8 @@ function arbiter(...argv: string[]): { status: number | null; stdout: string; st
 
 interface Backend {
   name: string
-  location: MakeDbLocation
-  /** A location where no database is: the commands that read one refuse it (exit 2). */
+  makeDbLocation: MakeDbLocation
+  /** A database location where no database is: the commands that read one refuse it (exit 2). */
   missing(dir: string): string
   /** What `demo` says when the database already holds data. */
   demoRefusal: RegExp
@@ -36,15 +36,15 @@ function defineCliLoop(backend: Backend): void {
     let dir: string
     let db: string
     const locations: DbLocation[] = []
-    const location = async (): Promise<string> => {
-      const l = await backend.location()
+    const newDbLocation = async (): Promise<string> => {
+      const l = await backend.makeDbLocation()
       locations.push(l)
-      return l.dbPath
+      return l.dbLocation
     }
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-loop-'))
-      db = await location()
+      db = await newDbLocation()
     })
     afterAll(async () => {
       for (const l of locations) await l.cleanup()
@@ -159,7 +159,7 @@ function defineCliLoop(backend: Backend): void {
     })
 
     it('import loads traces and labels into a new database once, refuses a bad file whole, and fit, decide, export run on it', async () => {
-      const fresh = await location()
+      const fresh = await newDbLocation()
       const traces = [...cleanCouncil({ tasks: 300, seed: 5 })]
       const traceFile = join(dir, 'council.jsonl')
       writeFileSync(traceFile, traces.map((t) => `${toJsonl(t)}\n`).join(''))
@@ -209,11 +209,11 @@ function defineCliLoop(backend: Backend): void {
 
 const cluster = usePostgres()
 
-defineCliLoop({ name: 'SQLite', location: sqliteFile('arbiter-cli-loop-'), missing: (dir) => join(dir, 'missing.db'), demoRefusal: /already exists/ })
+defineCliLoop({ name: 'SQLite', makeDbLocation: sqliteFile('arbiter-cli-loop-'), missing: (dir) => join(dir, 'missing.db'), demoRefusal: /already exists/ })
 describeWith(POSTGRES, 'on PostgreSQL', () =>
   defineCliLoop({
     name: 'PostgreSQL',
-    location: postgresDatabase(cluster),
+    makeDbLocation: postgresDatabase(cluster),
     missing: () => {
       const url = new URL(cluster().adminUrl)
       url.pathname = '/arbiter_no_such_database'

@@ -22,7 +22,7 @@ interface LabelRow { id: string; label: string | null; reviewer: string; session
 interface Resolved { labelId: string; version: number }
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 const hosts: WebHost[] = []
 let db: Database.Database
@@ -47,9 +47,9 @@ function expectConflict(outcome: CallOutcome, taskId: string): void {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-race-'))
-  dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath)
-  server = await startConsoleServer({ dbPath })
+  dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  server = await startConsoleServer({ dbLocation })
   const ctx = server.service.context()
   // No background refit: a refit is a legitimate writer too, but here every write is the test's.
   await dispatch(server.service.handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, ctx)
@@ -58,7 +58,7 @@ beforeAll(async () => {
     if (!page.ok) throw new Error(page.error.message)
     pool.push(...(page.value as { rows: QueueRow[] }).rows.filter((r) => r.label === null && r.candidates.length >= 2))
   }
-  db = new Database(dbPath, { readonly: true })
+  db = new Database(dbLocation, { readonly: true })
 })
 
 afterAll(async () => {
@@ -136,7 +136,7 @@ describe('two browser sessions (two reviewers) over HTTP', () => {
 describe('two servers on one database file (two connections, one reviewer name)', () => {
   let other: ConsoleServer
   beforeAll(async () => {
-    other = await startConsoleServer({ dbPath })
+    other = await startConsoleServer({ dbLocation })
   })
   afterAll(async () => {
     await other.close()

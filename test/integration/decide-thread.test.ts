@@ -25,8 +25,8 @@ describe('a decide\'s writer thread', () => {
     const current = await demo.store.currentFit()
     if (current === null) throw new Error('the demo has a fit')
     const budget = { kind: 'absolute' as const, beta: 0.05 }
-    const here = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false }, ACTOR)
-    const threaded = await fitAndDecide(demo.store, { settings, redo: { fit: current, budget }, copyRows: false, writer: { dbPath: demo.dbPath, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
+    const here = await fitAndDecide(demo.store, { settings, redecide: { fit: current, budget }, copyRows: false }, ACTOR)
+    const threaded = await fitAndDecide(demo.store, { settings, redecide: { fit: current, budget }, copyRows: false, writer: { dbLocation: demo.dbLocation, nativeBinding: null, threadedFrom: 0 } }, ACTOR)
     expect(threaded.decidedAt).not.toBeNull()
     expect(threaded.decisionCount).toBe(here.decisionCount)
     expect([threaded.deferredCount, threaded.spotCount]).toEqual([here.deferredCount, here.spotCount])
@@ -38,7 +38,7 @@ describe('a decide\'s writer thread', () => {
   it('rejects a page the store refuses with the store\'s error', async () => {
     const decided = await demo.store.currentFit()
     if (decided === null) throw new Error('the demo has a fit')
-    const thread = new DecisionsThread({ dbPath: demo.dbPath, nativeBinding: null })
+    const thread = new DecisionsThread({ dbLocation: demo.dbLocation, nativeBinding: null })
     try {
       // A page's buffers move to the thread, so each append gets a page of its own.
       const page = () => {
@@ -63,12 +63,12 @@ describe('a re-decide reuses the fit\'s selection', () => {
     const selection = storedSelection(fit)
     expect(selection?.outOfFold).toHaveLength(5)
     const settings = await readEngineSettings(demo.store)
-    const redo = await fitAndDecide(demo.store, { settings, redo: { fit, budget: fit.certificate?.budget as BudgetSetting }, copyRows: false }, ACTOR)
-    expect(redo.hyperparameters).toEqual(fit.hyperparameters)
-    expect(redo.certificate?.outOfFoldHyper).toEqual(fit.certificate?.outOfFoldHyper)
-    expect(redo.certificate?.resolved).toEqual(fit.certificate?.resolved)
-    expect(redo.decisionCount).toBeGreaterThan(500)
-    expect(demo.rowsOf(redo.id)).toEqual(demo.rowsOf(fit.id))
+    const redecided = await fitAndDecide(demo.store, { settings, redecide: { fit, budget: fit.certificate?.budget as BudgetSetting }, copyRows: false }, ACTOR)
+    expect(redecided.hyperparameters).toEqual(fit.hyperparameters)
+    expect(redecided.certificate?.outOfFoldHyper).toEqual(fit.certificate?.outOfFoldHyper)
+    expect(redecided.certificate?.resolved).toEqual(fit.certificate?.resolved)
+    expect(redecided.decisionCount).toBeGreaterThan(500)
+    expect(demo.rowsOf(redecided.id)).toEqual(demo.rowsOf(fit.id))
   })
 
   it('a stored selection that is not valid for the method is searched again, with the same result', async () => {
@@ -79,8 +79,8 @@ describe('a re-decide reuses the fit\'s selection', () => {
     expect(storedSelection({ ...fit, hyperparameters: { b: 'high' } as never })).toBeNull()
     const settings = await readEngineSettings(demo.store)
     const budget = { kind: 'absolute' as const, beta: 0.1 }
-    const searched = await fitAndDecide(demo.store, { settings, redo: { fit: broken, budget }, copyRows: false }, ACTOR)
-    const reused = await fitAndDecide(demo.store, { settings, redo: { fit, budget }, copyRows: false }, ACTOR)
+    const searched = await fitAndDecide(demo.store, { settings, redecide: { fit: broken, budget }, copyRows: false }, ACTOR)
+    const reused = await fitAndDecide(demo.store, { settings, redecide: { fit, budget }, copyRows: false }, ACTOR)
     expect(searched.hyperparameters).toEqual(reused.hyperparameters)
     expect(demo.rowsOf(searched.id)).toEqual(demo.rowsOf(reused.id))
   })

@@ -9,14 +9,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConsoleServer } from '../../src/main/console-server'
 import { dispatch } from '../../src/main/host/dispatch'
-import { defaultDbPath } from '../../src/main/paths'
+import { defaultDbLocation } from '../../src/main/paths'
 import { createService, type Service } from '../../src/main/service'
 import { createDemoDatabase, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS, DEMO_TASKS, isFirstLaunch } from '../../src/main/service/demo'
 import { openStore } from '../../src/main/store'
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/shared/api'
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let service: Service
 
 async function call<T = unknown>(method: string, args: unknown = {}): Promise<T> {
@@ -27,13 +27,13 @@ async function call<T = unknown>(method: string, args: unknown = {}): Promise<T>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-demo-'))
-  dbPath = join(dir, 'arbiter.db')
-  const report = await createDemoDatabase(dbPath)
+  dbLocation = join(dir, 'arbiter.db')
+  const report = await createDemoDatabase(dbLocation)
   expect(report).toMatchObject({ tasks: DEMO_TASKS, randomLabels: DEMO_RANDOM_LABELS, escalations: DEMO_ESCALATIONS })
   // Under the default budget and bound (the demo declares none of its own), a queue to review.
   expect(report.acted).toBeGreaterThanOrEqual(1)
   expect(report.deferred).toBeGreaterThanOrEqual(40)
-  service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'web' })
+  service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'web' })
 }, 60_000) // builds the 1,000-task demo (two fits): over the 10 s default on a loaded machine
 
 afterAll(async () => {
@@ -87,8 +87,8 @@ describe('the demo database', () => {
   })
 
   it('starts empty on request: the demo is moved aside and an empty database opened in its place', async () => {
-    const r = await call<{ dbPath: string; demoMovedTo: string }>('demo.startEmpty')
-    expect(r.dbPath).toBe(dbPath)
+    const r = await call<{ dbLocation: string; demoMovedTo: string }>('demo.startEmpty')
+    expect(r.dbLocation).toBe(dbLocation)
     expect(existsSync(r.demoMovedTo)).toBe(true)
     expect(await call('app.counts')).toMatchObject({ tasks: 0, labels: 0, fits: 0 })
     expect(await call('demo.status')).toMatchObject({ demo: false })
@@ -104,15 +104,15 @@ describe('first launch', () => {
   it('creates the demo only for the default database, unless asked', () => {
     expect(isFirstLaunch(join(dir, 'missing.db'), undefined)).toBe(false)
     expect(isFirstLaunch(join(dir, 'missing.db'), true)).toBe(true)
-    expect(isFirstLaunch(dbPath, true)).toBe(false)
-    expect(isFirstLaunch(defaultDbPath(), false)).toBe(false)
+    expect(isFirstLaunch(dbLocation, true)).toBe(false)
+    expect(isFirstLaunch(defaultDbLocation(), false)).toBe(false)
   })
 
   it('serve creates the demo database when there is none yet', async () => {
     const path = join(dir, 'first', 'arbiter.db')
     const { mkdirSync } = await import('node:fs')
     mkdirSync(join(dir, 'first'))
-    const server = await startConsoleServer({ dbPath: path, demoIfMissing: true })
+    const server = await startConsoleServer({ dbLocation: path, demoIfMissing: true })
     try {
       const counts = await server.service.handlers['app.counts']({}, server.service.context())
       expect(counts.tasks).toBe(DEMO_TASKS)

@@ -19,16 +19,16 @@ import { openStore, type Store } from '../../src/main/store'
 
 const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
 let dir: string
-let dbPath: string
+let dbLocation: string
 let store: Store
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-fit-pool-'))
-  dbPath = join(dir, 'pool.db')
+  dbLocation = join(dir, 'pool.db')
   const traces = [...cleanCouncil({ tasks: 600, seed: 5 })]
   const file = join(dir, 'council.jsonl')
   writeFileSync(file, traces.map((t) => `${toJsonl(t)}\n`).join(''))
-  store = await openStore(dbPath)
+  store = await openStore(dbLocation)
   const imported = await runImport(store, {
     path: file, fileName: file, displayName: 'council.jsonl', kind: 'traces', skipInvalid: false, goldAs: null,
     dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: null
@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('a ds-em fit', () => {
   it('stores exactly the engine\'s decisions with the calibration tasks taken from its pool', async () => {
     const settings = await readEngineSettings(store)
-    const fit = await fitAndDecide(store, { settings, redo: null }, ACTOR)
+    const fit = await fitAndDecide(store, { settings, redecide: null }, ACTOR)
     expect(fit.method).toBe('ds-em')
 
     const corpus = await loadCorpus(store, ACTOR)
@@ -60,7 +60,7 @@ describe('a ds-em fit', () => {
     const scored = all.filter((t) => !corpus.labels.has(t.task))
     const want = aod.decide(scored, settings.budget).tasks
 
-    const db = new Database(dbPath, { readonly: true })
+    const db = new Database(dbLocation, { readonly: true })
     try {
       const rows = db.prepare(`SELECT task_id, decision, spot_check, answer, stop_round, gap FROM ${decisionsTable(fit.id)} ORDER BY task_id`).all() as
         { task_id: string; decision: string; spot_check: number; answer: string; stop_round: number | null; gap: number | null }[]

@@ -17,11 +17,11 @@ describe('a fit that gives way', () => {
   it('pauses before each page and each index build, and stores what it stores without pausing', async () => {
     const settings = await readEngineSettings(demo.store)
     const budget = { kind: 'absolute' as const, beta: 0.07 }
-    const plain = await fitAndDecide(demo.store, { settings, redo: { fit: demo.fit, budget }, copyRows: false }, ACTOR)
+    const plain = await fitAndDecide(demo.store, { settings, redecide: { fit: demo.fit, budget }, copyRows: false }, ACTOR)
     const steps: string[] = []
     const paused = await fitAndDecide(
       demo.store,
-      { settings, redo: { fit: demo.fit, budget }, copyRows: false, giveWay: async () => void steps.push('pause') },
+      { settings, redecide: { fit: demo.fit, budget }, copyRows: false, giveWay: async () => void steps.push('pause') },
       ACTOR,
       (p) => steps.push(p.phase)
     )
@@ -39,7 +39,7 @@ describe('a fit that gives way', () => {
   it('a copied re-decide pauses before each chunk', async () => {
     const settings = await readEngineSettings(demo.store)
     const steps: string[] = []
-    await fitAndDecide(demo.store, { settings, redo: { fit: demo.fit, budget: { kind: 'absolute', beta: 0.09 } }, giveWay: async () => void steps.push('pause') }, ACTOR, (p) =>
+    await fitAndDecide(demo.store, { settings, redecide: { fit: demo.fit, budget: { kind: 'absolute', beta: 0.09 } }, giveWay: async () => void steps.push('pause') }, ACTOR, (p) =>
       steps.push(p.message ?? p.phase)
     )
     expect(steps.some((s) => s.includes("parent fit's"))).toBe(true)
@@ -50,16 +50,16 @@ describe('a fit that gives way', () => {
 
   it('as a job with the service\'s words, waits while calls keep coming; without calls, never', async () => {
     const settings = await readEngineSettings(demo.store)
-    const job = { kind: 'fit' as const, dbPath: demo.dbPath, nativeBinding: null, settings, actor: ACTOR }
+    const job = { kind: 'fit' as const, dbLocation: demo.dbLocation, nativeBinding: null, settings, actor: ACTOR }
     const quiet = new ReviewerActivity()
-    await runJob({ ...job, redo: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: quiet.buffer }, () => {})
+    await runJob({ ...job, redecide: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: quiet.buffer }, () => {})
     expect(quiet.waitedMs).toBe(0)
 
     const busy = new ReviewerActivity()
     busy.mark()
     const calls = setInterval(() => busy.mark(), 5)
     try {
-      const fit = await runJob({ ...job, redo: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: busy.buffer }, () => {})
+      const fit = await runJob({ ...job, redecide: { fitId: demo.fit.id, budget: { kind: 'absolute', beta: 0.11 }, copyRows: false }, activity: busy.buffer }, () => {})
       expect(fit.decidedAt).not.toBeNull()
     } finally {
       clearInterval(calls)

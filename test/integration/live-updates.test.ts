@@ -1,6 +1,6 @@
 /**
  * Live updates across reviewers: two consoles — two services, each with its own store
- * connection, as two `serve`s on one shared location — on one database. B listens to its events;
+ * connection, as two `serve`s on one shared database location — on one database. B listens to its events;
  * A resolves a task from the top of the queue; B hears `changed` with `labels` and `tasks` within
  * a bounded time without anyone reloading, and B's next queue page no longer lists the task.
  * On SQLite B's watcher polls the data version (1 s); on PostgreSQL the change arrives by
@@ -59,8 +59,8 @@ function defineLiveSuite(name: string, makeDbLocation: MakeDbLocation): void {
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      await createDemoDatabase(location.dbPath, { shell: 'web' })
-      const open = async () => createService({ store: await openStore(location.dbPath), dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      await createDemoDatabase(location.dbLocation, { shell: 'web' })
+      const open = async () => createService({ store: await openStore(location.dbLocation), dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       a = await open()
       b = await open()
       // No background refit: every write in this test is a reviewer's.

@@ -25,14 +25,14 @@ const ACTOR = { reviewer: 'test', sessionId: 'test', shell: 'cli' as const }
 const cluster = usePostgres()
 
 /** Where a demo database is made, and a fit's stored rows read raw (every column, in task-id order). */
-type Backend = { create: () => Promise<string>; rows: (location: string, fitId: string) => Promise<Record<string, unknown>[]>; done: () => void }
+type Backend = { create: () => Promise<string>; rows: (dbLocation: string, fitId: string) => Promise<Record<string, unknown>[]>; done: () => void }
 
 function sqliteBackend(): Backend {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-redecide-copy-'))
   return {
     create: async () => join(dir, 'demo.db'),
-    rows: async (location, fitId) => {
-      const db = new Database(location, { readonly: true })
+    rows: async (dbLocation, fitId) => {
+      const db = new Database(dbLocation, { readonly: true })
       try {
         return db.prepare(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`).all() as Record<string, unknown>[]
       } finally {
@@ -45,8 +45,8 @@ function sqliteBackend(): Backend {
 
 const postgresBackend = (): Backend => ({
   create: () => cluster().createDatabase(),
-  rows: async (location, fitId) => {
-    const client = new pg.Client({ connectionString: location })
+  rows: async (dbLocation, fitId) => {
+    const client = new pg.Client({ connectionString: dbLocation })
     await client.connect()
     try {
       return (await client.query(`SELECT * FROM ${decisionsTable(fitId)} ORDER BY task_id`)).rows as Record<string, unknown>[]
@@ -59,15 +59,15 @@ const postgresBackend = (): Backend => ({
 
 function defineCopySuite(makeBackend: () => Backend): void {
   let backend: Backend
-  let location: string
+  let dbLocation: string
   let store: Store
   let demoFit: FitRecord
 
   beforeAll(async () => {
     backend = makeBackend()
-    location = await backend.create()
-    await createDemoDatabase(location)
-    store = await openStore(location)
+    dbLocation = await backend.create()
+    await createDemoDatabase(dbLocation)
+    store = await openStore(dbLocation)
     const fit = await store.currentFit()
     if (fit === null) throw new Error('the demo has a fit')
     demoFit = fit
@@ -77,7 +77,7 @@ function defineCopySuite(makeBackend: () => Backend): void {
     backend?.done()
   })
 
-  const rowsOf = (fitId: string) => backend.rows(location, fitId)
+  const rowsOf = (fitId: string) => backend.rows(dbLocation, fitId)
 
   /** The fit as both paths must agree on it: all but its id, times and the fit's own timing. */
   function comparable(f: FitRecord): unknown {
@@ -91,8 +91,8 @@ function defineCopySuite(makeBackend: () => Backend): void {
     const phases = new Set<string>()
     const progress: FitProgress = (p) => phases.add(p.phase)
     const settings = await readEngineSettings(store)
-    const redo = bound === undefined ? { fit, budget } : { fit, budget, bound }
-    return { fit: await fitAndDecide(store, { settings, redo, copyRows }, ACTOR, progress), phases }
+    const redecide = bound === undefined ? { fit, budget } : { fit, budget, bound }
+    return { fit: await fitAndDecide(store, { settings, redecide, copyRows }, ACTOR, progress), phases }
   }
 
   describe('a re-decide that copies its parent\'s rows', () => {

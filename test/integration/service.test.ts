@@ -27,7 +27,7 @@ describeWith(POSTGRES, 'on a PostgreSQL database, what only makes sense for a fi
     const report = await createDemoDatabase(url)
     expect(report.tasks).toBeGreaterThan(0)
     await expect(createDemoDatabase(url)).rejects.toMatchObject({ code: 'bad_input', message: expect.stringContaining('not empty') })
-    const service = await createService({ store: await openStore(url), dbPath: url, nativeBinding: null, shell: 'web' })
+    const service = await createService({ store: await openStore(url), dbLocation: url, nativeBinding: null, shell: 'web' })
     try {
       const ctx = service.context()
       expect(await dispatch(service.handlers, 'demo.status', {}, ctx)).toMatchObject({ ok: true, value: { demo: true } })

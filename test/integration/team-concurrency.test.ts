@@ -1,6 +1,6 @@
 /**
  * A team on one database: eight reviewers, each with their own console — their own
- * service, store connection and loopback web host, as eight `serve`s over one shared location
+ * service, store connection and loopback web host, as eight `serve`s over one shared database location
  * would be — work one deferred queue at once for a bounded time, on each backend. Every client
  * reads the queue page, picks one of the first rows, reserves it, and resolves it with the version
  * it read (a well-behaved client skips a task another holds; some ignore the banner, as a hurried
@@ -52,9 +52,9 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      await createDemoDatabase(location.dbPath, { shell: 'web' })
+      await createDemoDatabase(location.dbLocation, { shell: 'web' })
       for (let i = 0; i < CLIENTS; i++) {
-        const service = await createService({ store: await openStore(location.dbPath), dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+        const service = await createService({ store: await openStore(location.dbLocation), dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
         services.push(service)
         hosts.push(await sessionHost(service, DEFAULT_RENDERER_DIR, `reviewer-${i}`, `session-${i}`))
       }
@@ -63,7 +63,7 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
       // every unlabeled task of the demo is in the deferred queue (a re-decide in a worker thread).
       const setup = [
         await dispatch(services[0].handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, ctx),
-        await dispatch(services[0].handlers, 'fits.decide', { budget: { kind: 'absolute', beta: 0 } }, ctx)
+        await dispatch(services[0].handlers, 'fits.redecide', { budget: { kind: 'absolute', beta: 0 } }, ctx)
       ]
       for (const r of setup) if (!r.ok) throw new Error(r.error.message)
       // A demo written to a server database, eight services and a re-decide: over vitest's 10 s
@@ -77,7 +77,7 @@ function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): void {
     })
 
     it('labels every task at most once, loses no acknowledged label, and reports every conflict', async () => {
-      const check = await openStore((location as DbLocation).dbPath)
+      const check = await openStore((location as DbLocation).dbLocation)
       const before = await check.counts()
       expect(before.deferred).toBeGreaterThan(100)
       const attempts: Attempt[] = []

@@ -35,7 +35,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), SECRET)
   mkdirSync(join(dir, 'renderer-evil'))
   writeFileSync(join(dir, 'renderer-evil/x.txt'), SECRET)
-  server = await startConsoleServer({ dbPath: join(dir, 'arbiter.db'), rendererDir: renderer, demoIfMissing: false })
+  server = await startConsoleServer({ dbLocation: join(dir, 'arbiter.db'), rendererDir: renderer, demoIfMissing: false })
   port = server.host.port
   token = server.host.token
 })

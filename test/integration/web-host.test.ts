@@ -16,7 +16,7 @@ const auth = () => ({ authorization: `Bearer ${token}` })
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-web-'))
-  server = await startConsoleServer({ dbPath: join(dir, 'arbiter.db') })
+  server = await startConsoleServer({ dbLocation: join(dir, 'arbiter.db') })
   port = server.host.port
   token = server.host.token
 })

@@ -32,8 +32,8 @@ describe('the budget what-if and the refit change', () => {
     writeFileSync(join(dir, 'council.jsonl'), traces.map((t) => `${toJsonl(t)}\n`).join(''))
     const labels = traces.filter((_, i) => i % 2 === 0).map((t) => JSON.stringify({ task: t.task, label: t.gold, source: 'random', reviewer: 'ana', at: '2026-11-30T12:00:00Z' }))
     writeFileSync(join(dir, 'calibration.labels.jsonl'), `${labels.join('\n')}\n`)
-    const dbPath = join(dir, 'arbiter.db')
-    service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'electron' })
+    const dbLocation = join(dir, 'arbiter.db')
+    service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'electron' })
     settings = await call<EngineSettings>('engine.updateSettings', {
       patch: { autoRefit: false, method: 'per-agent', state: 'posterior', bound: 'hoeffding', budget: { kind: 'absolute', beta: 0.2 } }
     })
@@ -61,7 +61,7 @@ describe('the budget what-if and the refit change', () => {
     for (const beta of [0.12, 0.3, 0.45]) {
       const w = await whatIf({ budget: { kind: 'absolute', beta } })
       expect(w.needsRefit).toEqual([])
-      await call('fits.decide', { budget: { kind: 'absolute', beta } })
+      await call('fits.redecide', { budget: { kind: 'absolute', beta } })
       const decided = await call<Counts>('app.counts')
       expect(w.proposed, `β = ${beta}`).toMatchObject({ acted: decided.acted, queue: decided.deferred, undecided: 600 })
       expect(w.proposed!.expectedWrong).toBeGreaterThanOrEqual(0)
@@ -80,7 +80,7 @@ describe('the budget what-if and the refit change', () => {
   it('says which changes need a refit instead of guessing', async () => {
     expect((await whatIf({ budget: { kind: 'relative', lambda: 1 } })).needsRefit).toEqual(['λ'])
     // The fit's own λ budget is no change: the fit as it stands answers.
-    await call('fits.decide', { budget: { kind: 'relative', lambda: 1 } })
+    await call('fits.redecide', { budget: { kind: 'relative', lambda: 1 } })
     expect(await whatIf({ budget: { kind: 'relative', lambda: 1 } })).toMatchObject({ needsRefit: [], proposed: null, current: { undecided: 600 } })
     expect((await whatIf({ budget: { kind: 'relative', lambda: 2 } })).needsRefit).toEqual(['λ'])
     expect((await whatIf({ budget: { kind: 'auto' } })).needsRefit).toEqual(['λ = auto'])

@@ -5,7 +5,7 @@
  *   import  <db> <trace file> <threaded 0|1>   runImport (staged batches, publish), as `arbiter import`;
  *                                             <db> may be a postgres:// URL
  *   resolve <db> <seed> <max labels>          labels.resolve / labels.undo through the service's handlers
- *   fit     <db>                              fits.run then fits.decide through the service (worker thread)
+ *   fit     <db>                              fits.run then fits.redecide through the service (worker thread)
  *   import-chain <db> <retry file|-> <file>   the retry of one file, then (after a second line) an import of the next
  *
  * Protocol, one line each: `loaded` once the code is loaded; then the child waits for a line on
@@ -46,7 +46,7 @@ async function importFile(db: string, file: string, threaded: boolean, tag = '')
   let phase = ''
   const out = await runImport(
     store,
-    { path: file, fileName: file, displayName: 'crash', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: threaded ? { dbPath: db, nativeBinding: null } : null },
+    { path: file, fileName: file, displayName: 'crash', kind: 'traces', skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'], header: true }, goldName: null, target: threaded ? { dbLocation: db, nativeBinding: null } : null },
     { reviewer: 'crash-import', sessionId: 'crash-import', shell: 'cli' },
     // Each phase once, as it starts (`writing` after the first staged batch is committed).
     (p) => {
@@ -61,7 +61,7 @@ type Row = { taskId: string; candidates: string[]; version: number }
 
 /** A reviewer clearing the queue: resolve, now and then undo, now and then pause (so a debounced refit starts). */
 async function resolveLoop(db: string, seed: number, max: number): Promise<void> {
-  const service = await createService({ store: await openStore(db), dbPath: db, nativeBinding: null, shell: 'web' })
+  const service = await createService({ store: await openStore(db), dbLocation: db, nativeBinding: null, shell: 'web' })
   say(`ready ${service.context().sessionId}`)
   const rand = prng(seed)
   let acks = 0
@@ -86,11 +86,11 @@ async function resolveLoop(db: string, seed: number, max: number): Promise<void>
 }
 
 async function fit(db: string): Promise<void> {
-  const service = await createService({ store: await openStore(db), dbPath: db, nativeBinding: null, shell: 'web' })
+  const service = await createService({ store: await openStore(db), dbLocation: db, nativeBinding: null, shell: 'web' })
   say(`ready ${service.context().sessionId}`)
   const f = await call<{ id: string }>(service, 'fits.run')
   say(`fitted ${f.id}`)
-  const d = await call<{ id: string }>(service, 'fits.decide', { budget: { kind: 'absolute', beta: 0.25 } })
+  const d = await call<{ id: string }>(service, 'fits.redecide', { budget: { kind: 'absolute', beta: 0.25 } })
   say(`done ${d.id}`)
   await service.close()
 }

@@ -194,7 +194,7 @@ describe('a read-only database', () => {
     const before = await verifyDatabase(db, [])
     const print = fingerprint(db)
     const store = await openStore(db, { readonly: true })
-    const service = await createService({ store, dbPath: db, nativeBinding: null, shell: 'web' })
+    const service = await createService({ store, dbLocation: db, nativeBinding: null, shell: 'web' })
     try {
       const actor = { reviewer: 'ro', sessionId: 'ro', shell: 'cli' as const }
       const req = { path: traces, fileName: traces, displayName: 'disk', kind: 'traces' as const, skipInvalid: false, goldAs: null, dialect: { columns: ['task', 'worker', 'label'] as ['task', 'worker', 'label'], header: true }, goldName: null }

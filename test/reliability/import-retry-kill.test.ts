@@ -43,7 +43,7 @@ type Left = { staged: number; stagedTasks: number; published: number }
 
 interface Backend {
   name: 'sqlite' | 'postgres'
-  location: string
+  dbLocation: string
   left(prefix: string): Promise<Left>
   /** Imports not published, after the retry (must be none: the retry swept the dead one). */
   unpublished(): Promise<number>
@@ -64,16 +64,16 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A fresh, migrated database on either backend, opened as the app opens it. */
-async function fresh(location: string): Promise<void> {
-  const store = await openStore(location)
+async function fresh(dbLocation: string): Promise<void> {
+  const store = await openStore(dbLocation)
   await store.close()
 }
 
 async function sqliteBackend(): Promise<Backend> {
-  const location = join(dir, 'retry.db')
-  await fresh(location)
+  const dbLocation = join(dir, 'retry.db')
+  await fresh(dbLocation)
   const count = (sql: string, ...params: unknown[]): number => {
-    const db = new Database(location, { readonly: true, fileMustExist: true })
+    const db = new Database(dbLocation, { readonly: true, fileMustExist: true })
     try {
       return db.prepare(sql).pluck().get(...params) as number
     } finally {
@@ -82,31 +82,31 @@ async function sqliteBackend(): Promise<Backend> {
   }
   return {
     name: 'sqlite',
-    location,
+    dbLocation,
     left: async (prefix) => ({
       staged: count(`SELECT count(*) FROM imports WHERE state = 'staged'`),
       stagedTasks: count(`SELECT count(*) FROM tasks t JOIN imports i ON i.id = t.import_id WHERE i.state = 'staged'`),
-      published: publishedWithPrefix(location, prefix)
+      published: publishedWithPrefix(dbLocation, prefix)
     }),
     unpublished: async () => count(`SELECT count(*) FROM imports WHERE state <> 'published'`),
-    check: async () => expect(importLockFiles(location)).toEqual([]),
+    check: async () => expect(importLockFiles(dbLocation)).toEqual([]),
     verify: async () => {
-      await verifyDatabase(location, [])
+      await verifyDatabase(dbLocation, [])
     },
     close: async () => undefined
   }
 }
 
 async function postgresBackend(): Promise<Backend> {
-  const location = await cluster().createDatabase()
-  await fresh(location)
-  const client = new pg.Client({ connectionString: location })
+  const dbLocation = await cluster().createDatabase()
+  await fresh(dbLocation)
+  const client = new pg.Client({ connectionString: dbLocation })
   client.on('error', () => undefined) // the cluster stops after the suite; a query would report it
   await client.connect()
   const count = async (sql: string, ...params: unknown[]): Promise<number> => Number((await client.query(sql, params)).rows[0].n)
   return {
     name: 'postgres',
-    location,
+    dbLocation,
     left: async (prefix) => ({
       staged: await count(`SELECT count(*) AS n FROM imports WHERE state = 'staged'`),
       stagedTasks: await count(`SELECT count(*) AS n FROM tasks t JOIN imports i ON i.id = t.import_id WHERE i.state = 'staged'`),
@@ -121,7 +121,7 @@ async function postgresBackend(): Promise<Backend> {
       expect(await count(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).toBe(0)
     },
     verify: async () => {
-      const store = await openStore(location)
+      const store = await openStore(dbLocation)
       try {
         expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
       } finally {
@@ -159,7 +159,7 @@ async function killAndRetry(b: Backend, rand: () => number): Promise<LoopStats> 
     return files[i]
   }
   // Child i retries file i − 1, then imports file i (the one it may be killed in).
-  const chain = (i: number) => Child.start(['import-chain', b.location, i === 0 ? '-' : file(i - 1).path, file(i).path], join(dir, `${b.name}-${i}.log`))
+  const chain = (i: number) => Child.start(['import-chain', b.dbLocation, i === 0 ? '-' : file(i - 1).path, file(i).path], join(dir, `${b.name}-${i}.log`))
   const stats: LoopStats = { kills: 0, retries: 0, landed: {}, retryMs: [] }
 
   // File 0 imported without a kill first: how long a whole run takes (the `ready` aim spreads over it).

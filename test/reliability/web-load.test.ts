@@ -34,16 +34,16 @@ interface Ack { labelId: string; taskId: string; label: string; reviewer: string
 interface Tally { acks: Ack[]; conflicts: number; held: number; errors: string[]; latency: Record<Kind, number[]> }
 
 let dir: string
-let dbPath: string
+let dbLocation: string
 let server: ConsoleServer
 const hosts: WebHost[] = []
 let refits = 0
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-load-'))
-  dbPath = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbPath) // fitted and decided; auto-refit stays on, as in the app
-  server = await startConsoleServer({ dbPath })
+  dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation) // fitted and decided; auto-refit stays on, as in the app
+  server = await startConsoleServer({ dbLocation })
   server.service.subscribe((e) => void (e.type === 'fit-landed' && refits++))
   for (let i = 1; i < CLIENTS; i++) hosts.push(await sessionHost(server.service, DEFAULT_RENDERER_DIR, `load-${i}`, `load-session-${i}`))
 })
@@ -160,7 +160,7 @@ describe(`web host under load: ${CLIENTS} reviewers for ${SECONDS} s`, () => {
     // Close first: pending refits finish and every connection is gone, so the file is what remains.
     for (const h of hosts.splice(0)) await h.close()
     await server.close()
-    const db = new Database(dbPath, { readonly: true })
+    const db = new Database(dbLocation, { readonly: true })
     try {
       expect(tally.errors.slice(0, 5)).toEqual([])
       expect(tally.acks.length).toBeGreaterThan(0)

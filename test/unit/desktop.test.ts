@@ -16,8 +16,8 @@ describe('desktop core (what src/main/index.ts runs before opening a window)', (
       // resolved path is the one better-sqlite3 loads.
       const core = await startDesktopCore({ dataDir: dir, appRoot: '/app', resourcesPath: '/res', isPackaged: false }, () => nodeBinding)
       expect(core.nativeBinding).toBe(nodeBinding)
-      expect(core.dbPath).toBe(join(dir, 'arbiter.db'))
-      expect(await core.service.handlers['app.info']({}, core.service.context())).toMatchObject({ shell: 'electron', location: core.dbPath })
+      expect(core.dbLocation).toBe(join(dir, 'arbiter.db'))
+      expect(await core.service.handlers['app.info']({}, core.service.context())).toMatchObject({ shell: 'electron', dbLocation: core.dbLocation })
       await core.service.close()
 
       // A bogus binding fails to open: proof the option is honoured, not ignored.

@@ -1,19 +1,19 @@
 /**
  * What the database commands of the CLI share (`import`, `fit`, `decide`, `export`, `demo`): the
- * database path, the actor their writes are recorded under, and opening the store only when a
+ * database location, the actor their writes are recorded under, and opening the store only when a
  * command gets that far (a rejected import must not even create the file).
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { defaultDbPath } from '../paths'
+import { defaultDbLocation } from '../paths'
 import { isServerLocation, openStore, type Actor, type Store } from '../store'
 import { settingsFromStored } from './settings'
 
 /** `--db`: a file path (made absolute) or a `postgres://` URL (kept as given). */
-export function dbPathOf(flag: string | undefined): string {
+export function dbLocationOf(flag: string | undefined): string {
   if (flag !== undefined && isServerLocation(flag)) return flag
-  return resolve(flag ?? defaultDbPath())
+  return resolve(flag ?? defaultDbLocation())
 }
 
 /** Opens on first use, at most once; `close()` is a no-op when it never opened. */
@@ -22,15 +22,15 @@ export class LazyStore {
   /** The first open made the database file (none was there before). */
   private created = false
 
-  constructor(readonly path: string) {}
+  constructor(readonly dbLocation: string) {}
 
   get = async (): Promise<Store> => {
     if (this.store === null) {
-      if (!isServerLocation(this.path)) {
-        mkdirSync(dirname(this.path), { recursive: true })
-        this.created = !existsSync(this.path)
+      if (!isServerLocation(this.dbLocation)) {
+        mkdirSync(dirname(this.dbLocation), { recursive: true })
+        this.created = !existsSync(this.dbLocation)
       }
-      this.store = await openStore(this.path)
+      this.store = await openStore(this.dbLocation)
     }
     return this.store
   }
@@ -51,7 +51,7 @@ export class LazyStore {
     const c = this.created ? await store.counts().catch(() => null) : null
     await this.close()
     if (c === null || c.tasks > 0 || c.labels > 0 || c.fits > 0) return
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.path}${suffix}`, { force: true })
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.dbLocation}${suffix}`, { force: true })
   }
 }
 
@@ -59,9 +59,9 @@ export class LazyStore {
  * Commands that read an existing database refuse a missing one instead of creating it. A server
  * database is checked by connecting (opening it reports a missing one).
  */
-export function requireDatabase(path: string): void {
-  if (isServerLocation(path)) return
-  if (!existsSync(path)) throw Object.assign(new Error(`no database at ${path} (import traces first, or give --db)`), { code: 'bad_input' })
+export function requireDatabase(dbLocation: string): void {
+  if (isServerLocation(dbLocation)) return
+  if (!existsSync(dbLocation)) throw Object.assign(new Error(`no database at ${dbLocation} (import traces first, or give --db)`), { code: 'bad_input' })
 }
 
 /** The CLI writes as the reviewer named in the database's settings, from a session of its own. */

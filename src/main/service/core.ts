@@ -11,7 +11,7 @@ import type { JobRequest, JobResults } from './jobs/protocol'
 export interface ServiceOptions {
   store: Store
   /** The database file, for worker threads that open their own connection. */
-  dbPath: string
+  dbLocation: string
   /** better-sqlite3 binary to load (Electron's ABI in the desktop app); null = the default. */
   nativeBinding: string | null
   shell: Shell

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Shell } from '../../shared/api'
 import { hashHex } from '../engine/hash'
-import { defaultDbPath } from '../paths'
+import { defaultDbLocation } from '../paths'
 import { demoCouncilConfig, generateCouncil, toJsonl, type CouncilConfig } from '../sim'
 import { isServerLocation, openStore, type Actor, type Store } from '../store'
 import { DEMO_KEY, updateEngineSettings } from './engine-settings'
@@ -103,7 +103,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   log(`labeled ${drawn.length} tasks drawn at random (calibration); fitting`)
   // The defaults otherwise (β = 0.20, the default bound and method): what a new user's own data gets.
   const settings = await updateEngineSettings(store, { seed }, actor)
-  await fitAndDecide(store, { settings, redo: null }, actor)
+  await fitAndDecide(store, { settings, redecide: null }, actor)
 
   // The top of the review queue (closest to acting first), resolved by a reviewer.
   const queue = await store.queuePage({
@@ -113,7 +113,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
   const escalated = queue.rows.map((r) => r.taskId)
   await store.importLabels({ fileName: 'demo-review', sha256: hashHex(`${seed}:demo-review`), kind: 'labels', labels: escalated.map((id) => label(id, 'escalation', 'demo:reviewer')) }, actor)
   log(`resolved ${escalated.length} deferred tasks from the queue; refitting`)
-  const fit = await fitAndDecide(store, { settings, redo: null }, actor)
+  const fit = await fitAndDecide(store, { settings, redecide: null }, actor)
   await store.setSettings({ [DEMO_KEY]: { createdAt: at, seed } }, actor)
   const acted = fit.decisionCount - (fit.deferredCount ?? fit.decisionCount)
   return { tasks: traces.length, randomLabels: drawn.length, escalations: escalated.length, fitId: fit.id, acted, deferred: fit.decisionCount - acted }
@@ -124,34 +124,34 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
  * the default database (a path the user names starts empty). A PostgreSQL URL is never a first
  * launch: a server database is the team's, and the demo is only written there on request.
  */
-export function isFirstLaunch(dbPath: string, demoIfMissing: boolean | undefined): boolean {
-  if (isServerLocation(dbPath)) return false
-  const wanted = demoIfMissing ?? resolve(dbPath) === resolve(defaultDbPath())
-  return wanted && !existsSync(dbPath)
+export function isFirstLaunch(dbLocation: string, demoIfMissing: boolean | undefined): boolean {
+  if (isServerLocation(dbLocation)) return false
+  const wanted = demoIfMissing ?? resolve(dbLocation) === resolve(defaultDbLocation())
+  return wanted && !existsSync(dbLocation)
 }
 
 /**
- * Creates the demo database at `dbPath`, which must not exist yet. A PostgreSQL URL names a
+ * Creates the demo database at `dbLocation`, which must not exist yet. A PostgreSQL URL names a
  * database that exists by definition: the demo is written there only when it holds nothing yet
  * (no task, label, fit or setting), and a failed build is reported, not dropped (nothing on a
  * server is deleted by the app).
  */
-export async function createDemoDatabase(dbPath: string, opts: DemoOptions = {}): Promise<DemoReport> {
-  const server = isServerLocation(dbPath)
-  if (!server && existsSync(dbPath)) throw Object.assign(new Error(`${dbPath} already exists; the demo is only written to a new database`), { code: 'bad_input' })
-  const store = await openStore(dbPath, opts.nativeBinding === null || opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding })
+export async function createDemoDatabase(dbLocation: string, opts: DemoOptions = {}): Promise<DemoReport> {
+  const server = isServerLocation(dbLocation)
+  if (!server && existsSync(dbLocation)) throw Object.assign(new Error(`${dbLocation} already exists; the demo is only written to a new database`), { code: 'bad_input' })
+  const store = await openStore(dbLocation, opts.nativeBinding === null || opts.nativeBinding === undefined ? {} : { nativeBinding: opts.nativeBinding })
   try {
     if (server) {
       const c = await store.counts()
       if (c.tasks + c.labels + c.fits > 0 || Object.keys(await store.getSettings()).length > 0) {
-        throw Object.assign(new Error(`${(await store.info()).path} is not empty; the demo is only written to an empty database`), { code: 'bad_input' })
+        throw Object.assign(new Error(`${(await store.info()).dbLocation} is not empty; the demo is only written to an empty database`), { code: 'bad_input' })
       }
     }
     return await populateDemo(store, opts)
   } catch (e) {
     await store.close()
     // A half-built demo is worse than none: remove it so the next launch tries again.
-    if (!server) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true })
+    if (!server) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbLocation}${suffix}`, { force: true })
     throw e
   } finally {
     await store.close()

@@ -8,8 +8,8 @@ import { rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { CallContext, ExportKind, ExportResult, TaskFilterArgs } from '../../shared/api'
 import { decisionsWriter, flagsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
-import type { BlindViewer, Store, TaskRow } from '../store'
-import { blindViewerOf, maskQueueRows, maskRecentLabels } from './blind'
+import type { SealedViewer, Store, TaskRow } from '../store'
+import { maskQueueRows, maskRecentLabels, sealedViewerOf } from './sealed'
 
 const PAGE = 5000
 
@@ -34,24 +34,24 @@ export function decisionRow(r: TaskRow): DecisionExportRow {
 }
 
 /**
- * Who an export is for: a console caller sees it under the blind rule — the label-based
- * filters skip tasks blind for them, a blind task's decision row shows no label and no answer, and
+ * Who an export is for: a console caller sees it under the sealed rule — the label-based
+ * filters skip tasks sealed for them, a sealed task's decision row shows no label and no answer, and
  * others' labels of it are left out — exactly as their queue shows it. null: the CLI, which holds
  * the database itself.
  */
-type Reader = { ctx: CallContext; viewer: BlindViewer | null }
+type Reader = { ctx: CallContext; viewer: SealedViewer | null }
 
 /** Every line of the export, in order (a generator, so nothing is held whole). */
 async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, format: ExportFormat, count: { rows: number }, reader: Reader | null): AsyncGenerator<string> {
   let after: string | null = null
   const viewer = reader?.viewer ?? null
-  const blind = reader !== null && viewer !== null ? reader.ctx : null
+  const sealedCaller = reader !== null && viewer !== null ? reader.ctx : null
   if (what === 'decisions') {
     const w = decisionsWriter(format)
     yield w.header()
     for (;;) {
       const found: TaskRow[] = await store.filteredTasks(filter, after, PAGE, viewer)
-      const page = blind === null ? found : await maskQueueRows(store, blind, found)
+      const page = sealedCaller === null ? found : await maskQueueRows(store, sealedCaller, found)
       for (const r of page) {
         count.rows++
         yield w.row(decisionRow(r))
@@ -77,7 +77,7 @@ async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, fo
   yield w.header()
   for (;;) {
     const { rows: found, lastTaskId } = await store.filteredLabels(filter, after, PAGE, viewer)
-    const rows = blind === null ? found : await maskRecentLabels(store, blind, found)
+    const rows = sealedCaller === null ? found : await maskRecentLabels(store, sealedCaller, found)
     for (const l of rows) {
       count.rows++
       yield w.row({ task: l.taskId, label: l.label as string, source: l.source, reviewer: l.reviewer, at: l.at, note: l.note })
@@ -87,10 +87,10 @@ async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, fo
   }
 }
 
-/** `ctx`: the console caller the export is for (the blind rule applies); null: the CLI. */
+/** `ctx`: the console caller the export is for (the sealed rule applies); null: the CLI. */
 export async function runExport(store: Store, what: ExportKind, filter: TaskFilterArgs, format: ExportFormat, path: string | null, ctx: CallContext | null = null): Promise<ExportResult> {
   const count = { rows: 0 }
-  const reader = ctx === null ? null : { ctx, viewer: await blindViewerOf(store, ctx) }
+  const reader = ctx === null ? null : { ctx, viewer: await sealedViewerOf(store, ctx) }
   const fileName = path === null ? `arbiter-${what}.${format}` : basename(path)
   if (path === null) {
     let content = ''

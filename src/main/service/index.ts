@@ -15,7 +15,7 @@ import { labelHandlers } from './handlers/labels'
 import { queueHandlers } from './handlers/queue'
 import { auditHandlers } from './handlers/audit'
 import { teamHandlers } from './handlers/team'
-import { maskAuditEntries } from './blind'
+import { maskAuditEntries } from './sealed'
 import { EventHub } from './event-hub'
 import { readEngineSettings } from './engine-settings'
 import { ModelCache } from './fit/model'
@@ -57,10 +57,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // Every call served marks it: the service's fits give way to its reviewers (jobs/give-way.ts).
   const activity = new ReviewerActivity()
   const fits = new FitRunner(
-    async (redo, actor) => {
+    async (redecide, actor) => {
       const { value } = await runJobWithEvents(hub, {
-        kind: 'fit', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding,
-        settings: await readEngineSettings(store), redo, actor: actor ?? actorOf(context()), activity: activity.buffer
+        kind: 'fit', dbLocation: opts.dbLocation, nativeBinding: opts.nativeBinding,
+        settings: await readEngineSettings(store), redecide, actor: actor ?? actorOf(context()), activity: activity.buffer
       })
       return value
     },
@@ -106,7 +106,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     'app.info': async (_args, ctx) => {
       const info = await store.info()
       return {
-        version: APP_VERSION, shell: ctx.shell, backend: info.backend, location: info.path, schemaVersion: info.schemaVersion,
+        version: APP_VERSION, shell: ctx.shell, backend: info.backend, dbLocation: info.dbLocation, schemaVersion: info.schemaVersion,
         reviewerFromToken: ctx.reviewerFromToken === true
       }
     },
@@ -123,7 +123,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       return asSeenBy(settings, ctx)
     },
     'db.checkIntegrity': async () => {
-      const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbPath: opts.dbPath, nativeBinding: opts.nativeBinding })
+      const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbLocation: opts.dbLocation, nativeBinding: opts.nativeBinding })
       return { ...value, checkedAt: new Date().toISOString(), jobId }
     },
     'audit.tail': async ({ limit }, ctx) =>
@@ -146,7 +146,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
           store = await open()
         } catch (e) {
           // Whatever happened, the service keeps a database: the one at the path now.
-          store = await openStore(opts.dbPath, opts.nativeBinding === null ? {} : { nativeBinding: opts.nativeBinding })
+          store = await openStore(opts.dbLocation, opts.nativeBinding === null ? {} : { nativeBinding: opts.nativeBinding })
           watch()
           throw e
         }

@@ -3,7 +3,7 @@
  * each move counts as (docs/engine.md §2), and — unless blind — the engine's verdict under the current
  * fit: posterior, seat weights beside reliabilities, leave-one-seat-out influence (§6), per-round
  * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
- * only once the task has a human label the caller may see (the blind rule, blind.ts).
+ * only once the task has a human label the caller may see (the sealed rule, sealed.ts).
  */
 import type { CallContext, DecisionView, FlagView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
 import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
@@ -111,7 +111,7 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
 }
 
 /**
- * `othersHidden`: the task is blind for the caller (blind.ts) — other reviewers' labels are left
+ * `othersHidden`: the task is sealed for the caller (sealed.ts) — other reviewers' labels are left
  * out, and with them the gold and, in a blind view, the verdict: to this caller the task is unlabeled.
  */
 export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, ctx: CallContext, othersHidden: boolean): Promise<TaskDetail> {
@@ -136,7 +136,7 @@ export async function taskDetail(store: Store, models: ModelCache, taskId: strin
     labelLog: rec.labelLog.filter(shown).map(labelView),
     reservation: rec.reservation,
     reservedByOther: rec.reservation !== null && rec.reservation.sessionId !== ctx.sessionId,
-    // A flag's reason may say what the council argued: on a task blind to the caller, only their own.
+    // A flag's reason may say what the council argued: on a task blind or sealed for the caller, only their own.
     flags: (await store.taskFlags(taskId)).filter((f) => !(hide || othersHidden) || f.reviewer === ctx.reviewer).map(flagView)
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The store's entry point: `openStore` picks the backend from the location. Callers import the
+ * The store's entry point: `openStore` picks the backend from the database location. Callers import the
  * contract from here and never reach into a backend folder.
  */
 import { openSqliteStore, type SqliteOpenOptions } from './sqlite/open'
@@ -20,12 +20,12 @@ export { POSTGRES_MIGRATIONS } from './postgres/migrations'
 export type OpenStoreOptions = SqliteOpenOptions
 
 /**
- * Whether a store location names a database server (a `postgres://` URL) rather than a file:
+ * Whether a database location names a database server (a `postgres://` URL) rather than a file:
  * what only makes sense for a file (moving it aside, deleting a half-built one, checking that it
  * exists, creating its folder) must ask this first.
  */
-export function isServerLocation(location: string): boolean {
-  return typeof location === 'string' && POSTGRES_URL.test(location)
+export function isServerLocation(dbLocation: string): boolean {
+  return typeof dbLocation === 'string' && POSTGRES_URL.test(dbLocation)
 }
 
 /**
@@ -33,12 +33,12 @@ export function isServerLocation(location: string): boolean {
  * file path (or `:memory:`). SQLite-only options (native binding, busy timeout, a migration list
  * of SQLite's dialect) do not apply to PostgreSQL; `readonly` and `now` do.
  */
-export async function openStore(location: string, opts: OpenStoreOptions = {}): Promise<Store> {
-  if (isServerLocation(location)) {
-    return openPostgresStore(location, {
+export async function openStore(dbLocation: string, opts: OpenStoreOptions = {}): Promise<Store> {
+  if (isServerLocation(dbLocation)) {
+    return openPostgresStore(dbLocation, {
       ...(opts.readonly === undefined ? {} : { readonly: opts.readonly }),
       ...(opts.now === undefined ? {} : { now: opts.now })
     })
   }
-  return openSqliteStore(location, opts)
+  return openSqliteStore(dbLocation, opts)
 }

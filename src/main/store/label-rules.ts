@@ -10,8 +10,8 @@
  * - the effective label: the latest adjudicated live label; else, when the votes all agree, the
  *   latest live label; when they disagree, none (the task awaits adjudication and no fit uses it).
  *   With one reviewer this is their latest live label, as it always was;
- * - the blind stream (Calibrate) with N reviewers per task: a task stays in it while it has votes
- *   from fewer than N reviewers, all of them blind (`random`) and none adjudicated.
+ * - sealed, with N reviewers per task: a task stays sealed (Calibrate draws it for more reviewers) while
+ *   it has votes from fewer than N reviewers, all of them blind (`random`) and none adjudicated.
  */
 
 export interface LabelDialect {
@@ -51,10 +51,10 @@ export const EFFECTIVE_LABEL_ID = (taskExpr: string, d: LabelDialect): string =>
     ORDER BY e.adjudicated DESC, e.${d.seq} DESC LIMIT 1)`
 
 /**
- * The task is still in the blind stream for someone: no live label that is adjudicated or not
- * blind, and live labels from fewer than N reviewers. One parameter: N.
+ * The task is still sealed: no live label that is adjudicated or not blind
+ * (`random`), and live labels from fewer than N reviewers. One parameter: N.
  */
-export const IN_BLIND_STREAM = (taskExpr: string): string =>
+export const IS_SEALED = (taskExpr: string): string =>
   `NOT EXISTS (SELECT 1 FROM labels bx WHERE bx.task_id = ${taskExpr} AND ${LIVE_LABEL('bx')}
     AND (bx.adjudicated OR bx.source <> 'random'))
   AND (SELECT count(DISTINCT br.reviewer) FROM labels br WHERE br.task_id = ${taskExpr} AND ${LIVE_LABEL('br')}) < ?`
@@ -64,33 +64,33 @@ export const LABELED_BY = (taskExpr: string): string =>
   `EXISTS (SELECT 1 FROM labels bm WHERE bm.task_id = ${taskExpr} AND bm.reviewer = ? AND ${LIVE_LABEL('bm')})`
 
 /**
- * The blind rule: others' labels of the task are hidden from a reviewer while it has a
- * live label, none of it theirs, and is still in the blind stream. The ONE text behind task
- * detail, queue rows, recent labels, the audit log (TeamStore.blindTasks) and the label-based
+ * The sealed rule: others' labels of the task are hidden from a reviewer while it has a
+ * live label, none of it theirs, and is still sealed. The ONE text behind task
+ * detail, queue rows, recent labels, the audit log (TeamStore.sealedTasks) and the label-based
  * filters of the queue and the exports. Two parameters: the reviewer, then N.
  */
-export const BLIND_FOR = (taskExpr: string): string =>
-  `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IN_BLIND_STREAM(taskExpr)})`
+export const SEALED_FOR = (taskExpr: string): string =>
+  `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IS_SEALED(taskExpr)})`
 
 export type SqlPart = { sql: string; params: unknown[] }
 
 /**
  * What Calibrate may draw for `reviewer` with N reviewers per task: with N = 1 a task without a
- * live label (the one-reviewer rule, unchanged); with N > 1 a task in the blind stream that this
+ * live label (the one-reviewer rule, unchanged); with N > 1 a task still sealed that this
  * reviewer has not labeled.
  */
 export function drawablePredicate(taskExpr: string, reviewersPerTask: number, reviewer: string | null): SqlPart {
   const unlabeled = `NOT ${HAS_LIVE_LABEL(taskExpr)}`
   if (reviewersPerTask <= 1) return { sql: unlabeled, params: [] }
   // Unlabeled first: most tasks are, and one index probe settles them (the draw counts every task).
-  if (reviewer === null) return { sql: `(${unlabeled} OR ${IN_BLIND_STREAM(taskExpr)})`, params: [reviewersPerTask] }
-  return { sql: `(${unlabeled} OR (${IN_BLIND_STREAM(taskExpr)} AND NOT ${LABELED_BY(taskExpr)}))`, params: [reviewersPerTask, reviewer] }
+  if (reviewer === null) return { sql: `(${unlabeled} OR ${IS_SEALED(taskExpr)})`, params: [reviewersPerTask] }
+  return { sql: `(${unlabeled} OR (${IS_SEALED(taskExpr)} AND NOT ${LABELED_BY(taskExpr)}))`, params: [reviewersPerTask, reviewer] }
 }
 
 /**
  * The task awaits adjudication: reviewers' votes disagree (so it has a live label but no
- * effective one) and it has left the blind stream (a blind batch is adjudicated once all N
+ * effective one) and it is no longer sealed (a blind batch is adjudicated once all N
  * reviewers have labeled it). One parameter: N.
  */
 export const AWAITS_ADJUDICATION = (taskExpr: string, d: LabelDialect): string =>
-  `${HAS_LIVE_LABEL(taskExpr)} AND ${EFFECTIVE_LABEL_ID(taskExpr, d)} IS NULL AND NOT (${IN_BLIND_STREAM(taskExpr)})`
+  `${HAS_LIVE_LABEL(taskExpr)} AND ${EFFECTIVE_LABEL_ID(taskExpr, d)} IS NULL AND NOT (${IS_SEALED(taskExpr)})`

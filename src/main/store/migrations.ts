@@ -128,8 +128,8 @@ export const SCHEMA_MIGRATIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
 export const RECORD_MIGRATION = 'INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)'
 
 /** A database with tables but no migration record: someone else's, never migrated into ours. */
-export const notArbiter = (location: string): StoreError =>
-  new StoreError('bad_input', `${location} is not an Arbiter database (it has tables but no schema_migrations)`)
+export const notArbiter = (dbLocation: string): StoreError =>
+  new StoreError('bad_input', `${dbLocation} is not an Arbiter database (it has tables but no schema_migrations)`)
 
 /** A read-only open of a database that has migrations pending. */
 export const needsMigrating = (plan: MigrationPlan): StoreError =>

@@ -10,7 +10,7 @@ import type { Plan } from './plan'
 import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
-import { canCopyDecisions, currentFit, finishDecisions, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { canRedecideRows, currentFit, finishDecisions, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
 import { budgetWhatIf, countLabelsSince } from './ops/what-if'
 import { abandonOwnedImport, beginOwnedImport, publishOwnedImport, sweepDeadImports, type Owners } from './ops/import-owners'
 import { findImportBySha, listImports } from './ops/imports'
@@ -24,7 +24,7 @@ import { recordDraw } from './ops/draws'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
-import { awaitingAdjudicationPlan, blindTasksPlan, drawUnlabeledPlan, effectiveLabelsPlan, votesPlan } from './ops/team'
+import { awaitingAdjudicationPlan, drawUnlabeledPlan, effectiveLabelsPlan, sealedTasksPlan, votesPlan } from './ops/team'
 
 /**
  * - `read`: one snapshot (SQLite's deferred read; PostgreSQL REPEATABLE READ READ ONLY);
@@ -105,8 +105,8 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),
   // Invisible until finished: no topic changes (the fit's running count is not shown as news).
   appendDecisionPage: timeless('staged', []),
-  copyDecisions: timeless('staged', []),
-  canCopyDecisions: read((d, _now, fitId) => canCopyDecisions(d, fitId)),
+  redecideRows: timeless('staged', []),
+  canRedecideRows: read((d, _now, fitId) => canRedecideRows(d, fitId)),
   // Still invisible: the table is no one's until the finish.
   indexDecisions: write('finish', [], false, (d, _now, fitId, index) => indexDecisions(d, fitId, index), false),
   finishDecisions: { ...write('finish', ['decisions', 'fits', 'audit'], true, (d, now, fitId, actor) => finishDecisions(d, now, fitId, actor)), decides: true },
@@ -124,7 +124,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   // Derived data no screen shows: no topic changes.
   saveTallyPacks: write('write', [], false, (d, _now, importId, packs) => saveTallyPacks(d, importId, packs)),
   tasksWithoutTallies: read((d, _now, limit) => tasksWithoutTallies(d, limit)),
-  talliesOf: read(),
+  loadTallies: read(),
   saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
   queuePage: read((d, now, query) => queuePage(d, now, query)),
@@ -141,7 +141,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   labelCounts: read(() => labelCounts()),
 
   awaitingAdjudication: read((d, _now, query) => awaitingAdjudicationPlan(query, d)),
-  blindTasks: read((d, _now, query) => blindTasksPlan(query, d)),
+  sealedTasks: read((d, _now, query) => sealedTasksPlan(query, d)),
   votes: read((d) => votesPlan(d)),
 
   // A flag is not a label: it changes the task's row in the queue (its marker) and ends a hold.

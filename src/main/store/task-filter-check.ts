@@ -1,5 +1,5 @@
 /** The parts of a task filter that hold no SQL: its check, and the shape both backends build from it. */
-import { LABEL_SOURCES, StoreError, TASK_STATES, type BlindViewer, type QueueQuery, type TaskFilter } from './contract'
+import { LABEL_SOURCES, StoreError, TASK_STATES, type SealedViewer, type QueueQuery, type TaskFilter } from './contract'
 import { checkId, checkInt, checkNullableString, checkOneOf } from './validate'
 
 export type FilterMode = 'decided' | 'tasks'
@@ -33,9 +33,9 @@ export function viewerOf(query: QueueQuery): string | null {
   return query.viewerSession === null || query.viewerSession === undefined ? null : checkId(query.viewerSession, 'viewerSession')
 }
 
-/** The blind viewer, checked; null when none is given or with one reviewer per task (no blind rule). */
-export function blindViewerOf(v: BlindViewer | null | undefined): BlindViewer | null {
+/** The sealed viewer, checked; null when none is given or with one reviewer per task (no sealed rule). */
+export function sealedViewerOf(v: SealedViewer | null | undefined): SealedViewer | null {
   if (v === null || v === undefined) return null
-  const reviewersPerTask = checkInt(v.reviewersPerTask, 'blindViewer.reviewersPerTask', 1)
-  return reviewersPerTask === 1 ? null : { reviewer: checkId(v.reviewer, 'blindViewer.reviewer'), reviewersPerTask }
+  const reviewersPerTask = checkInt(v.reviewersPerTask, 'sealedViewer.reviewersPerTask', 1)
+  return reviewersPerTask === 1 ? null : { reviewer: checkId(v.reviewer, 'sealedViewer.reviewer'), reviewersPerTask }
 }

@@ -7,7 +7,7 @@ export interface AppInfo {
   shell: Shell
   backend: 'sqlite' | 'postgres'
   /** Where the data lives (a file path, or a redacted server URL). */
-  location: string
+  dbLocation: string
   schemaVersion: number
   /** The caller's reviewer name is fixed by their login link (Settings cannot change it). */
   reviewerFromToken: boolean

@@ -8,7 +8,7 @@ export interface DemoStatus {
 }
 
 export interface StartEmptyResult {
-  dbPath: string
+  dbLocation: string
   /** Where the demo database was moved (kept, not deleted). */
   demoMovedTo: string
 }

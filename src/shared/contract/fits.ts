@@ -71,7 +71,7 @@ const listLimit = z.object({ limit: z.number().int().min(1).max(500).default(50)
 
 export const fitCalls = defineCalls({
   'fits.run': command(noArgs, returns<FitSummary>()),
-  'fits.decide': command(z.object({ budget: budgetSchema, bound: z.enum(BOUND_KINDS).optional() }).strict(), returns<FitSummary>()),
+  'fits.redecide': command(z.object({ budget: budgetSchema, bound: z.enum(BOUND_KINDS).optional() }).strict(), returns<FitSummary>()),
   'fits.list': query(listLimit, returns<FitSummary[]>(), ['fits']),
   'fits.get': query(fitIdOnly, returns<FitDetail>(), ['fits']),
   'fits.rollback': command(fitIdOnly, returns<FitSummary>()),

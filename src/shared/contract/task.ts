@@ -55,7 +55,7 @@ export interface TaskDetail {
   reservation: Reservation | null
   /** Held by another session: a resolve is still possible but the console should say so. */
   reservedByOther: boolean
-  /** Who flagged the task and why, oldest first (none shown while the task is blind). */
+  /** Who flagged the task and why, oldest first (only the caller's own while the task is blind or sealed for them). */
   flags: FlagView[]
 }
 

@@ -10,7 +10,7 @@ import type { LabelView, ResolveResult } from './labels'
 const reviewerName = z.string().trim().min(1).max(80)
 
 export const teamSettingsSchema = z.object({
-  /** N: a task leaves the blind calibration stream once N reviewers labeled it. */
+  /** N: a task stays sealed (Calibrate draws it for more reviewers) until N reviewers labeled it. */
   reviewersPerTask: z.number().int().min(1).max(20),
   /** Who may adjudicate a disagreement; empty: any reviewer. */
   adjudicators: z.array(reviewerName).max(100)

@@ -34,8 +34,8 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'arbiter-calls-'))
       location = await makeDbLocation()
-      const dbPath = location.dbPath
-      service = await createService({ store: await openStore(dbPath), dbPath, nativeBinding: null, shell: 'electron' })
+      const dbLocation = location.dbLocation
+      service = await createService({ store: await openStore(dbLocation), dbLocation, nativeBinding: null, shell: 'electron' })
       ana = { ...service.context(), reviewer: 'ana', sessionId: 'window-1' }
       bo = { ...service.context(), reviewer: 'bo', sessionId: 'window-2' }
       await call('engine.updateSettings', { patch: { autoRefit: false } })
@@ -126,21 +126,21 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       const bad = await dispatch(service.handlers, 'engine.updateSettings', { patch: { spotRate: 2 } }, ana)
       expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } })
       expect(await call('engine.updateSettings', { patch: { labelPolicy: 'random', budget: { kind: 'absolute', beta: 0.3 } } })).toMatchObject({ labelPolicy: 'random', budget: { kind: 'absolute', beta: 0.3 } })
-      const noFit = await dispatch(service.handlers, 'fits.decide', { budget: { kind: 'auto' } }, ana)
+      const noFit = await dispatch(service.handlers, 'fits.redecide', { budget: { kind: 'auto' } }, ana)
       expect(noFit).toMatchObject({ ok: false, error: { code: 'not_found' } })
       const fit = await call<{ id: string }>('fits.run')
       const detail = await call<{ budget: unknown; certificate: Record<string, unknown>; seats: unknown[] }>('fits.get', { fitId: fit.id })
       expect(detail.budget).toEqual({ kind: 'absolute', beta: 0.3 })
       expect(detail.certificate).not.toHaveProperty('labels')
       expect((detail.certificate.settings as { labelPolicy: string }).labelPolicy).toBe('random')
-      const redo = await call<{ id: string; parentFitId: string; current: boolean }>('fits.decide', { budget: { kind: 'relative', lambda: 1 } })
-      expect(redo).toMatchObject({ parentFitId: fit.id, current: true })
-      expect(((await call<{ budget: unknown }>('fits.get', { fitId: redo.id })).budget)).toEqual({ kind: 'relative', lambda: 1 })
+      const redecided = await call<{ id: string; parentFitId: string; current: boolean }>('fits.redecide', { budget: { kind: 'relative', lambda: 1 } })
+      expect(redecided).toMatchObject({ parentFitId: fit.id, current: true })
+      expect(((await call<{ budget: unknown }>('fits.get', { fitId: redecided.id })).budget)).toEqual({ kind: 'relative', lambda: 1 })
       const tail = await call<{ action: string }[]>('audit.tail', { limit: 3 })
       expect(tail.map((a) => a.action)).toEqual(['decisions.save', 'fit.save', 'decisions.save'].slice(-3))
     })
 
-    it('stores the bound each fit ran with: the setting\'s, the current fit\'s on a re-decide, or the one fits.decide names', async () => {
+    it('stores the bound each fit ran with: the setting\'s, the current fit\'s on a re-decide, or the one fits.redecide names', async () => {
       expect(await call('engine.getSettings')).toMatchObject({ bound: 'binomial' })
       // A new database: the defaults are its own, so there is no old-database notice.
       expect(await call('engine.defaultsNotice')).toBeNull()
@@ -151,12 +151,12 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       const fit = await call<{ id: string; bound: string }>('fits.run')
       expect(fit.bound).toBe('hoeffding')
       expect((await call<{ certificate: { bound: string; settings: { bound: string } } }>('fits.get', { fitId: fit.id })).certificate).toMatchObject({ bound: 'hoeffding', settings: { bound: 'hoeffding' } })
-      const kept = await call<{ bound: string; parentFitId: string }>('fits.decide', { budget: { kind: 'absolute', beta: 0.3 } })
+      const kept = await call<{ bound: string; parentFitId: string }>('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
       expect(kept).toMatchObject({ bound: 'hoeffding', parentFitId: fit.id })
-      const other = await call<{ id: string; bound: string }>('fits.decide', { budget: { kind: 'absolute', beta: 0.3 }, bound: 'binomial' })
+      const other = await call<{ id: string; bound: string }>('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 }, bound: 'binomial' })
       expect(other.bound).toBe('binomial')
       expect((await call<{ id: string; bound: string }[]>('fits.list', { limit: 1 }))[0]).toMatchObject({ id: other.id, bound: 'binomial' })
-      const refused = await dispatch(service.handlers, 'fits.decide', { budget: { kind: 'auto' }, bound: 'bernstein' }, ana)
+      const refused = await dispatch(service.handlers, 'fits.redecide', { budget: { kind: 'auto' }, bound: 'bernstein' }, ana)
       expect(refused).toMatchObject({ ok: false, error: { code: 'bad_input' } })
     })
   })

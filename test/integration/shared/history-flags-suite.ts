@@ -51,13 +51,13 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      store = await openStore(location.dbPath)
+      store = await openStore(location.dbLocation)
       // Six tasks: the three example debates, twice over under other ids.
       const traces = exampleTraces()
       const all = [...traces, ...traces.map((t) => ({ ...t, task: `${t.task}-b` }))]
       ids = all.map((t) => t.task).sort()
       await seedTraces(store, all)
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       host = await startWebHost({
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob']

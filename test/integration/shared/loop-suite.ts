@@ -3,7 +3,7 @@
  * import → fit → decide → resolve → refit → export, with every number checked against
  * the engine's own functions run on the same traces and labels; undo supersedes; a stale resolve
  * is refused; the export is exactly the queue's filter. Imports and fits run in worker threads
- * that open the store by its location, a file path or a postgres:// URL alike.
+ * that open the store by its database location, a file path or a postgres:// URL alike.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -58,9 +58,9 @@ export function defineLoopSuite(name: string, makeDbLocation: MakeDbLocation): v
       const labels = traces.filter((_, i) => i % 2 === 0).map((t) => JSON.stringify({ task: t.task, label: t.gold, source: 'random', reviewer: 'ana', at: '2026-11-30T12:00:00Z' }))
       writeFileSync(join(dir, 'calibration.labels.jsonl'), `${labels.join('\n')}\n`)
       location = await makeDbLocation()
-      const dbPath = location.dbPath
-      const store = await openStore(dbPath)
-      service = await createService({ store, dbPath, nativeBinding: null, shell: 'electron' })
+      const dbLocation = location.dbLocation
+      const store = await openStore(dbLocation)
+      service = await createService({ store, dbLocation, nativeBinding: null, shell: 'electron' })
       service.subscribe((e) => events.push(e))
       // At this size (600 calibration labels) the social state's neighbourhoods are too coarse for
       // λ = auto to find a feasible budget; the rounded posterior state acts (docs/engine.md §8.2). The

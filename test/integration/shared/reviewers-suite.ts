@@ -53,9 +53,9 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      store = await openStore(location.dbPath, { now: () => new Date(clock) })
+      store = await openStore(location.dbLocation, { now: () => new Date(clock) })
       await seedTraces(store, exampleTraces())
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       host = await startWebHost({
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob']

@@ -67,9 +67,9 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       // Now: an import's worker thread reads holds on its own connection, by the real clock.
       clock = Date.now()
       location = await makeDbLocation()
-      store = await openStore(location.dbPath, { now: () => new Date(clock) })
+      store = await openStore(location.dbLocation, { now: () => new Date(clock) })
       await seedTraces(store, exampleTraces())
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       host = await startWebHost({
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob', 'carol']
@@ -146,7 +146,7 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       expect((await call('alice', 'team.getSettings')).value).toEqual({ reviewersPerTask: 2, adjudicators: ['carol'] })
     })
 
-    it('keeps blind labels blind (N = 2) in exports, label-based queue filters and the audit log', async () => {
+    it('keeps others’ labels sealed (N = 2) in exports, label-based queue filters and the audit log', async () => {
       await team({ reviewersPerTask: 2 })
       // Alice answers medclaim-0001 blind, against the engine's answer (the example's gold is true).
       expect(await draw('alice', 'medclaim-0001')).toBe('medclaim-0001')

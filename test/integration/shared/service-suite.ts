@@ -1,7 +1,7 @@
 /**
  * The service over a real database, on either backend (service.test.ts runs it on both):
- * counts and the location it reports, settings and their events, the integrity check and a large
- * import in worker threads that open the store by its location (a file path or a postgres:// URL),
+ * counts and the database location it reports, settings and their events, the integrity check and a large
+ * import in worker threads that open the store by its database location (a file path or a postgres:// URL),
  * another connection's commit turned into a `changed` event, and error codes across the envelope.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,16 +22,16 @@ const LARGE_IMPORT_TASKS = 10_000
 export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation): void {
   describe(`service over ${name}`, () => {
     let location: DbLocation
-    let dbPath: string
+    let dbLocation: string
     let service: Service
     let events: ApiEvent[]
 
     beforeEach(async () => {
       location = await makeDbLocation()
-      dbPath = location.dbPath
-      const store = await openStore(dbPath)
+      dbLocation = location.dbLocation
+      const store = await openStore(dbLocation)
       await seedTraces(store, exampleTraces())
-      service = await createService({ store, dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation, nativeBinding: null, shell: 'web' })
       events = []
       service.subscribe((e) => events.push(e))
     })
@@ -43,14 +43,14 @@ export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation)
 
     const call = (method: string, args: unknown = {}) => dispatch(service.handlers, method, args, service.context())
 
-    it('reports counts from the store, and its backend and location', async () => {
+    it('reports counts from the store, and its backend and database location', async () => {
       expect(await call('app.counts')).toEqual({
         ok: true,
         value: { tasks: 3, seats: 3, moves: 15, labels: 0, labeledTasks: 0, deferred: 0, acted: 0, spotCheck: 0, fits: 0 }
       })
       const info = await call('app.info')
-      const shown = location.backend === 'postgres' ? passwordFree(dbPath) : dbPath
-      expect(info).toMatchObject({ ok: true, value: { backend: location.backend, location: shown, shell: 'web' } })
+      const shown = location.backend === 'postgres' ? passwordFree(dbLocation) : dbLocation
+      expect(info).toMatchObject({ ok: true, value: { backend: location.backend, dbLocation: shown, shell: 'web' } })
     })
 
     it('validates arguments and emits the topics a write changed', async () => {
@@ -71,7 +71,7 @@ export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation)
       expect(phases.at(-1)).toBe('done')
     })
 
-    it('writes a large import from the writer thread, which opens the store by its location', async () => {
+    it('writes a large import from the writer thread, which opens the store by its database location', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'arbiter-svc-large-'))
       try {
         const file = join(dir, 'large.trace.jsonl')
@@ -86,7 +86,7 @@ export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation)
     })
 
     it('turns another connection’s commit into a changed event', async () => {
-      const other = await openStore(dbPath)
+      const other = await openStore(dbLocation)
       try {
         const s = await other.getTaskSummary('medclaim-0001')
         await other.recordLabel({ taskId: 'medclaim-0001', label: 'true', source: 'random', reviewer: 'bo', expectedVersion: s.version }, TEST_ACTOR)

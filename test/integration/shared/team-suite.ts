@@ -1,6 +1,6 @@
 /**
  * Several reviewers per task through the service's contract calls, on either backend
- * (team.test.ts runs it on both): the team settings; blind double-labeling — Bo sees nothing of
+ * (team.test.ts runs it on both): the team settings; double-labeling under the sealed rule — Bo sees nothing of
  * Ana's label (detail, queue, recent labels, audit log, a resolve's conflict) until he commits his
  * own; the disagreement listed for adjudication; the adjudicators setting; the ruling recorded as
  * an adjudicated label of the labels' source and audited; agreement in the audit summary.
@@ -49,11 +49,11 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      const store = await openStore(location.dbPath)
+      const store = await openStore(location.dbLocation)
       const traces = [...cleanCouncil({ tasks: TASKS, seed: 3 })]
       await seedTraces(store, traces)
       ids = traces.map((t) => t.task).sort()
-      service = await createService({ store, dbPath: location.dbPath, nativeBinding: null, shell: 'web' })
+      service = await createService({ store, dbLocation: location.dbLocation, nativeBinding: null, shell: 'web' })
       ;[ana, bo, cy, dee] = ['ana', 'bo', 'cy', 'dee'].map(as)
       await call('engine.updateSettings', { patch: { autoRefit: false } }, ana)
       // A fit, so that a verdict exists to be hidden from a blind view.
@@ -75,7 +75,7 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
       expect(tail[0]).toMatchObject({ action: 'settings.set', reviewer: 'ana', details: { set: { 'team.reviewersPerTask': 2 } } })
     })
 
-    it('double-labels blind: Bo sees nothing of Ana’s label before he commits his own', async () => {
+    it('double-labels sealed: Bo sees nothing of Ana’s label before he commits his own', async () => {
       const task = ids[0]
       const before = await detail(task, bo)
       expect(before.task.version).toBe(0)
@@ -159,7 +159,7 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
         await resolve(ids[i], d.task.candidates[0], 0, ana)
         await resolve(ids[i], d.task.candidates[same ? 0 : 1], 1, bo)
       }
-      // Out of the blind stream for cy (N reached): a label from the queue, not a draw.
+      // No longer sealed for cy (N reached): a label from the queue, not a draw.
       const c = await detail(ids[1], cy)
       await call<ResolveResult>('labels.resolve', { taskId: ids[1], label: c.task.candidates[0], expectedVersion: c.task.version, source: 'escalation' }, cy)
       const a = await call<AuditSummary>('audit.summary', {}, ana)

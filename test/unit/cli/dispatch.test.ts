@@ -35,10 +35,10 @@ describe('arbiter CLI dispatch', () => {
     await serving(() => [], (out) => /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)?.[1] ?? null, async (url, dir) => {
       const token = decodeURIComponent(new URL(url).searchParams.get('token')!)
       const res = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
-      const body = (await res.json()) as { ok: boolean; value: { shell: string; location: string } }
+      const body = (await res.json()) as { ok: boolean; value: { shell: string; dbLocation: string } }
       expect(body.ok).toBe(true)
       expect(body.value.shell).toBe('web')
-      expect(body.value.location).toBe(join(dir, 'a.db'))
+      expect(body.value.dbLocation).toBe(join(dir, 'a.db'))
     })
   })
 

@@ -154,7 +154,7 @@ describe('runImport of a large file, written from a second thread', () => {
   it('writes every task through the writer thread and publishes once', async () => {
     const file = join(dir, 'big.jsonl')
     writeFileSync(file, big(12_000))
-    const target = { dbPath: join(dir, 'a.db'), nativeBinding: null }
+    const target = { dbLocation: join(dir, 'a.db'), nativeBinding: null }
     const r = await runImport(store, req(file, { target }), ACTOR)
     expect(r).toMatchObject({ status: 'imported', tasks: 12_000, moves: 12_000, seats: 3 })
     expect((await store.counts()).tasks).toBe(12_000)
@@ -175,7 +175,7 @@ describe('runImport of a large file, written from a second thread', () => {
     const file = join(dir, 'big-bad.jsonl')
     writeFileSync(file, lines.join('\n'))
     expect(readFileSync(file).length).toBeGreaterThan(4 << 20)
-    const split = await runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null } }), ACTOR)
+    const split = await runImport(store, req(file, { target: { dbLocation: join(dir, 'a.db'), nativeBinding: null } }), ACTOR)
     const single = await runImport(store, req(file), ACTOR)
     expect(split.status).toBe('rejected')
     expect(split.errors.map((e) => `${e.line}:${e.rule}:${e.task}`)).toEqual([`${n - 2}:duplicate-task:big-7`, `${n - 1}:malformed-json:null`, `${n - 4}:seat-model-clash:big-${n - 5}`])
@@ -189,7 +189,7 @@ describe('runImport of a large file, written from a second thread', () => {
     lines[n - 1] = '{"task": "broken"'
     const file = join(dir, 'big-skip.jsonl')
     writeFileSync(file, lines.join('\n'))
-    const r = await runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null }, skipInvalid: true }), ACTOR)
+    const r = await runImport(store, req(file, { target: { dbLocation: join(dir, 'a.db'), nativeBinding: null }, skipInvalid: true }), ACTOR)
     expect(r).toMatchObject({ status: 'imported', tasks: n - 1, errorCount: 1, errors: [{ line: n, rule: 'malformed-json' }] })
     expect((await store.getTaskSummary(`big-${n - 2}`)).question).toMatch(/^q 11998 x/)
   }, 60_000)
@@ -200,7 +200,7 @@ describe('runImport of a large file, written from a second thread', () => {
     const file = join(dir, 'big-moving.jsonl')
     writeFileSync(file, lines.join('\n'))
     let changed = false
-    const p = runImport(store, req(file, { target: { dbPath: join(dir, 'a.db'), nativeBinding: null } }), ACTOR, (e) => {
+    const p = runImport(store, req(file, { target: { dbLocation: join(dir, 'a.db'), nativeBinding: null } }), ACTOR, (e) => {
       if (e.phase !== 'writing' || changed) return
       changed = true
       // The last line, still unread by the writing pass, becomes something pass 1 never saw.
@@ -213,7 +213,7 @@ describe('runImport of a large file, written from a second thread', () => {
   it('fails cleanly when the writer thread cannot open the database, leaving nothing visible', async () => {
     const file = join(dir, 'big.jsonl')
     writeFileSync(file, big(10_500))
-    const target = { dbPath: join(dir, 'no-such-dir', 'a.db'), nativeBinding: null }
+    const target = { dbLocation: join(dir, 'no-such-dir', 'a.db'), nativeBinding: null }
     await expect(runImport(store, req(file, { target }), ACTOR)).rejects.toThrow()
     expect((await store.counts()).tasks).toBe(0)
   }, 60_000)

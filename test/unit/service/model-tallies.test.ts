@@ -14,7 +14,7 @@ import { openStore, type Store } from '../../../src/main/store'
 let dir: string
 const stores: Store[] = []
 
-/** A demo database, and every id `talliesOf` was asked for on it. */
+/** A demo database, and every id `loadTallies` was asked for on it. */
 async function demo(name: string): Promise<{ store: Store; asked: string[][]; ids: string[] }> {
   const path = join(dir, name)
   await createDemoDatabase(path, { shell: 'cli' })
@@ -23,7 +23,7 @@ async function demo(name: string): Promise<{ store: Store; asked: string[][]; id
   const asked: string[][] = []
   const store = new Proxy(real, {
     get: (target, key) =>
-      key === 'talliesOf' ? (ids: string[]) => (asked.push([...ids]), target.talliesOf(ids)) : (target as unknown as Record<string | symbol, unknown>)[key]
+      key === 'loadTallies' ? (ids: string[]) => (asked.push([...ids]), target.loadTallies(ids)) : (target as unknown as Record<string | symbol, unknown>)[key]
   })
   const ids = (await real.tallyPage(null, 40)).map((t) => t.taskId)
   return { store, asked, ids }
@@ -46,14 +46,14 @@ describe('the labeled tasks’ tallies kept across fits', () => {
     const first = a.ids.slice(0, 30)
     // An id without tallies (no such task) is skipped, as the store skips it.
     const got = await labeledTallies(a.store, [...first, 'no-such-task'], known)
-    expect(got).toEqual(await a.store.talliesOf([...first, 'no-such-task']))
+    expect(got).toEqual(await a.store.loadTallies([...first, 'no-such-task']))
     expect(a.asked.at(-2)).toEqual([...first, 'no-such-task'])
 
     // The next fit: ten more labeled tasks, in another order. Only those ten are read.
     const next = [...a.ids].reverse()
     const again = await labeledTallies(a.store, next, known)
     expect(a.asked.at(-1)).toEqual(next.filter((id) => !first.includes(id)))
-    expect(again).toEqual(await a.store.talliesOf(next))
+    expect(again).toEqual(await a.store.loadTallies(next))
     // Nothing new: nothing read.
     await labeledTallies(a.store, next, known)
     expect(a.asked.at(-1)).toEqual([])

@@ -11,7 +11,7 @@ const tmp = useTempDir()
 
 describe('labelCounts', () => {
   it('counts live and superseded labels per reviewer and source', async () => {
-    const store = await openStore(tmp.dbPath())
+    const store = await openStore(tmp.dbLocation())
     try {
       expect(await store.labelCounts()).toEqual([])
       await importTasks(store, [makeTask('t1'), makeTask('t2'), makeTask('t3')])

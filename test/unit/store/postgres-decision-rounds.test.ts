@@ -1,6 +1,6 @@
 /**
  * PostgreSQL migration 0007 (as SQLite's 0009): decision rows keep their rounds, and a re-decide
- * copies a fit's rows with the verdict recomputed on the server (postgres/fits.ts `copyDecisions`).
+ * copies a fit's rows with the verdict recomputed on the server (postgres/fits.ts `redecideRows`).
  * The rule on hand-made rows, as sqlite-decision-rounds.test.ts pins it; the integration test
  * compares a copy with deciding again on a real council, on both backends.
  */
@@ -53,11 +53,11 @@ describeWith(POSTGRES, 'PostgreSQL decisions that keep their rounds', () => {
         { id: 't3', bound: [null, null, null], answers: [0, 1, 1], peak: null, reason: 'no-usable-k' },
         { id: 't4', bound: [0.1, 0.2, 0.3], answers: [0, 0, 1], peak: 0.3 }
       ])
-      expect(await store.canCopyDecisions(parent)).toBe(true)
+      expect(await store.canRedecideRows(parent)).toBe(true)
       const fit = (await store.saveFit({ ...FIT, parentFitId: parent }, ANA)).value.id
-      const first = (await store.copyDecisions(fit, { parentFitId: parent, threshold: 0.85, reason: null, rounds: 3, afterTaskId: null, limit: 3 })).value
+      const first = (await store.redecideRows(fit, { parentFitId: parent, threshold: 0.85, reason: null, rounds: 3, afterTaskId: null, limit: 3 })).value
       expect(first).toEqual({ copied: 3, last: 't3' })
-      expect((await store.copyDecisions(fit, { parentFitId: parent, threshold: 0.85, reason: null, rounds: 3, afterTaskId: 't3', limit: 3 })).value).toEqual({ copied: 1, last: 't4' })
+      expect((await store.redecideRows(fit, { parentFitId: parent, threshold: 0.85, reason: null, rounds: 3, afterTaskId: 't3', limit: 3 })).value).toEqual({ copied: 1, last: 't4' })
       await store.finishDecisions(fit, ANA)
       expect(await sql(url, `SELECT task_id, decision, answer, stop_round, gap, reason FROM ${decisionsTable(fit)} ORDER BY task_id`)).toEqual([
         { task_id: 't1', decision: 'act', answer: 'true', stop_round: 1, gap: 0.85 - 0.95, reason: null },
@@ -87,9 +87,9 @@ describeWith(POSTGRES, 'PostgreSQL decisions that keep their rounds', () => {
     try {
       const columns = await sql<{ column_name: string }>(url, `SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`, [decisionsTable(old)])
       expect(columns.map((c) => c.column_name).slice(-3)).toEqual(['peak', 'round_keys', 'round_answers'])
-      expect(await store.canCopyDecisions(old)).toBe(false)
+      expect(await store.canRedecideRows(old)).toBe(false)
       const newer = await decidedFit(store, [{ id: 't1', bound: [0.5], answers: [0], peak: 0.5 }])
-      expect(await store.canCopyDecisions(newer)).toBe(true)
+      expect(await store.canRedecideRows(newer)).toBe(true)
     } finally {
       await store.close()
     }

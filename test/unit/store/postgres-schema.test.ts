@@ -388,8 +388,8 @@ describeWith(POSTGRES, 'openStore with a PostgreSQL URL', () => {
       const store = await openStore(u.toString())
       const info = await store.info()
       expect(info.backend).toBe('postgres')
-      expect(info.path).not.toContain('s3cret')
-      expect(info.path).toContain(url.pathname)
+      expect(info.dbLocation).not.toContain('s3cret')
+      expect(info.dbLocation).toContain(url.pathname)
       await store.close()
     }
   })

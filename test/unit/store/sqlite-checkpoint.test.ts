@@ -21,7 +21,7 @@ describe('a commit that leaves its checkpoint to later', () => {
   const tmp = useTempDir()
 
   it('keeps the database file as it was until the checkpoint is paid; an ordinary commit checkpoints at once', () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const db = new Database(path)
     applyPragmas(db, { readonly: false, busyTimeoutMs: 1000 })
     const q = new Sql(db)

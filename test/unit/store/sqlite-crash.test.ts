@@ -12,9 +12,9 @@ import { rawDb, useTempDir } from './sqlite-helpers'
 
 const ROOT = join(__dirname, '../../..')
 
-function runUntilAcknowledged(dbPath: string): Promise<{ labelId: string }> {
+function runUntilAcknowledged(dbLocation: string): Promise<{ labelId: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crash-child.ts'), dbPath], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crash-child.ts'), dbLocation], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -39,7 +39,7 @@ describe('sqlite durability under SIGKILL', () => {
   const tmp = useTempDir()
 
   it('keeps the acknowledged label, shows nothing of the killed import, and stays consistent', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const setup = await openSqliteStore(path)
     await importTasks(setup, [makeTask('published-1')])
     await setup.close()

@@ -70,7 +70,7 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   ]
 
   async function setUp(): Promise<{ path: string; store: Store; parent: string }> {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await importTasks(store, ROWS.map((r) => makeTask(r.id)))
     return { path, store, parent: await decidedFit(store, ROWS) }
@@ -79,7 +79,7 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   async function copy(store: Store, parent: string, threshold: number, reason: string | null = null, limit = 10): Promise<string> {
     const fit = (await store.saveFit({ ...FIT, parentFitId: parent }, ANA)).value.id
     for (let after: string | null = null; ; ) {
-      const { copied, last }: { copied: number; last: string | null } = (await store.copyDecisions(fit, { parentFitId: parent, threshold, reason, rounds: 3, afterTaskId: after, limit })).value
+      const { copied, last }: { copied: number; last: string | null } = (await store.redecideRows(fit, { parentFitId: parent, threshold, reason, rounds: 3, afterTaskId: after, limit })).value
       after = last
       if (copied < limit) break
     }
@@ -90,7 +90,7 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   it('acts at the first round whose bound reaches it, with that round\'s answer; defers with the last round\'s', async () => {
     const { path, store, parent } = await setUp()
     try {
-      expect(await store.canCopyDecisions(parent)).toBe(true)
+      expect(await store.canRedecideRows(parent)).toBe(true)
       const fit = await copy(store, parent, 0.85, null, 3)
       expect(rowsOf(path, fit)).toEqual([
         { task_id: 't1', decision: 'act', answer: 'true', stop_round: 1, gap: 0.85 - 0.95, reason: null, spot_check: 0 },
@@ -123,16 +123,16 @@ describe('a copy of a fit\'s rows under another threshold', () => {
   it('refuses a decided fit as the target, and a threshold that is not a number', async () => {
     const { store, parent } = await setUp()
     try {
-      await expect(store.copyDecisions(parent, { parentFitId: parent, threshold: 0.9, reason: null, rounds: 3, afterTaskId: null, limit: 10 })).rejects.toMatchObject({ code: 'conflict' })
+      await expect(store.redecideRows(parent, { parentFitId: parent, threshold: 0.9, reason: null, rounds: 3, afterTaskId: null, limit: 10 })).rejects.toMatchObject({ code: 'conflict' })
       const fit = (await store.saveFit(FIT, ANA)).value.id
-      await expect(store.copyDecisions(fit, { parentFitId: parent, threshold: NaN, reason: null, rounds: 3, afterTaskId: null, limit: 10 })).rejects.toMatchObject({ code: 'bad_input' })
+      await expect(store.redecideRows(fit, { parentFitId: parent, threshold: NaN, reason: null, rounds: 3, afterTaskId: null, limit: 10 })).rejects.toMatchObject({ code: 'bad_input' })
     } finally {
       await store.close()
     }
   })
 
   it('a fit decided before migration 9 cannot be copied, and its rollback copies the columns it has', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const v8 = await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 8) })
     await importTasks(v8, [makeTask('t1')])
     await v8.close()
@@ -148,14 +148,14 @@ describe('a copy of a fit\'s rows under another threshold', () => {
     }
     const store = await openSqliteStore(path)
     try {
-      expect(await store.canCopyDecisions(old)).toBe(false)
+      expect(await store.canRedecideRows(old)).toBe(false)
       const newer = await decidedFit(store, [{ id: 't1', bound: [0.5], answers: [0], peak: 0.5 }])
-      expect(await store.canCopyDecisions(newer)).toBe(true)
+      expect(await store.canRedecideRows(newer)).toBe(true)
       const back = (await store.rollbackFit(old, ANA)).value
       expect(back.decisionCount).toBe(1)
       expect((await store.queuePage({ filter: { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }, sort: 'gap', direction: 'asc', offset: 0, limit: 5 })).rows.map((r) => [r.taskId, r.gap])).toEqual([['t1', 0.1]])
       // Its copy has the new columns, empty: no rounds to copy either.
-      expect(await store.canCopyDecisions(back.id)).toBe(false)
+      expect(await store.canRedecideRows(back.id)).toBe(false)
       expect(await store.integrityCheck()).toEqual({ ok: true, messages: [] })
     } finally {
       await store.close()

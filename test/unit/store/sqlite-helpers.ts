@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { afterEach } from 'vitest'
 import type { TaskInput } from '../../../src/main/store'
 
-/** A temp dir per test, removed afterwards; `dbPath()` names a database file inside it. */
-export function useTempDir(): { dir: () => string; dbPath: (name?: string) => string } {
+/** A temp dir per test, removed afterwards; `dbLocation()` names a database file inside it. */
+export function useTempDir(): { dir: () => string; dbLocation: (name?: string) => string } {
   const dirs: string[] = []
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
@@ -23,7 +23,7 @@ export function useTempDir(): { dir: () => string; dbPath: (name?: string) => st
   })
   return {
     dir,
-    dbPath: (name = 'arbiter.db') => {
+    dbLocation: (name = 'arbiter.db') => {
       if (current === null) current = dir()
       return join(current, name)
     }

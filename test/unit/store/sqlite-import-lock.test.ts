@@ -38,7 +38,7 @@ describe('the SQLite import lock file', () => {
   const tmp = useTempDir()
 
   it('is written as one page, so a kill cannot leave half of it', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const locks = new SqliteImportLocks(path, undefined)
     const id = randomUUID()
     expect(await locks.take(id)).toBe(true)
@@ -54,7 +54,7 @@ describe('the SQLite import lock file', () => {
   })
 
   it('a torn, a foreign and an empty lock file left by killed imports do not stop the next open; the sweep clears them', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await importTasks(store, [makeTask('kept')])
     // A staged import whose importer died, its lock file torn as the earlier kill left it.
@@ -84,7 +84,7 @@ describe('the SQLite import lock file', () => {
   })
 
   it('still refuses a torn lock file while someone holds it', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const id = randomUUID()
     writeTornLock(lockPath(path, id))
     // A holder that took it afresh; the torn content is gone, its lock is not.
@@ -98,7 +98,7 @@ describe('the SQLite import lock file', () => {
   })
 
   it("a new import whose first id's lock someone holds (a passing sweep) takes another id", async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     const sweep = new SqliteImportLocks(path, undefined)
     const spoiled = randomUUID()

@@ -56,10 +56,10 @@ describe('sqlite migrations', () => {
   const tmp = useTempDir()
 
   it('creates a new database at the latest version, records each sha256, takes no backup', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     const info = await store.info()
-    expect(info).toMatchObject({ backend: 'sqlite', path, schemaVersion: N, readonly: false })
+    expect(info).toMatchObject({ backend: 'sqlite', dbLocation: path, schemaVersion: N, readonly: false })
     const all = SQLITE_MIGRATIONS.map((m) => m.version)
     expect(info.migration).toEqual({ from: 0, to: N, applied: all, backupPath: null })
     await store.close()
@@ -76,7 +76,7 @@ describe('sqlite migrations', () => {
   })
 
   it('sets WAL, synchronous=FULL, foreign keys and a busy timeout on every connection', () => {
-    const db = new Database(tmp.dbPath())
+    const db = new Database(tmp.dbLocation())
     applyPragmas(db, { readonly: false, busyTimeoutMs: 1234 })
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('synchronous', { simple: true })).toBe(2) // FULL
@@ -86,7 +86,7 @@ describe('sqlite migrations', () => {
   })
 
   it('upgrades an earlier version, keeping the data and a VACUUM INTO backup of the old file', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await seeded(path)
     const store = await openSqliteStore(path, { migrations: [...BASE, NEXT], now: CLOCK })
     const info = await store.info()
@@ -108,7 +108,7 @@ describe('sqlite migrations', () => {
   })
 
   it('refuses a database newer than the code, naming both versions, and leaves it untouched', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await (await openSqliteStore(path, { migrations: [...BASE, NEXT] })).close()
     const before = fileSha256(path)
     const e = await rejection(openSqliteStore(path, { migrations: BASE }))
@@ -119,7 +119,7 @@ describe('sqlite migrations', () => {
   })
 
   it('refuses an applied migration whose SQL was edited, naming it', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await (await openSqliteStore(path, { migrations: [...BASE, NEXT] })).close()
     const edited: Migration = { ...NEXT, sql: NEXT.sql.replace('NOT NULL', '') }
     const e = await rejection(openSqliteStore(path, { migrations: [...BASE, edited] }))
@@ -129,7 +129,7 @@ describe('sqlite migrations', () => {
   })
 
   it('rolls a failed migration back, leaving the file byte-for-byte as it was', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await seeded(path)
     const before = fileSha256(path)
     const e = await rejection(openSqliteStore(path, { migrations: [...BASE, NEXT, BAD], now: CLOCK }))
@@ -148,7 +148,7 @@ describe('sqlite migrations', () => {
   })
 
   it('refuses a migration list whose versions do not strictly increase, before creating a file', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const e = await rejection(openSqliteStore(path, { migrations: [NEXT, { ...M1, version: N + 1 }] }))
     expect(e.code).toBe('internal')
     expect(e.message).toMatch(/strictly increase/)
@@ -156,7 +156,7 @@ describe('sqlite migrations', () => {
   })
 
   it('refuses a file that is not an Arbiter database', async () => {
-    const path = tmp.dbPath('other.db')
+    const path = tmp.dbLocation('other.db')
     const db = new Database(path)
     db.exec('CREATE TABLE something (x)')
     db.close()
@@ -166,7 +166,7 @@ describe('sqlite migrations', () => {
   })
 
   it('opens read-only without migrating or writing', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     expect((await rejection(openSqliteStore(path, { readonly: true }))).code).toBe('not_found')
     await seeded(path)
     const pending = await rejection(openSqliteStore(path, { readonly: true, migrations: [...BASE, NEXT] }))
@@ -189,7 +189,7 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
   const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 
   it('moves every fit\'s rows out of the shared table, indexes them, and the queue and detail read them', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const v3 = await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 3) })
     await importTasks(v3, ['t1', 't2', 't3'].map((id) => makeTask(id)))
     await v3.close()
@@ -265,7 +265,7 @@ describe('sqlite migrations 0004 and 0005: each fit\'s decisions in a table of t
   })
 
   it('reports a decided fit whose table is missing, a count its table does not hold, and a table without a fit', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await importTasks(store, [makeTask('t1')])
     const fit = (await store.saveFit(FIT, ANA)).value.id

@@ -9,7 +9,7 @@ const tmp = useTempDir()
 let n = 0
 
 oldDefaultsSuite('sqlite migration 0006', () => ({
-  fresh: () => Promise.resolve(tmp.dbPath(`db-${n++}.db`)),
+  fresh: () => Promise.resolve(tmp.dbLocation(`db-${n++}.db`)),
   open: (path, migrations) => openSqliteStore(path, migrations === undefined ? {} : { migrations }),
   migrations: SQLITE_MIGRATIONS,
   before: 5,
@@ -31,7 +31,7 @@ function rawExec(path: string, sql: string): Promise<void> {
 
 describe('sqlite migration 0006: a why’s n as a sixth float64', () => {
   it('stores a why without n as the five figures schema 5 wrote, and one with n as six', async () => {
-    const path = tmp.dbPath('why.db')
+    const path = tmp.dbLocation('why.db')
     const store = await openSqliteStore(path)
     const ids: string[] = []
     try {

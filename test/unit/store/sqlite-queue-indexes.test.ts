@@ -17,7 +17,7 @@ describe('sqlite: the queue’s and exports’ index walks, and search and talli
   const tmp = useTempDir()
 
   it('serves every filtered queue order of a fit from a decisions index; exports walk task ids', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     const tasks = Array.from({ length: 300 }, (_, i) => withTallies(makeTask(`t${String(i).padStart(3, '0')}`, { group: `G${i % 5}` })))
     await importTasks(store, tasks)
@@ -75,7 +75,7 @@ describe('sqlite: the queue’s and exports’ index walks, and search and talli
   })
 
   it('migrates a version-1 database: its questions become searchable, its tallies are backfilled later', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const v1 = await openSqliteStore(path, { migrations: [SQLITE_MIGRATIONS[0]] })
     await v1.close()
     writeLegacyTasks(path, [makeTask('old1'), makeTask('old2')])

@@ -45,7 +45,7 @@ describe('sqlite: stored decision counts', () => {
   const tmp = useTempDir()
 
   it('agree with counting the rows through labels, undos and a rollback', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     try {
       const tasks = Array.from({ length: 30 }, (_, i) => makeTask(`t${i}`))
@@ -76,7 +76,7 @@ describe('sqlite: stored decision counts', () => {
   })
 
   it('keeps the current fit\'s labeled tasks counted through every kind of label write, and stays right when a write skips it', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     try {
       const tasks = Array.from({ length: 40 }, (_, i) => makeTask(`t${i}`))
@@ -174,7 +174,7 @@ describe('sqlite: stored decision counts', () => {
   })
 
   it('reads the labels, not the fit\'s decisions: labels are the outer loop, each decision found by its key', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await store.close()
     const db = rawDb(path, true)
@@ -196,7 +196,7 @@ describe('sqlite: the labeled tasks since the kept counts', () => {
   const tmp = useTempDir()
 
   it('are read from a range of the labels\' rowids, never a walk of every label', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     await store.close()
     const db = rawDb(path, true)
@@ -214,7 +214,7 @@ describe('sqlite: the fit reads its tallies by a walk of the task ids', () => {
   const tmp = useTempDir()
 
   it('pages tallies from the task-id index, never sorting an import\'s tasks', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await (await openSqliteStore(path)).close()
     const db = rawDb(path, true)
     try {
@@ -235,7 +235,7 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
   const tmp = useTempDir()
 
   it('counts the held tasks from the live reservations, and pages the queue index with one key lookup per row', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await (await openSqliteStore(path)).close()
     const db = rawDb(path, true)
     try {

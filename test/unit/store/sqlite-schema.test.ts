@@ -26,7 +26,7 @@ describe('sqlite schema guarantees', () => {
   const tmp = useTempDir()
 
   it('keeps flags append-only (no UPDATE, no DELETE) and refuses an empty reason, even through raw SQL', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await withLabelAndDecision(path)
     const store = await openSqliteStore(path)
     const flag = await store.flagTask({ taskId: 't1', reason: 'unclear' }, ANA)
@@ -44,7 +44,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('refuses UPDATE and DELETE on labels and the audit log, even through raw SQL', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const { labelId } = await withLabelAndDecision(path)
     const db = rawDb(path)
     try {
@@ -68,7 +68,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('keeps published tasks, moves and decisions immutable (only the version moves)', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const { fitId } = await withLabelAndDecision(path)
     const db = rawDb(path)
     try {
@@ -89,7 +89,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('sweeps abandoned imports and dead staged ones at open, at once, and leaves a live one alone', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store: Store = await openSqliteStore(path)
     await importTasks(store, [makeTask('kept')])
     const abandoned = await store.beginImport({ fileName: 'a.jsonl', sha256: sha('a'), kind: 'traces' }, ANA)
@@ -136,7 +136,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('serves every review-queue order of one fit from an index (no scan, no temp b-tree)', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const store = await openSqliteStore(path)
     const tasks = Array.from({ length: 400 }, (_, i) => makeTask(`t${i}`, { group: `G${i % 7}` }))
     await importTasks(store, tasks)
@@ -180,7 +180,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('notices other connections’ commits through the data version', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     const a = await openSqliteStore(path)
     const b = await openSqliteStore(path)
     try {
@@ -197,7 +197,7 @@ describe('sqlite schema guarantees', () => {
   })
 
   it('reports foreign-key damage in its integrity check', async () => {
-    const path = tmp.dbPath()
+    const path = tmp.dbLocation()
     await withLabelAndDecision(path)
     const db = rawDb(path)
     db.pragma('foreign_keys = OFF')
@@ -215,7 +215,7 @@ describe('sqlite schema guarantees', () => {
 
   // PostgreSQL URLs: postgres-schema.test.ts.
   it('opens SQLite for a path', async () => {
-    const store = await openStore(tmp.dbPath())
+    const store = await openStore(tmp.dbLocation())
     expect((await store.info()).backend).toBe('sqlite')
     await store.close()
     expect((await rejection(openStore(`${tmp.dir()}/missing-dir/arbiter.db`))).code).toBe('not_found')

@@ -12,16 +12,16 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../../src/shared/api'
 import { ANA, importTasks, makeTask, rejection, saveDecisions } from './fixtures'
 
 export type OldDefaultsBackend = {
-  /** A location no store has opened yet. */
+  /** A database location no store has opened yet. */
   fresh(): Promise<string>
-  open(location: string, migrations?: readonly Migration[]): Promise<Store>
+  open(dbLocation: string, migrations?: readonly Migration[]): Promise<Store>
   migrations: readonly Migration[]
   /** How many of `migrations` an older Arbiter had (every one before the bound). */
   before: number
   /** A fit as the code before the bound wrote it (the store's code writes the shipped schema). */
-  insertOldFit(location: string, id: string, createdAt: string): Promise<void>
+  insertOldFit(dbLocation: string, id: string, createdAt: string): Promise<void>
   /** Runs SQL through a second, raw connection. */
-  rawExec(location: string, sql: string): Promise<void>
+  rawExec(dbLocation: string, sql: string): Promise<void>
 }
 
 const FIT = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
@@ -32,22 +32,22 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
     /** A database an older Arbiter made: its schema stops before the bound; `seed` writes its content. */
     async function olderDatabase(seed: (store: Store) => Promise<void>): Promise<string> {
       const b = backend()
-      const location = await b.fresh()
-      const old = await b.open(location, b.migrations.slice(0, b.before))
+      const dbLocation = await b.fresh()
+      const old = await b.open(dbLocation, b.migrations.slice(0, b.before))
       try {
         await seed(old)
       } finally {
         await old.close()
       }
-      return location
+      return dbLocation
     }
 
     it('keeps per-agent, λ = auto and hoeffding on a database an older version used, in one audited write, with the notice', async () => {
-      const location = await olderDatabase(async (s) => {
+      const dbLocation = await olderDatabase(async (s) => {
         await s.setSettings({ reviewer: 'ana', 'engine.autoRefit': false }, ANA)
         await importTasks(s, [makeTask('t1')])
       })
-      const store = await backend().open(location)
+      const store = await backend().open(dbLocation)
       try {
         const settings = await store.getSettings()
         expect(engineSettingsFromStored(settings)).toMatchObject({ ...OLD_DEFAULTS, autoRefit: false })
@@ -64,7 +64,7 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
         await store.close()
       }
       // Once: opening again writes nothing more.
-      const again = await backend().open(location)
+      const again = await backend().open(dbLocation)
       try {
         expect((await again.auditTail(100)).filter((a) => a.action === 'settings.set')).toHaveLength(2)
       } finally {
@@ -73,10 +73,10 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
     })
 
     it('writes only the keys a used database does not store: its own budget stays', async () => {
-      const location = await olderDatabase(async (s) => {
+      const dbLocation = await olderDatabase(async (s) => {
         await s.setSettings({ 'engine.budget': { kind: 'absolute', beta: 0.3 } }, ANA)
       })
-      const store = await backend().open(location)
+      const store = await backend().open(dbLocation)
       try {
         expect(engineSettingsFromStored(await store.getSettings())).toMatchObject({ method: 'per-agent', budget: { kind: 'absolute', beta: 0.3 }, bound: 'hoeffding' })
         const rule = (await store.auditTail(100)).filter((a) => a.reviewer === 'arbiter')
@@ -119,9 +119,9 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
     it('stores the bound with each fit; fits made before it read hoeffding; a rollback keeps it; it never changes', async () => {
       const b = backend()
       const old = randomUUID()
-      const location = await olderDatabase((s) => importTasks(s, [makeTask('t1')]).then(() => undefined))
-      await b.insertOldFit(location, old, '2026-11-30T09:00:00.000Z')
-      const store = await b.open(location)
+      const dbLocation = await olderDatabase((s) => importTasks(s, [makeTask('t1')]).then(() => undefined))
+      await b.insertOldFit(dbLocation, old, '2026-11-30T09:00:00.000Z')
+      const store = await b.open(dbLocation)
       try {
         expect((await store.getFit(old)).bound).toBe('hoeffding')
         const binomial = (await store.saveFit({ ...FIT, bound: 'binomial' }, ANA)).value
@@ -145,7 +145,7 @@ export function oldDefaultsSuite(name: string, backend: () => OldDefaultsBackend
       } finally {
         await store.close()
       }
-      await expect(b.rawExec(location, `UPDATE fits SET bound = 'binomial' WHERE id = '${old}'`)).rejects.toThrow(/immutable/)
+      await expect(b.rawExec(dbLocation, `UPDATE fits SET bound = 'binomial' WHERE id = '${old}'`)).rejects.toThrow(/immutable/)
     })
   })
 }

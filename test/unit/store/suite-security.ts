@@ -1,12 +1,12 @@
 /**
  * Who may do what ("a login can act only as itself, blind stays blind, the calibration set stays
  * random") in the store, on both backends: a label import as the caller's own; undo by the
- * label's owner, a ruling by an adjudicator; the label-based filters under the blind rule; the
+ * label's owner, a ruling by an adjudicator; the label-based filters under the sealed rule; the
  * server's record of Calibrate's draws behind a `random` label; the cap on a session's holds; an
  * adjudicator's release of another's hold. The store's clock is injected, so holds are exact.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Actor, BlindViewer, ImportLabelsInput, LabelImportRow, LabelSource, QueueQuery, Store, TaskFilter } from '../../../src/main/store'
+import type { Actor, SealedViewer, ImportLabelsInput, LabelImportRow, LabelSource, QueueQuery, Store, TaskFilter } from '../../../src/main/store'
 import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, rejection, saveDecisions, sha, withTallies } from './fixtures'
 import type { MakeStore, StoreHandle } from './store-suite'
 
@@ -129,13 +129,13 @@ export function defineSecurityTests(makeStore: MakeStore): void {
       })
     })
 
-    describe('the label-based filters under the blind rule (N = 2)', () => {
-      const q = (filter: Partial<TaskFilter>, blindViewer: BlindViewer | null): QueueQuery => ({
-        filter: { ...NO_FILTER, ...filter }, sort: 'age', direction: 'asc', offset: 0, limit: 50, blindViewer
+    describe('the label-based filters under the sealed rule (N = 2)', () => {
+      const q = (filter: Partial<TaskFilter>, sealedViewer: SealedViewer | null): QueueQuery => ({
+        filter: { ...NO_FILTER, ...filter }, sort: 'age', direction: 'asc', offset: 0, limit: 50, sealedViewer
       })
-      const asBo: BlindViewer = { reviewer: 'bo', reviewersPerTask: 2 }
-      const asAna: BlindViewer = { reviewer: 'ana', reviewersPerTask: 2 }
-      const taskIds = async (filter: Partial<TaskFilter>, viewer: BlindViewer | null) => {
+      const asBo: SealedViewer = { reviewer: 'bo', reviewersPerTask: 2 }
+      const asAna: SealedViewer = { reviewer: 'ana', reviewersPerTask: 2 }
+      const taskIds = async (filter: Partial<TaskFilter>, viewer: SealedViewer | null) => {
         const page = await s().queuePage(q(filter, viewer))
         const ids = page.rows.map((r) => r.taskId)
         expect(page.total).toBe(ids.length)

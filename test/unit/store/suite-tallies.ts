@@ -32,7 +32,7 @@ export function defineTallyTests(makeStore: MakeStore): void {
       expect(page[0].counts).toBeInstanceOf(Int32Array)
       // keyset paging
       expect((await store().tallyPage('t1', 10)).map((t) => t.taskId)).toEqual(['t2'])
-      expect((await store().talliesOf(['t2', 'nope', 't1'])).map((t) => t.taskId)).toEqual(['t2', 't1'])
+      expect((await store().loadTallies(['t2', 'nope', 't1'])).map((t) => t.taskId)).toEqual(['t2', 't1'])
     })
 
     it('packs a published import\'s tallies once, all parts together, and reads each part back', async () => {

@@ -2,7 +2,7 @@
  * Team mode in the store (several reviewers per task), on both backends: the effective
  * label rule (votes agree → that label; disagree → none until adjudicated), what it does to the
  * queue, the exports and the fit's labels; Calibrate's draw with N reviewers per task; the tasks
- * awaiting adjudication; the blind rule; the votes agreement is measured on.
+ * awaiting adjudication; the sealed rule; the votes agreement is measured on.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Actor, FitInput, LabelSource, QueueQuery, Store, TaskFilter } from '../../../src/main/store'
@@ -82,7 +82,7 @@ export function defineTeamTests(makeStore: MakeStore): void {
     })
   })
 
-  describe('team mode: the blind stream, adjudication and votes', () => {
+  describe('team mode: sealed tasks, adjudication and votes', () => {
     const store = useStore(makeStore)
     beforeEach(async () => {
       await importTasks(store(), [1, 2, 3, 4, 5].map((i) => makeTask(`t${i}`)))
@@ -137,18 +137,18 @@ export function defineTeamTests(makeStore: MakeStore): void {
       expect((await rejection(s.awaitingAdjudication({ reviewersPerTask: 0, taskId: null, offset: 0, limit: 5 }))).code).toBe('bad_input')
     })
 
-    it('says which tasks are blind for a reviewer: in the stream, labeled by others, not by them', async () => {
+    it('says which tasks are sealed for a reviewer: still sealed, labeled by others, not by them', async () => {
       const s = store()
       await label(s, 't1', 'true', ANA)
       await label(s, 't2', 'true', ANA)
       await label(s, 't2', 'false', BO)
       await label(s, 't3', 'true', ANA, { source: 'escalation' })
       const ids = ['t5', 't1', 't2', 't3', 't4']
-      expect(await s.blindTasks({ taskIds: ids, reviewer: 'bo', reviewersPerTask: 2 })).toEqual(['t1'])
-      expect(await s.blindTasks({ taskIds: ids, reviewer: 'ana', reviewersPerTask: 2 })).toEqual([])
-      expect(await s.blindTasks({ taskIds: ids, reviewer: 'cy', reviewersPerTask: 3 })).toEqual(['t1', 't2'])
-      expect(await s.blindTasks({ taskIds: ids, reviewer: 'bo', reviewersPerTask: 1 })).toEqual([])
-      expect((await rejection(s.blindTasks({ taskIds: 't1' as unknown as string[], reviewer: 'bo', reviewersPerTask: 2 }))).code).toBe('bad_input')
+      expect(await s.sealedTasks({ taskIds: ids, reviewer: 'bo', reviewersPerTask: 2 })).toEqual(['t1'])
+      expect(await s.sealedTasks({ taskIds: ids, reviewer: 'ana', reviewersPerTask: 2 })).toEqual([])
+      expect(await s.sealedTasks({ taskIds: ids, reviewer: 'cy', reviewersPerTask: 3 })).toEqual(['t1', 't2'])
+      expect(await s.sealedTasks({ taskIds: ids, reviewer: 'bo', reviewersPerTask: 1 })).toEqual([])
+      expect((await rejection(s.sealedTasks({ taskIds: 't1' as unknown as string[], reviewer: 'bo', reviewersPerTask: 2 }))).code).toBe('bad_input')
     })
 
     it('gives every reviewer’s vote on tasks two or more labeled, never an adjudicator’s ruling', async () => {

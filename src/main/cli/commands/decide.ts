@@ -1,9 +1,9 @@
 import type { BudgetSetting } from '../../../shared/api'
-import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { cliActor, dbLocationOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { readEngineSettings } from '../../service/engine-settings'
 import { runJob } from '../../service/jobs/runner'
 import { fitDetail } from '../../service/handlers/fits'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import { numberFlag, parseFlags } from '../args'
 import { UsageError, type Command } from '../command'
 import { boundFlag } from '../bound-flag'
@@ -16,7 +16,7 @@ with another budget or bound: routes each to act or defer and flags spot-checks 
 Stored as a new fit derived from the current one. Without a budget flag, the settings' budget
 (default β = 0.20); without --bound, the bound the current fit ran with.
 
-  --db PATH           the database (default: ${defaultDbPath()})
+  --db PATH           the database (default: ${defaultDbLocation()})
   --beta B            absolute wrong-action budget β in [0, 1]
   --budget-lambda L   relative budget β = L·ê_T, L ≥ 0; or auto (AoD B.5)
   --bound B           binomial | hoeffding: re-decide under this concentration bound (docs/engine.md §8.7)
@@ -48,18 +48,18 @@ export const decideCommand: Command = {
       io.out(usage)
       return 0
     }
-    const path = dbPathOf(values.db)
+    const dbLocation = dbLocationOf(values.db)
     const given = budgetFrom(values.beta, values['budget-lambda'])
     const bound = boundFlag(values.bound)
-    requireDatabase(path)
-    const db = new LazyStore(path)
+    requireDatabase(dbLocation)
+    const db = new LazyStore(dbLocation)
     try {
       const store = await db.get()
       const current = await store.currentFit()
       if (current === null) throw new UsageError('no fit to decide under yet: run `arbiter fit` first')
       const settings = await readEngineSettings(store)
       // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
-      const fit = await runJob({ kind: 'fit', dbPath: db.path, nativeBinding: null, settings, redo: bound === undefined ? { fitId: current.id, budget: given ?? settings.budget } : { fitId: current.id, budget: given ?? settings.budget, bound }, actor: await cliActor(store) }, () => {})
+      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings, redecide: bound === undefined ? { fitId: current.id, budget: given ?? settings.budget } : { fitId: current.id, budget: given ?? settings.budget, bound }, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { dbPathOf } from '../../service/cli-support'
+import { dbLocationOf } from '../../service/cli-support'
 import { createDemoDatabase, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS, DEMO_TASKS } from '../../service/demo'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import { isServerLocation, passwordFree } from '../../store'
 import { intFlag, parseFlags } from '../args'
 import { UsageError, type Command } from '../command'
@@ -18,7 +18,7 @@ review queue (escalations); gold stays hidden on every other task. The database 
 (the console shows a badge and offers to start empty). \`serve\` and the desktop app create it on
 their first launch.
 
-  --db PATH   where to create it (default: ${defaultDbPath()}); it must not exist yet
+  --db PATH   where to create it (default: ${defaultDbLocation()}); it must not exist yet
   --seed N    the simulator's seed (default 0)
   --json      print the summary as JSON
 
@@ -34,13 +34,13 @@ export const demoCommand: Command = {
       io.out(usage)
       return 0
     }
-    const path = dbPathOf(values.db)
+    const dbLocation = dbLocationOf(values.db)
     const seed = intFlag('seed', values.seed, 0, 0)
-    if (existsSync(path)) throw new UsageError(`${path} already exists; the demo is only written to a new database (give another --db)`)
-    if (!isServerLocation(path)) mkdirSync(dirname(path), { recursive: true })
+    if (existsSync(dbLocation)) throw new UsageError(`${dbLocation} already exists; the demo is only written to a new database (give another --db)`)
+    if (!isServerLocation(dbLocation)) mkdirSync(dirname(dbLocation), { recursive: true })
     const json = values.json === true
-    const report = await createDemoDatabase(path, { seed, log: json ? undefined : (l) => io.err(l) })
-    const shown = isServerLocation(path) ? passwordFree(path) : path
+    const report = await createDemoDatabase(dbLocation, { seed, log: json ? undefined : (l) => io.err(l) })
+    const shown = isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation
     if (json) io.out(JSON.stringify({ db: shown, ...report }))
     else io.out(`demo database ${shown}: ${report.tasks} tasks, ${report.randomLabels} random and ${report.escalations} escalation labels; fit ${report.fitId}: ${report.acted} acted, ${report.deferred} deferred. Open it with: npm run serve -- --db ${shown}`)
     return 0

@@ -1,9 +1,9 @@
 import type { TaskFilterArgs } from '../../../shared/api'
 import { EXPORT_FORMATS, EXPORT_KINDS, type ExportKind } from '../../../shared/contract/export'
 import { LABEL_SOURCES, TASK_STATES } from '../../../shared/vocabularies'
-import { dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { dbLocationOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { runExport } from '../../service/export'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import { UsageError, type Command } from '../command'
 import { parseArgs } from 'node:util'
 
@@ -18,7 +18,7 @@ gap, bound, label, labelSource, reviewer, decidedAt, fit) or the live labels of 
 a reviewer's "can't decide", not a label). In CSV, object and array cells are JSON-encoded. Without
 --out, to stdout.
 
-  --db PATH            the database (default: ${defaultDbPath()})
+  --db PATH            the database (default: ${defaultDbLocation()})
   --format F           jsonl (default) | csv
   --out FILE           write to FILE (written whole or not at all)
   --group G            tasks of this group
@@ -80,9 +80,9 @@ export const exportCommand: Command = {
       flagged: values.flagged === true ? true : null
     }
     const format = oneOf('format', values.format) ?? 'jsonl'
-    const path = dbPathOf(values.db)
-    requireDatabase(path)
-    const db = new LazyStore(path)
+    const dbLocation = dbLocationOf(values.db)
+    requireDatabase(dbLocation)
+    const db = new LazyStore(dbLocation)
     try {
       const res = await runExport(await db.get(), what, filter, format, values.out ?? null)
       if (res.content !== null) process.stdout.write(res.content)

@@ -1,9 +1,9 @@
 import { METHODS, type Method } from '../../engine'
-import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { cliActor, dbLocationOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { readEngineSettings } from '../../service/engine-settings'
 import { runJob } from '../../service/jobs/runner'
 import { fitDetail } from '../../service/handlers/fits'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import { methodFrom, parseFlags } from '../args'
 import { boundFlag } from '../bound-flag'
 import type { CliIo, Command } from '../command'
@@ -21,7 +21,7 @@ sample, the share of ALL tasks acted on wrongly stays ≤ β; every acted answer
 Prints the chosen hyperparameters, each seat's reliability and weight, the budget and bound, and the
 decisions with the acted share (acted / decided tasks).
 
-  --db PATH     the database (default: ${defaultDbPath()})
+  --db PATH     the database (default: ${defaultDbLocation()})
   --method M    ${METHODS.join(' | ')} (default: the settings', ${DEFAULT_ENGINE_SETTINGS.method})
   --bound B     ${BOUND_KINDS.join(' | ')}: the certificate's concentration bound (default: the settings', ${DEFAULT_ENGINE_SETTINGS.bound})
   --json        one JSON object: fit, method, bound, budget, resolved, actedShare, hyperparameters, seats (reliability, weight, drift), metrics
@@ -38,16 +38,16 @@ export const fitCommand: Command = {
       io.out(usage)
       return 0
     }
-    const path = dbPathOf(values.db)
+    const dbLocation = dbLocationOf(values.db)
     const override = values.method === undefined ? undefined : methodFrom<Method>(values.method, METHODS, 'per-agent')
     const bound = boundFlag(values.bound)
-    requireDatabase(path)
-    const db = new LazyStore(path)
+    requireDatabase(dbLocation)
+    const db = new LazyStore(dbLocation)
     try {
       const store = await db.get()
       const settings = await readEngineSettings(store)
       // In a job's worker thread, as the console runs it: the same heap limits, the same writer thread.
-      const fit = await runJob({ kind: 'fit', dbPath: db.path, nativeBinding: null, settings: { ...settings, method: override ?? settings.method, bound: bound ?? settings.bound }, redo: null, actor: await cliActor(store) }, () => {})
+      const fit = await runJob({ kind: 'fit', dbLocation: db.dbLocation, nativeBinding: null, settings: { ...settings, method: override ?? settings.method, bound: bound ?? settings.bound }, redecide: null, actor: await cliActor(store) }, () => {})
       printFit(io, fitDetail(fit, true), values.json === true)
       return 0
     } finally {

@@ -3,9 +3,9 @@ import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom } from '../args'
 import { UsageError, type CliIo, type Command } from '../command'
-import { cliActor, dbPathOf, LazyStore } from '../../service/cli-support'
+import { cliActor, dbLocationOf, LazyStore } from '../../service/cli-support'
 import { formatProblem, runImport } from '../../service/import'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import type { Actor } from '../../store'
 
 const usage = `Usage: arbiter import <file> [--db PATH] [--skip-invalid] [--gold-as random|escalation] [--kind K] [CSV dialect flags] [--json]
@@ -16,7 +16,7 @@ round: a header or first object naming round, seat and answer), a label-aggregat
 written; an invalid file imports nothing (every error on stderr as file:line: task T move M: rule —
 message) and leaves the database exactly as it was. Re-importing the same file is a no-op.
 
-  --db PATH          the database (default: ${defaultDbPath()})
+  --db PATH          the database (default: ${defaultDbLocation()})
   --skip-invalid     import the valid lines and list the rejected ones on stderr
   --gold-as S        record the file's gold as labels of source S (random | escalation), reviewer
                      import:<file>; without it gold stays hidden truth (docs/engine.md §10)
@@ -63,7 +63,7 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
   for (const f of [path, ...(dialect.gold === undefined ? [] : [dialect.gold])]) {
     if (!existsSync(f) || !statSync(f).isFile()) throw new UsageError(`cannot read ${f}: no such file`)
   }
-  const db = new LazyStore(dbPathOf(values.db))
+  const db = new LazyStore(dbLocationOf(values.db))
   // Writes happen only after the database is opened, and opening it names the reviewer.
   const actor: Actor = { reviewer: 'cli', sessionId: '', shell: 'cli' }
   const open = async () => {
@@ -75,7 +75,7 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
   try {
     const out = await runImport(
       open,
-      { path, fileName: path, displayName: basename(path), kind: kind as 'auto', skipInvalid: values['skip-invalid'] === true, goldAs: goldAs ?? null, dialect, goldName: dialect.gold ?? null, target: { dbPath: db.path, nativeBinding: null } },
+      { path, fileName: path, displayName: basename(path), kind: kind as 'auto', skipInvalid: values['skip-invalid'] === true, goldAs: goldAs ?? null, dialect, goldName: dialect.gold ?? null, target: { dbLocation: db.dbLocation, nativeBinding: null } },
       actor
     )
     for (const e of out.errors) io.err(formatProblem(e))

@@ -2,9 +2,9 @@ import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { dirname, resolve } from 'node:path'
 import { computeAudit } from '../../service/audit/compute'
 import { renderReport } from '../../service/audit/report'
-import { cliActor, dbPathOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { cliActor, dbLocationOf, LazyStore, requireDatabase } from '../../service/cli-support'
 import { readEngineSettings } from '../../service/engine-settings'
-import { defaultDbPath } from '../../paths'
+import { defaultDbLocation } from '../../paths'
 import { parseFlags } from '../args'
 import { UsageError, type Command } from '../command'
 
@@ -17,7 +17,7 @@ the current budget and the risk–automation frontier (β sweep); each seat's re
 evidence, drift and confusion heatmap; labels by reviewer and their agreement (Cohen's κ per
 pair, Fleiss' κ overall). The same figures as the console's Audit screen.
 
-  --db PATH     the database (default: ${defaultDbPath()})
+  --db PATH     the database (default: ${defaultDbLocation()})
   --out FILE    the HTML file to write (written whole or not at all)
   --json        print {"out", "bytes", "fit", "computedAt"} instead of a sentence
 
@@ -39,13 +39,13 @@ export const reportCommand: Command = {
     const folder = dirname(out)
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--out: there is no folder ${folder}`)
     if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`--out: ${out} is a folder`)
-    const path = dbPathOf(values.db)
-    requireDatabase(path)
-    const db = new LazyStore(path)
+    const dbLocation = dbLocationOf(values.db)
+    requireDatabase(dbLocation)
+    const db = new LazyStore(dbLocation)
     try {
       const store = await db.get()
       const summary = await computeAudit(store, await readEngineSettings(store), await cliActor(store))
-      const html = renderReport(summary, path)
+      const html = renderReport(summary, dbLocation)
       const tmp = `${out}.partial-${process.pid}`
       try {
         writeFileSync(tmp, html, 'utf8')

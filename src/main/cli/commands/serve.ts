@@ -3,8 +3,8 @@ import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startConsoleServer } from '../../console-server'
 import { checkReviewerNames } from '../../host/web-identity'
-import { defaultDbPath } from '../../paths'
-import { dbPathOf } from '../../service/cli-support'
+import { defaultDbLocation } from '../../paths'
+import { dbLocationOf } from '../../service/cli-support'
 import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
 
@@ -13,7 +13,7 @@ const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... 
 Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to open
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
 
-  --db PATH          the database file, or a postgres:// URL (default: ${defaultDbPath()}; ARBITER_HOME moves the folder)
+  --db PATH          the database file, or a postgres:// URL (default: ${defaultDbLocation()}; ARBITER_HOME moves the folder)
   --port N           the port (default: a free one)
   --reviewer NAME    issue a login for this reviewer (repeat for each one): one URL per reviewer is
                      printed, and every label and audit entry made through it carries NAME, which
@@ -28,14 +28,14 @@ export const serveCommand: Command = {
   usage,
   async run(argv, io) {
     const { values } = parse(argv)
-    const dbPath = dbPathOf(values.db)
+    const dbLocation = dbLocationOf(values.db)
     const port = values.port === undefined ? 0 : Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`)
     const reviewers = reviewersOf(values.reviewer ?? [], values.reviewers)
-    if (!isServerLocation(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
+    if (!isServerLocation(dbLocation)) mkdirSync(dirname(dbLocation), { recursive: true })
 
-    const server = await startConsoleServer({ dbPath, port, reviewers })
-    io.out(`Arbiter console for ${isServerLocation(dbPath) ? passwordFree(dbPath) : dbPath}`)
+    const server = await startConsoleServer({ dbLocation, port, reviewers })
+    io.out(`Arbiter console for ${isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation}`)
     if (reviewers.length === 0) io.out(`Open: ${server.host.loginUrl}`)
     else {
       io.out('One login URL per reviewer (send each reviewer only their own):')

@@ -13,7 +13,7 @@ import type { Trace } from '../../../shared/trace'
 import { SeatIndex, type TaskTallies } from '../../engine'
 import type { Actor, EffectiveLabel, StoredTallies, Store, TallyPackRow, TaskTrace } from '../../store'
 import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, packedAt, type DecodedPack, type PackedTallies } from '../../store/tally-pack'
-import { talliesOf as computeTallies } from '../import/task-input'
+import { talliesOf } from '../import/task-input'
 
 
 export interface Corpus {
@@ -95,7 +95,7 @@ export async function backfillTallies(store: Store, actor: Actor): Promise<numbe
   for (;;) {
     const missing = await store.tasksWithoutTallies(2000)
     if (missing.length === 0) return total
-    await store.saveTallies(missing.map((t) => ({ taskId: t.id, tallies: computeTallies(traceOf(t)) })), actor)
+    await store.saveTallies(missing.map((t) => ({ taskId: t.id, tallies: talliesOf(traceOf(t)) })), actor)
     total += missing.length
   }
 }

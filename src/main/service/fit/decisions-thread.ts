@@ -15,7 +15,7 @@ export type DecisionsRequest = { type: 'append'; fitId: string; page: DecisionPa
 
 export interface DecisionsThreadData {
   kind: 'decisions-writer'
-  dbPath: string
+  dbLocation: string
   nativeBinding: string | null
 }
 
@@ -24,7 +24,7 @@ export interface DecisionsThreadData {
  * fitting; a failure to open is the first page's error.
  */
 export function serveDecisionsWriter(port: MessagePort, data: DecisionsThreadData): void {
-  const opening = openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
+  const opening = openStore(data.dbLocation, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
   opening.catch(() => undefined) // reported by the first request that awaits it
   serveRequests<DecisionsRequest>(
     port,
@@ -38,8 +38,8 @@ export function serveDecisionsWriter(port: MessagePort, data: DecisionsThreadDat
 
 /** The decide's side: `append` resolves once its page is committed. */
 export class DecisionsThread extends RequestThread<DecisionsRequest> {
-  constructor(target: { dbPath: string; nativeBinding: string | null }) {
-    const data: DecisionsThreadData = { kind: 'decisions-writer', dbPath: target.dbPath, nativeBinding: target.nativeBinding }
+  constructor(target: { dbLocation: string; nativeBinding: string | null }) {
+    const data: DecisionsThreadData = { kind: 'decisions-writer', dbLocation: target.dbLocation, nativeBinding: target.nativeBinding }
     super(data)
   }
 

@@ -44,7 +44,7 @@ export type KnownTallies = Map<string, StoredTallies>
 
 /** The tallies of `ids` that are published and have them, in that order: those in `known`, the rest read (and kept). */
 export async function labeledTallies(store: Store, ids: string[], known: KnownTallies): Promise<StoredTallies[]> {
-  for (const t of await store.talliesOf(ids.filter((id) => !known.has(id)))) known.set(t.taskId, t)
+  for (const t of await store.loadTallies(ids.filter((id) => !known.has(id)))) known.set(t.taskId, t)
   // Tasks no longer labeled leave once they outnumber the labeled ones.
   if (known.size > 2 * ids.length) {
     const keep = new Set(ids)

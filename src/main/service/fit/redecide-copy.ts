@@ -9,7 +9,7 @@
  * - the parent's bound, and a parent whose certificate applied the stopping rule;
  * - the same inputs: the published imports, the effective labels (by id) and the seats' models
  *   hash to the parent's `metrics.inputs`, and its counts agree;
- * - a parent table that keeps its rows' rounds (`canCopyDecisions`: decided since SQLite migration 9
+ * - a parent table that keeps its rows' rounds (`canRedecideRows`: decided since SQLite migration 9
  *   or PostgreSQL migration 7).
  */
 import type { EngineSettings } from '../../../shared/api'
@@ -65,7 +65,7 @@ export async function redecideByCopy(
   const decided = num(m.decided)
   if (typeof m.inputs !== 'string' || decided === null || decided !== parent.decisionCount) return null
   if (now.digest !== m.inputs || now.tasks !== m.tasks || now.labels !== m.humanLabeled) return null
-  if (!(await store.canCopyDecisions(parent.id))) return null
+  if (!(await store.canRedecideRows(parent.id))) return null
 
   progress({ phase: 'fitting', done: 0, total: decided, message: 'the fit and its rows are the parent fit\'s; only the verdicts change' })
   const r = resolveFixedBudget({ finalRoundError: eT, delta: s.delta, epsAct: s.epsAct, kUsedCount: cert.kUsed.length }, budget)
@@ -89,7 +89,7 @@ export async function redecideByCopy(
   for (let after: string | null = null; ; ) {
     progress({ phase: 'deciding', done, total: decided, message: null })
     await pause()
-    const step: { copied: number; last: string | null } = (await store.copyDecisions(fitId, { parentFitId: parent.id, threshold, reason: r.reason, rounds: T, afterTaskId: after, limit: chunk })).value
+    const step: { copied: number; last: string | null } = (await store.redecideRows(fitId, { parentFitId: parent.id, threshold, reason: r.reason, rounds: T, afterTaskId: after, limit: chunk })).value
     done += step.copied
     after = step.last
     if (step.copied < chunk) break

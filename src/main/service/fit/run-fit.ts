@@ -27,8 +27,8 @@ export type FitProgress = (p: { phase: string; done: number; total: number; mess
 
 export interface FitRequest {
   settings: EngineSettings
-  /** `decide`: the same labels and settings as this fit, another budget, and another bound when given. */
-  redo: { fit: FitRecord; budget: BudgetSetting; bound?: BoundKind } | null
+  /** A re-decide: the same labels and settings as this fit, another budget, and another bound when given. */
+  redecide: { fit: FitRecord; budget: BudgetSetting; bound?: BoundKind } | null
   /**
    * A re-decide copies the parent's rows with new verdicts when it can (redecide-copy.ts); false
    * decides every task again (the tests and the bench compare both paths).
@@ -38,7 +38,7 @@ export interface FitRequest {
    * Where a writer thread can open the same SQLite database (decisions-thread.ts): given, a decide
    * of at least `THREADED_FROM` tasks writes its pages there while this thread decides the next.
    */
-  writer?: { dbPath: string; nativeBinding: string | null; threadedFrom?: number }
+  writer?: { dbLocation: string; nativeBinding: string | null; threadedFrom?: number }
   /** Waits, between two steps, while reviewers are busy (jobs/give-way.ts); absent: never waits. */
   giveWay?: () => Promise<void>
 }
@@ -52,8 +52,8 @@ export const MIN_CALIBRATION = 2
 
 /** The label sets a fit trains on: C (random) and the extra labeled tasks the policy allows. */
 function labelSets(corpus: Corpus, labeled: readonly number[], req: FitRequest): { C: TaskTallies[]; extra: TaskTallies[] } {
-  if (req.redo !== null) {
-    const cert = req.redo.fit.certificate ?? {}
+  if (req.redecide !== null) {
+    const cert = req.redecide.fit.certificate ?? {}
     const sets = (cert.labels ?? {}) as JsonObject
     const pick = (pairs: [string, string][]) =>
       pairs.flatMap(([id, label]) => {
@@ -104,9 +104,9 @@ function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, see
 
 /** A re-decide keeps the fit's settings, its bound included (Hoeffding for a fit made before the setting), unless told another. */
 function settingsOf(req: FitRequest): EngineSettings {
-  if (req.redo === null) return req.settings
-  const stored = (req.redo.fit.certificate?.settings ?? {}) as Partial<EngineSettings>
-  return { ...req.settings, ...stored, budget: req.redo.budget, bound: req.redo.bound ?? req.redo.fit.bound }
+  if (req.redecide === null) return req.settings
+  const stored = (req.redecide.fit.certificate?.settings ?? {}) as Partial<EngineSettings>
+  return { ...req.settings, ...stored, budget: req.redecide.budget, bound: req.redecide.bound ?? req.redecide.fit.bound }
 }
 
 export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, progress: FitProgress = () => {}): Promise<FitRecord> {
@@ -117,13 +117,13 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   const pause = req.giveWay ?? noPause
   // Taken before the corpus is read: a label given while it loads makes a later copy's check fail.
   const inputs = await inputsDigest(store)
-  if (req.redo !== null && req.copyRows !== false) {
-    const copied = await redecideByCopy(store, req.redo.fit, s, inputs, actor, progress, pause)
-    if (copied !== null) return finishFit(store, copied, req.redo.fit.decisionCount, actor, progress, pause)
+  if (req.redecide !== null && req.copyRows !== false) {
+    const copied = await redecideByCopy(store, req.redecide.fit, s, inputs, actor, progress, pause)
+    if (copied !== null) return finishFit(store, copied, req.redecide.fit.decisionCount, actor, progress, pause)
   }
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
-  const method = (req.redo?.fit.method ?? s.method) as Method
+  const method = (req.redecide?.fit.method ?? s.method) as Method
   // Made before the label sets, so that a calibration task is the pool's own object: the EM
   // aggregator knows its pool tasks by identity (their posteriors are EM's own).
   const pool = usesPool(method) ? corpus.tasks : undefined
@@ -140,7 +140,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
     // A re-decide fits the same labels with the same settings: the fit's selected hyperparameters
     // are what the search would pick again, so it is skipped (most of a fit's cost at a million tasks).
-    const selected = req.redo === null ? null : storedSelection(req.redo.fit)
+    const selected = req.redecide === null ? null : storedSelection(req.redecide.fit)
     const { deployed, aod, certificate, oof } = fitModel(corpus, method, C, extra, fitOptions, s, selected)
     certificate.settings = jsonSafe(s)
     certificate.labels = { calibration: labelPairs(C), extra: labelPairs(extra) }
@@ -161,7 +161,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     }) as JsonObject
     const reliabilities = seatFigures(deployed, corpus.seats, corpus, trained, await store.seatModels(), s.seed)
     const fit = await store.saveFit(
-      { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redo?.fit.id ?? null, bound: s.bound },
+      { method: deployed.method, hyperparameters: jsonSafe(deployed.hyper) as JsonObject, reliabilities, certificate, metrics, parentFitId: req.redecide?.fit.id ?? null, bound: s.bound },
       actor
     )
     // Decided and written a page at a time (a task's verdict depends on the certificate only): a

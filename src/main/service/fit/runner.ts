@@ -4,7 +4,7 @@
  * fit runs schedule one more fit after it, never a second concurrent one — and never more than
  * one: a background refit still waiting for its turn will read every label given before it starts.
  */
-import type { Redo } from '../jobs/protocol'
+import type { RedecideRequest } from '../jobs/protocol'
 import type { Actor, FitRecord } from '../../store'
 
 /**
@@ -14,7 +14,7 @@ import type { Actor, FitRecord } from '../../store'
 export const MAX_WAIT_PERIODS = 10
 
 /** `actor`: who asked for the fit; null for the background refit (the process's own context). */
-export type RunFit = (redo: Redo | null, actor: Actor | null) => Promise<FitRecord>
+export type RunFit = (redecide: RedecideRequest | null, actor: Actor | null) => Promise<FitRecord>
 
 export class FitRunner {
   private chain: Promise<unknown> = Promise.resolve()
@@ -34,16 +34,16 @@ export class FitRunner {
   ) {}
 
   /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
-  now(redo: Redo | null = null, actor: Actor | null = null): Promise<FitRecord> {
-    return this.enqueue(redo, actor, () => {})
+  now(redecide: RedecideRequest | null = null, actor: Actor | null = null): Promise<FitRecord> {
+    return this.enqueue(redecide, actor, () => {})
   }
 
-  private enqueue(redo: Redo | null, actor: Actor | null, starting: () => void): Promise<FitRecord> {
+  private enqueue(redecide: RedecideRequest | null, actor: Actor | null, starting: () => void): Promise<FitRecord> {
     this.active++
     const job = this.chain.then(async () => {
       starting()
       try {
-        const fit = await this.run(redo, actor)
+        const fit = await this.run(redecide, actor)
         this.lastError = null
         this.landed(fit)
         return fit

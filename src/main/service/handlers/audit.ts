@@ -17,7 +17,7 @@ export function auditHandlers(core: Core): H {
       // The cache never serves a summary older than its key.
       const key = await auditKey(store, settings)
       return cache.get(key, async () => {
-        const { value } = await core.job({ kind: 'audit', dbPath: core.opts.dbPath, nativeBinding: core.opts.nativeBinding, settings, actor: core.actor(ctx) })
+        const { value } = await core.job({ kind: 'audit', dbLocation: core.opts.dbLocation, nativeBinding: core.opts.nativeBinding, settings, actor: core.actor(ctx) })
         return value
       })
     }

@@ -32,19 +32,19 @@ export function demoHandlers(core: Core, swap: DemoSwap): Pick<ServerHandlers, '
       if (demoMarker(await core.store().getSettings()) === null) {
         throw new ApiError('conflict', 'this database is not the demo; start empty only replaces a demo database')
       }
-      const dbPath = core.opts.dbPath
-      if (isServerLocation(dbPath)) {
+      const dbLocation = core.opts.dbLocation
+      if (isServerLocation(dbLocation)) {
         // Moving aside is a file operation: a server database is kept as it is, never emptied here.
         throw new ApiError('bad_input', 'start empty moves the demo database file aside; this console is on a PostgreSQL database, which it never moves or empties: create a new database on the server and open that one instead')
       }
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '')
-      const movedTo = `${dbPath}.demo-${stamp}`
+      const movedTo = `${dbLocation}.demo-${stamp}`
       await swap.swap(async () => {
         // Closed first (the swap does it): the WAL is checkpointed into the file, so one rename moves it all.
-        for (const suffix of ['', '-wal', '-shm']) if (existsSync(dbPath + suffix)) renameSync(dbPath + suffix, movedTo + suffix)
-        return openStore(dbPath, core.opts.nativeBinding === null ? {} : { nativeBinding: core.opts.nativeBinding })
+        for (const suffix of ['', '-wal', '-shm']) if (existsSync(dbLocation + suffix)) renameSync(dbLocation + suffix, movedTo + suffix)
+        return openStore(dbLocation, core.opts.nativeBinding === null ? {} : { nativeBinding: core.opts.nativeBinding })
       })
-      return { dbPath, demoMovedTo: movedTo }
+      return { dbLocation, demoMovedTo: movedTo }
     }
   }
 }

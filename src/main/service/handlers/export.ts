@@ -7,7 +7,7 @@ export function exportHandlers(core: Core): Pick<ServerHandlers, 'export.run'> {
   return {
     'export.run': async ({ what, filter, format, path }, ctx) => {
       if (path !== null) refuseHostPathFromConsole(ctx, 'export')
-      // Under the caller's blind rule, as their queue.
+      // Under the caller's sealed rule, as their queue.
       return runExport(core.store(), what, filter, format, path, ctx)
     }
   }

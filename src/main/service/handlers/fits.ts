@@ -47,14 +47,14 @@ export function fitDetail(f: FitRecord, current: boolean): FitDetail {
 
 type H = Pick<
   ServerHandlers,
-  | 'fits.run' | 'fits.decide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status' | 'fits.whatIf' | 'fits.change'
+  | 'fits.run' | 'fits.redecide' | 'fits.list' | 'fits.get' | 'fits.rollback' | 'fits.status' | 'fits.whatIf' | 'fits.change'
   | 'engine.getSettings' | 'engine.updateSettings' | 'engine.defaultsNotice' | 'engine.dismissDefaultsNotice'
 >
 
 export function fitHandlers(core: Core): H {
   return {
     'fits.run': async (_args, ctx) => fitSummary(await core.fits.now(null, actorOf(ctx)), true),
-    'fits.decide': async ({ budget, bound }, ctx) => {
+    'fits.redecide': async ({ budget, bound }, ctx) => {
       const current = await core.store().currentFit()
       if (current === null) throw new ApiError('not_found', 'no fit to decide under yet: run a fit first')
       return fitSummary(await core.fits.now(bound === undefined ? { fitId: current.id, budget } : { fitId: current.id, budget, bound }, actorOf(ctx)), true)

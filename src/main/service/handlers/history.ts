@@ -19,7 +19,7 @@ export function historyLabel(l: ReviewerLabel): HistoryLabel {
 
 export function historyHandlers(core: Core): H {
   return {
-    // Only the caller's own labels: nothing here is blind to them (a live one they gave opens its task).
+    // Only the caller's own labels: nothing here is sealed for them (a live one they gave opens its task).
     'labels.history': async ({ source, limit }, ctx) =>
       (await core.store().reviewerLabels({ reviewer: ctx.reviewer, source, limit })).map(historyLabel),
     'labels.undoLast': async ({ source }, ctx) => {

@@ -44,7 +44,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
       try {
         const { jobId, value } = await core.job({
           kind: 'import',
-          dbPath: core.opts.dbPath,
+          dbLocation: core.opts.dbLocation,
           nativeBinding: core.opts.nativeBinding,
           actor: actorOf(ctx),
           request: {
@@ -65,7 +65,7 @@ export function importHandlers(core: Core, uploads: Uploads): H {
             // per-reviewer login is who it says, nobody else: its label file holds its own labels.
             fromConsole: ctx.shell !== 'cli',
             asCaller: ctx.reviewerFromToken === true,
-            target: { dbPath: core.opts.dbPath, nativeBinding: core.opts.nativeBinding }
+            target: { dbLocation: core.opts.dbLocation, nativeBinding: core.opts.nativeBinding }
           }
         })
         if (value.status === 'imported') {

@@ -2,7 +2,7 @@
 import type { LabelSource, ServerHandlers } from '../../../shared/api'
 import type { Core } from '../core'
 import { actorOf } from '../core'
-import { maskConflict, maskRecentLabels } from '../blind'
+import { maskConflict, maskRecentLabels } from '../sealed'
 import { labelView } from '../task-detail'
 import { mayAdjudicate, readTeamSettings } from '../team-settings'
 

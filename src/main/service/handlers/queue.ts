@@ -4,7 +4,7 @@ import type { QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
-import { blindFor, blindViewerOf, maskQueueRows } from '../blind'
+import { maskQueueRows, sealedFor, sealedViewerOf } from '../sealed'
 import { taskDetail } from '../task-detail'
 import { mayAdjudicate, readTeamSettings } from '../team-settings'
 import { ApiError } from '../../../shared/errors'
@@ -32,16 +32,16 @@ type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 't
 export function queueHandlers(core: Core): H {
   return {
     // The caller's queue: tasks another session holds are left out (its own stay in); labels the
-    // caller may not see yet (blind) are masked.
+    // caller may not see yet (sealed) are masked.
     'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
-      const blindViewer = await blindViewerOf(core.store(), ctx)
-      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, blindViewer })
+      const sealedViewer = await sealedViewerOf(core.store(), ctx)
+      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, sealedViewer })
       const rows = await maskQueueRows(core.store(), ctx, page.rows.map(queueRow))
       return { rows, total: page.total, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
     'task.detail': async ({ taskId, blind }, ctx) => {
-      const hidden = (await blindFor(core.store(), ctx, [taskId])).has(taskId)
+      const hidden = (await sealedFor(core.store(), ctx, [taskId])).has(taskId)
       return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden)
     },
     'task.reserve': async ({ taskId }, ctx) => {

@@ -55,7 +55,7 @@ export function teamHandlers(core: Core): H {
       if (task === undefined) {
         const { version } = await store.getTaskSummary(taskId)
         if (version !== expectedVersion) throw new ApiError('conflict', `task ${taskId} changed since it was read (version ${expectedVersion}, now ${version}): reload it`)
-        throw new ApiError('bad_input', `task ${taskId} is not awaiting adjudication: its reviewers agree, it is still in the blind stream, or it was adjudicated`)
+        throw new ApiError('bad_input', `task ${taskId} is not awaiting adjudication: its reviewers agree, it is still sealed, or it was adjudicated`)
       }
       const r = await store.recordLabel(
         { taskId, label, source: rulingSource(task), reviewer: ctx.reviewer, note, expectedVersion, adjudicated: true },

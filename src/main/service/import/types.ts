@@ -27,7 +27,7 @@ export interface ImportRequest {
    * The database file, when the import may write from a second thread (large trace files: see
    * writer-thread.ts); null or absent writes from this thread.
    */
-  target?: { dbPath: string; nativeBinding: string | null } | null
+  target?: { dbLocation: string; nativeBinding: string | null } | null
 }
 
 export type ImportOutcome = Omit<ImportSummary, 'jobId'>

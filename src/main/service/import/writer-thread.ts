@@ -20,7 +20,7 @@ export type WriterRequest =
 
 export interface WriterThreadData {
   kind: 'import-writer'
-  dbPath: string
+  dbLocation: string
   nativeBinding: string | null
 }
 
@@ -37,7 +37,7 @@ export function serveImportWriter(port: MessagePort, data: WriterThreadData): vo
       case 'validate-range':
         return validateRange(req.path, req.file, req.start, req.listLimit)
       case 'begin':
-        store = await openStore(data.dbPath, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
+        store = await openStore(data.dbLocation, data.nativeBinding === null ? {} : { nativeBinding: data.nativeBinding })
         importId = (await store.beginImport(req.input, req.actor)).value.id
         return importId
       case 'batch':
@@ -67,8 +67,8 @@ async function validateRange(path: string, file: string, start: number, listLimi
 
 /** The import's second thread, as seen from the import: one request at a time, answered in order. */
 export class ImportThread extends RequestThread<WriterRequest> {
-  constructor(target: { dbPath: string; nativeBinding: string | null }) {
-    const data: WriterThreadData = { kind: 'import-writer', dbPath: target.dbPath, nativeBinding: target.nativeBinding }
+  constructor(target: { dbLocation: string; nativeBinding: string | null }) {
+    const data: WriterThreadData = { kind: 'import-writer', dbLocation: target.dbLocation, nativeBinding: target.nativeBinding }
     super(data)
   }
 

@@ -2,13 +2,15 @@ import type { AuditSummary, BoundKind, BudgetSetting, EngineSettings } from '../
 import type { Actor, FitRecord } from '../../store'
 import type { ImportOutcome, ImportRequest } from '../import/types'
 
-/** A re-decide: the fit with this id, under `budget`, and under `bound` when given (else the fit's own). */
-/** A re-decide of fit `fitId` under another budget; `copyRows: false` decides every task again (fit/redecide-copy.ts). */
-export type Redo = { fitId: string; budget: BudgetSetting; bound?: BoundKind; copyRows?: boolean }
+/**
+ * A re-decide of fit `fitId` under another `budget`, and under `bound` when given (else the fit's
+ * own); `copyRows: false` decides every task again (fit/redecide-copy.ts).
+ */
+export type RedecideRequest = { fitId: string; budget: BudgetSetting; bound?: BoundKind; copyRows?: boolean }
 
 /** Messages between the job runner and its worker thread. Every job opens its own connection. */
 interface JobBase {
-  dbPath: string
+  dbLocation: string
   nativeBinding: string | null
 }
 
@@ -26,7 +28,7 @@ export interface FitJob extends JobBase {
   kind: 'fit'
   settings: EngineSettings
   /** Re-decide the fit with this id under `budget` (null: a fresh fit). */
-  redo: Redo | null
+  redecide: RedecideRequest | null
   actor: Actor
   /** The service's reviewer activity (give-way.ts): the fit waits between pages while reviewers are busy. */
   activity?: SharedArrayBuffer

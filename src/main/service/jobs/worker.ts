@@ -20,7 +20,7 @@ import type { JobRequest, WorkerMessage } from './protocol'
  * wait for.
  */
 async function withStore<T>(job: JobRequest, readonly: boolean, body: (store: Store) => Promise<T>): Promise<void> {
-  const store = await openStore(job.dbPath, { nativeBinding: job.nativeBinding ?? undefined, readonly })
+  const store = await openStore(job.dbLocation, { nativeBinding: job.nativeBinding ?? undefined, readonly })
   let value: T
   try {
     value = await body(store)
@@ -50,11 +50,11 @@ async function run(job: JobRequest): Promise<void> {
       return withStore(job, false, (store) => runImport(store, job.request, job.actor, progress))
     case 'fit':
       return withStore(job, false, async (store) => {
-        const redo = job.redo === null ? null : { fit: await store.getFit(job.redo.fitId), budget: job.redo.budget, bound: job.redo.bound }
-        const writer = { dbPath: job.dbPath, nativeBinding: job.nativeBinding ?? null }
+        const redecide = job.redecide === null ? null : { fit: await store.getFit(job.redecide.fitId), budget: job.redecide.budget, bound: job.redecide.bound }
+        const writer = { dbLocation: job.dbLocation, nativeBinding: job.nativeBinding ?? null }
         const giveWay = new GiveWay(job.activity)
         return fitAndDecide(
-          store, { settings: job.settings, redo, writer, giveWay: () => giveWay.pause(), ...(job.redo?.copyRows === false ? { copyRows: false } : {}) }, job.actor, progress
+          store, { settings: job.settings, redecide, writer, giveWay: () => giveWay.pause(), ...(job.redecide?.copyRows === false ? { copyRows: false } : {}) }, job.actor, progress
         )
       })
     case 'audit':

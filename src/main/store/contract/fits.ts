@@ -69,7 +69,7 @@ export interface DecisionPage {
   /**
    * Row i's answer at each round (Ŷ_t, an index into lists[listOf[i]]), beside its bound:
    * roundAnswers[boundAt[i] … + boundLength[i]). With `peaks` (max_t L_t at the best round; NaN =
-   * none) it is what a re-decide under another budget needs of the row (copyDecisions).
+   * none) it is what a re-decide under another budget needs of the row (redecideRows).
    */
   readonly roundAnswers: Int32Array
   readonly peaks: Float64Array
@@ -110,7 +110,7 @@ export type BudgetWhatIfResult = {
  * A re-decide's copy of its parent fit's rows (docs/engine.md §8.8 on stored rounds): τ = the first
  * round with L_t ≥ `threshold`, the answer at τ (else the last round's), gap = threshold − peak.
  */
-export type DecisionCopy = {
+export type RedecideRowsInput = {
   parentFitId: string
   /** 1 − α of the budget in force. */
   threshold: number
@@ -132,17 +132,17 @@ export interface FitStore {
   appendDecisionPage(fitId: string, page: DecisionPage): Promise<WriteResult<number>>
   /**
    * Whether a re-decide under another budget can copy decided fit `fitId`'s rows
-   * (`copyDecisions`): its table keeps each row's rounds (fits decided since SQLite migration 9,
+   * (`redecideRows`): its table keeps each row's rounds (fits decided since SQLite migration 9,
    * PostgreSQL migration 7).
    */
-  canCopyDecisions(fitId: string): Promise<boolean>
+  canRedecideRows(fitId: string): Promise<boolean>
   /**
    * The next `copy.limit` rows of fit `copy.parentFitId` after `copy.afterTaskId` (task-id order)
    * into undecided fit `fitId`, their verdict under another threshold recomputed (the rest of each
    * row is the same), in one transaction like a page; the fit's counts grow with them. Returns the
-   * rows copied and the last task id. Only from a fit `canCopyDecisions` accepts.
+   * rows copied and the last task id. Only from a fit `canRedecideRows` accepts.
    */
-  copyDecisions(fitId: string, copy: DecisionCopy): Promise<WriteResult<{ copied: number; last: string | null }>>
+  redecideRows(fitId: string, copy: RedecideRowsInput): Promise<WriteResult<{ copied: number; last: string | null }>>
   /**
    * Builds queue index `index` (0, 1, …) of an undecided fit's decisions table in a transaction of
    * its own, and says how many are left: a decide builds them one by one before its finish, so no

@@ -40,16 +40,16 @@ export type QueueQuery = {
    * its queue, its own stay in. Absent or null: every task (the CLI, tools).
    */
   viewerSession?: string | null
-  /** The caller under the blind rule: label-based filters skip the tasks blind for them (BlindViewer). */
-  blindViewer?: BlindViewer | null
+  /** The caller under the sealed rule: label-based filters skip the tasks sealed for them (SealedViewer). */
+  sealedViewer?: SealedViewer | null
 }
 
 /**
- * A reviewer under the blind rule with N reviewers per task: the label-based filters
+ * A reviewer under the sealed rule with N reviewers per task: the label-based filters
  * (`candidate`, `labelSource`) match no task whose others' labels they may not see yet — to them
- * it shows no label and no answer, so it matches neither. Absent, null or N = 1: no blind rule.
+ * it shows no label and no answer, so it matches neither. Absent, null or N = 1: no sealed rule.
  */
-export type BlindViewer = { reviewer: string; reviewersPerTask: number }
+export type SealedViewer = { reviewer: string; reviewersPerTask: number }
 
 export type TaskRow = {
   taskId: string
@@ -136,9 +136,9 @@ export type DrawInput = { at: number; exclude: string[]; spotCheckOnly: boolean;
 export interface QueueStore {
   queuePage(query: QueueQuery): Promise<QueuePage>
   /** Keyset page of the same filter in task-id order (exports stream through it). */
-  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: BlindViewer | null): Promise<TaskRow[]>
+  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null): Promise<TaskRow[]>
   /** Live labels of the next `limit` tasks the filter selects (task-id, then recording order). */
-  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: BlindViewer | null): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
+  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
   facets(): Promise<Facets>
   taskDetail(taskId: string): Promise<TaskDetailRecord>
   drawUnlabeled(input: DrawInput): Promise<DrawResult>

@@ -16,7 +16,7 @@ export type MigrationReport = {
 export type StoreInfo = {
   backend: 'sqlite' | 'postgres'
   /** File path (sqlite) or a password-free connection URL (postgres). */
-  path: string
+  dbLocation: string
   schemaVersion: number
   readonly: boolean
   migration: MigrationReport | null

@@ -22,6 +22,6 @@ export interface TallyStore {
   /** Published tasks that have no tallies yet (imported before tallies existed). */
   tasksWithoutTallies(limit: number): Promise<TaskTrace[]>
   /** The tallies of these (published) tasks; tasks without tallies are left out. */
-  talliesOf(taskIds: string[]): Promise<StoredTallies[]>
+  loadTallies(taskIds: string[]): Promise<StoredTallies[]>
   saveTallies(rows: { taskId: string; tallies: TallyInput }[], actor: Actor): Promise<WriteResult<number>>
 }

@@ -1,13 +1,13 @@
 /**
  * Team mode's part of the store contract (several reviewers per task): the tasks that
- * await adjudication, the blind rule's question "which of these tasks may this reviewer not see
+ * await adjudication, the sealed rule's question "which of these tasks may this reviewer not see
  * others' labels of yet", and the reviewers' votes that agreement is measured on. The label
  * rules themselves are SQL shared by both backends (label-rules.ts).
  */
 import type { LabelRecord } from './labels'
 
 export type AdjudicationQuery = {
-  /** N, the reviewers per task: a blind task is adjudicated once N reviewers labeled it. */
+  /** N, the reviewers per task: a sealed task is adjudicated once N reviewers labeled it. */
   reviewersPerTask: number
   /** Only this task (is it awaiting adjudication?), or null for all. */
   taskId: string | null
@@ -28,19 +28,19 @@ export type AwaitingTask = {
 /** In task-id order; `total` counts every task awaiting adjudication. */
 export type AdjudicationPage = { rows: AwaitingTask[]; total: number }
 
-export type BlindQuery = { taskIds: string[]; reviewer: string; reviewersPerTask: number }
+export type SealedQuery = { taskIds: string[]; reviewer: string; reviewersPerTask: number }
 
 /** One reviewer's vote on a task (their latest live, unadjudicated label). */
 export type Vote = { taskId: string; reviewer: string; label: string }
 
 export interface TeamStore {
-  /** Tasks whose reviewers' votes disagree, out of the blind stream, without an adjudicated label. */
+  /** Tasks whose reviewers' votes disagree, no longer sealed, without an adjudicated label. */
   awaitingAdjudication(query: AdjudicationQuery): Promise<AdjudicationPage>
   /**
-   * Of these tasks, the ones whose other reviewers' labels `reviewer` must not see yet: still in
-   * the blind stream, labeled by someone, not by them. Empty with one reviewer per task.
+   * Of these tasks, the ones whose other reviewers' labels `reviewer` must not see yet: still
+   * sealed, labeled by someone, not by them. Empty with one reviewer per task.
    */
-  blindTasks(query: BlindQuery): Promise<string[]>
+  sealedTasks(query: SealedQuery): Promise<string[]>
   /** Every vote on the tasks two or more reviewers labeled, by task then reviewer. */
   votes(): Promise<Vote[]>
 }

@@ -120,7 +120,7 @@ export function* rollbackFit(d: Dialect, now: string, fitId: string, actor: Acto
  * A table is written whole by one version: its rows all have their rounds, or (the rollback of a
  * fit decided before, whose columns it copies) none does, so its first row tells.
  */
-export function* canCopyDecisions(d: Dialect, fitId: string): Plan<boolean> {
+export function* canRedecideRows(d: Dialect, fitId: string): Plan<boolean> {
   const fit = yield* getFit(d, checkId(fitId, 'fitId'))
   if (fit === null || fit.decidedAt === null) return false
   const table = decisionsTable(fitId)

@@ -2,14 +2,14 @@
  * The review queue and the filtered listings behind exports, and the filter facets (Calibrate's
  * draw is a team read: team.ts). All reads; each is one snapshot.
  */
-import type { BlindViewer, Facets, LabelRecord, QueuePage, QueueQuery, TaskFilter, TaskRow } from '../contract'
+import type { Facets, LabelRecord, QueuePage, QueueQuery, SealedViewer, TaskFilter, TaskRow } from '../contract'
 import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL } from '../label-rules'
 import { rowOf, rowsOf, type Plan } from '../plan'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
-import { blindViewerOf, checkFilter, viewerOf } from '../task-filter-check'
+import { checkFilter, sealedViewerOf, viewerOf } from '../task-filter-check'
 import { checkInt } from '../validate'
 import { decidedCounts } from './decided-counts'
 import type { Dialect } from './dialect'
@@ -38,7 +38,7 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
   const viewer = yield* skipping(now, viewerOf(query))
   const fit = yield* latestDecidedFit(d)
   const fitId = fit?.id ?? null
-  const b = buildFilter(d, filter, fitId, now, false, viewer, blindViewerOf(query.blindViewer))
+  const b = buildFilter(d, filter, fitId, now, false, viewer, sealedViewerOf(query.sealedViewer))
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total =
     (yield* decidedTotal(d, filter, fitId, now, viewer)) ??
@@ -63,11 +63,11 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
   return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
 }
 
-export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: BlindViewer | null = null): Plan<TaskRow[]> {
+export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null): Plan<TaskRow[]> {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
   const fit = yield* latestDecidedFit(d)
-  const b = buildFilter(d, f, fit?.id ?? null, now, true, null, blindViewerOf(viewer))
+  const b = buildFilter(d, f, fit?.id ?? null, now, true, null, sealedViewerOf(viewer))
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = yield* rowsOf<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
@@ -76,7 +76,7 @@ export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afte
   return rows.map((r) => toTaskRow(r, fit))
 }
 
-export function* filteredLabels(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: BlindViewer | null = null): Plan<{ rows: LabelRecord[]; lastTaskId: string | null }> {
+export function* filteredLabels(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null): Plan<{ rows: LabelRecord[]; lastTaskId: string | null }> {
   const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit, viewer)
   const labeled = tasks.filter((t) => t.state === 'human').map((t) => t.taskId)
   // One statement for the page: task-id order, then recording order.

@@ -8,9 +8,9 @@
  * A task's state: `human` when it has a live label, else its decision under the current fit; its
  * label is the effective one (none while its reviewers disagree).
  */
-import { QUEUE_SORTS, type BlindViewer, type QueueSort, type TaskFilter } from '../contract'
+import { QUEUE_SORTS, type QueueSort, type SealedViewer, type TaskFilter } from '../contract'
 import { decisionsTable } from '../fit-decisions'
-import { BLIND_FOR, EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL } from '../label-rules'
+import { EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL, SEALED_FOR } from '../label-rules'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import type { Built, FilterMode } from '../task-filter-check'
 import { checkOneOf } from '../validate'
@@ -21,10 +21,10 @@ export { rowColumns } from '../queue-row'
 /**
  * The FROM and WHERE of a filter under fit `fitId` (null: no fit yet). `forceTasks` builds the
  * task-driven shape whatever the state (exports walk task ids). `viewerSession`: leave out the
- * tasks another session holds (the caller's queue). `blind`: the caller under the blind rule
- * (checked, N > 1), whose label-based filters skip the tasks blind for them.
+ * tasks another session holds (the caller's queue). `sealed`: the caller under the sealed rule
+ * (checked, N > 1), whose label-based filters skip the tasks sealed for them.
  */
-export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now: string, forceTasks = false, viewerSession: string | null = null, blind: BlindViewer | null = null): Built {
+export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now: string, forceTasks = false, viewerSession: string | null = null, sealed: SealedViewer | null = null): Built {
   const decided = !forceTasks && (f.decision === 'act' || f.decision === 'defer')
   const reservation = `LEFT JOIN reservations r ON r.task_id = t.id AND r.expires_at > ?`
   const where: string[] = []
@@ -63,11 +63,11 @@ export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now
     where.push(`EXISTS (SELECT 1 FROM task_tallies tt, ${d.jsonTexts('tt.seats', 'je')} WHERE tt.task_id = ${id} AND je.value = ?)`)
     params.push(f.seat)
   }
-  // A task blind for the viewer shows them no label and no answer: it matches no label-based filter.
-  // (Decided tasks have no live label, so none is blind.)
+  // A task sealed for the viewer shows them no label and no answer: it matches no label-based filter.
+  // (Decided tasks have no live label, so none is sealed.)
   const labelBased = (sql: string, value: unknown): void => {
-    where.push(decided || blind === null ? sql : `${sql} AND NOT ${BLIND_FOR(id)}`)
-    params.push(value, ...(decided || blind === null ? [] : [blind.reviewer, blind.reviewersPerTask]))
+    where.push(decided || sealed === null ? sql : `${sql} AND NOT ${SEALED_FOR(id)}`)
+    params.push(value, ...(decided || sealed === null ? [] : [sealed.reviewer, sealed.reviewersPerTask]))
   }
   if (f.candidate !== null) labelBased(decided ? 'd.answer = ?' : 'COALESCE(l.label, d.answer) = ?', f.candidate)
   if (f.labelSource !== null) {

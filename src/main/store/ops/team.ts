@@ -1,16 +1,16 @@
 /**
  * Team mode's reads, written once for both backends as plans (../plan.ts) over
  * the shared label rules (label-rules.ts): effective labels, Calibrate's draw with N reviewers per
- * task, the tasks awaiting adjudication, the blind rule, and the reviewers' votes.
+ * task, the tasks awaiting adjudication, the sealed rule, and the reviewers' votes.
  */
 import { decisionsTable } from '../fit-decisions'
 import {
   AWAITS_ADJUDICATION,
-  BLIND_FOR,
   drawablePredicate,
   EFFECTIVE_LABEL_ID,
   IS_VOTE,
   LIVE_LABEL,
+  SEALED_FOR,
   type LabelDialect
 } from '../label-rules'
 import { rowsOf, type Plan } from '../plan'
@@ -19,7 +19,7 @@ import { latestDecidedFitId } from './fits'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 import type { DrawResult } from '../../../shared/contract/calibrate'
 import { StoreError, type DrawInput, type EffectiveLabel, type LabelSource } from '../contract'
-import type { AdjudicationPage, AdjudicationQuery, BlindQuery, Vote } from '../contract'
+import type { AdjudicationPage, AdjudicationQuery, SealedQuery, Vote } from '../contract'
 import { checkId, checkInt } from '../validate'
 
 const PUBLISHED_TASKS = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'`
@@ -100,18 +100,18 @@ export function* awaitingAdjudicationPlan(query: AdjudicationQuery, d: LabelDial
   }
 }
 
-/** Which of these tasks are blind for the reviewer (TeamStore.blindTasks), in the order given. */
-export function* blindTasksPlan(query: BlindQuery, d: LabelDialect): Plan<string[]> {
+/** Which of these tasks are sealed for the reviewer (TeamStore.sealedTasks), in the order given. */
+export function* sealedTasksPlan(query: SealedQuery, d: LabelDialect): Plan<string[]> {
   const ids = checkIds(query.taskIds, 'taskIds')
   const reviewer = checkId(query.reviewer, 'reviewer')
   const perTask = checkInt(query.reviewersPerTask, 'reviewersPerTask', 1)
   if (perTask === 1 || ids.length === 0) return []
   const rows = yield* rowsOf<{ id: string }>(
-    `SELECT t.id FROM tasks t WHERE t.id IN ${d.idSet} AND ${BLIND_FOR('t.id')}`,
+    `SELECT t.id FROM tasks t WHERE t.id IN ${d.idSet} AND ${SEALED_FOR('t.id')}`,
     d.idParam(ids), reviewer, perTask
   )
-  const blind = new Set(rows.map((r) => r.id))
-  return ids.filter((id) => blind.has(id))
+  const sealed = new Set(rows.map((r) => r.id))
+  return ids.filter((id) => sealed.has(id))
 }
 
 /** Every vote on the tasks two or more reviewers labeled (agreement is measured on these). */

@@ -5,9 +5,9 @@
  * backends (../ops/fits.ts); the fit row is locked while a page is written: two clients writing one
  * fit's decisions queue up, and the second finds it decided (`conflict`).
  */
-import { StoreError, type DecisionCopy, type DecisionPage } from '../contract'
+import { StoreError, type RedecideRowsInput, type DecisionPage } from '../contract'
 import { DECISION_COLUMNS, decisionsTable } from '../fit-decisions'
-import { checkCopy } from '../decision-copy'
+import { checkRedecideRows } from '../decision-copy'
 import { badPosterior, twice } from '../decision-check'
 import { bytesOf, candidateOrder, gatheredBytes, storedWhyLength, WHY_STRIDE } from '../decision-numbers'
 import { ACT, checkDecisionPage, roundAnswerTexts, SPOT } from '../decision-page'
@@ -95,8 +95,8 @@ async function insertChunk(q: PgSql, table: string, fitId: string, page: Decisio
  * recomputed and why it is the deciding thread's arithmetic): one INSERT … SELECT per chunk, its
  * τ worked out once per row in a lateral subquery, the chunk counted from its RETURNING rows.
  */
-export async function copyDecisions(q: PgSql, fitId: string, copy: DecisionCopy): Promise<{ copied: number; last: string | null }> {
-  checkCopy(fitId, copy)
+export async function redecideRows(q: PgSql, fitId: string, copy: RedecideRowsInput): Promise<{ copied: number; last: string | null }> {
+  checkRedecideRows(fitId, copy)
   await runPlan(q, undecidedFit(POSTGRES, fitId))
   const child = await runPlan(q, decisionsTableOf(POSTGRES, fitId))
   const parent = decisionsTable(copy.parentFitId)

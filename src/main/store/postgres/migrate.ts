@@ -17,7 +17,7 @@ import { PgSql } from './connection'
 /** Any constant: the key of the advisory lock that serialises migrations of one database. */
 const MIGRATION_LOCK = 727_100_001
 
-type MigrateOptions = { location: string; readonly: boolean; now: () => Date }
+type MigrateOptions = { dbLocation: string; readonly: boolean; now: () => Date }
 
 async function hasTable(q: PgSql, name: string): Promise<boolean> {
   return (await q.get(`SELECT 1 AS one FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, name)) !== undefined
@@ -28,10 +28,10 @@ async function readApplied(q: PgSql): Promise<AppliedMigration[]> {
   return q.all<AppliedMigration>('SELECT version, name, sha256, applied_at AS "appliedAt" FROM schema_migrations ORDER BY version')
 }
 
-async function refuseForeign(q: PgSql, location: string): Promise<void> {
+async function refuseForeign(q: PgSql, dbLocation: string): Promise<void> {
   if (await hasTable(q, 'schema_migrations')) return
   const other = await q.get<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema()`)
-  if (other !== undefined && other.n > 0) throw notArbiter(location)
+  if (other !== undefined && other.n > 0) throw notArbiter(dbLocation)
 }
 
 /** Returns the schema version the database is at after opening, and what was done to it. */
@@ -43,7 +43,7 @@ export async function migratePostgres(
   checkMigrationList(migrations)
   const q = new PgSql(client)
   if (opts.readonly) {
-    await refuseForeign(q, opts.location)
+    await refuseForeign(q, opts.dbLocation)
     const plan = planMigrations(await readApplied(q), migrations)
     if (plan.pending.length > 0) throw needsMigrating(plan)
     return { version: plan.from, report: null }
@@ -53,7 +53,7 @@ export async function migratePostgres(
   await client.query('BEGIN') // READ COMMITTED: after the lock, each statement sees what others committed
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
-    await refuseForeign(q, opts.location)
+    await refuseForeign(q, opts.dbLocation)
     const plan = planMigrations(await readApplied(q), migrations)
     progress.from = plan.from
     if (plan.pending.length === 0) {

@@ -1,7 +1,7 @@
 /**
  * Opening the PostgreSQL store: a connection pool, migrations (one transaction under an advisory
  * lock), the sweep of dead and abandoned imports, and the async `Store`. Any failure ends the pool before
- * it is reported. The URL's password never appears in `info().path` nor in a message.
+ * it is reported. The URL's password never appears in `info().dbLocation` nor in a message.
  */
 import { randomUUID } from 'node:crypto'
 import { checkMigrationList } from '../migrations'
@@ -20,7 +20,7 @@ export type PostgresOpenOptions = OpenOptions & {
 
 export const POSTGRES_URL = /^postgres(ql)?:\/\//i
 
-/** The URL without its password (for `info().path` and messages). */
+/** The URL without its password (for `info().dbLocation` and messages). */
 export function passwordFree(url: string): string {
   try {
     const u = new URL(url)
@@ -37,7 +37,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   if (typeof url !== 'string' || !POSTGRES_URL.test(url)) {
     throw new StoreError('bad_input', 'a PostgreSQL store needs a postgres:// or postgresql:// URL')
   }
-  const path = passwordFree(url)
+  const dbLocation = passwordFree(url)
   const readonly = opts.readonly === true
   const now = opts.now ?? (() => new Date())
   const migrations = opts.migrations ?? POSTGRES_MIGRATIONS
@@ -48,11 +48,11 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     const client = await pool.connect()
     let report
     try {
-      report = (await migratePostgres(client, migrations, { location: path, readonly, now })).report
+      report = (await migratePostgres(client, migrations, { dbLocation, readonly, now })).report
     } finally {
       client.release()
     }
-    const store = createPostgresStore(pool, { path, readonly, migration: report, now, writer: randomUUID() })
+    const store = createPostgresStore(pool, { dbLocation, readonly, migration: report, now, writer: randomUUID() })
     if (!readonly) await sweepAtOpen(store)
     return store
   } catch (e) {
@@ -60,6 +60,6 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     const err = toStoreError(e)
     // Driver messages name hosts and users, never the password; say which database failed.
     if (err.details.cause === undefined || typeof err.details.cause !== 'string') throw err
-    throw new StoreError(err.code, `cannot open the PostgreSQL database ${path}: ${err.message}`, err.details)
+    throw new StoreError(err.code, `cannot open the PostgreSQL database ${dbLocation}: ${err.message}`, err.details)
   }
 }

@@ -14,7 +14,7 @@ import { decisionsTable } from '../fit-decisions'
 import type { Tx } from '../operations'
 import { toStoreError, transaction, type PgSql, type TransactionMode } from './connection'
 import { POSTGRES } from './dialect'
-import { appendDecisionPage, copyDecisions } from './fits'
+import { appendDecisionPage, redecideRows } from './fits'
 import * as imports from './imports'
 import { PgImportLocks } from './import-lock'
 import { ChangeListeners, notifyChange } from './notify'
@@ -25,7 +25,7 @@ import * as tallies from './tallies'
 
 export type PostgresStoreMeta = {
   /** The connection URL without its password. */
-  path: string
+  dbLocation: string
   readonly: boolean
   migration: MigrationReport | null
   now: () => Date
@@ -92,8 +92,8 @@ export function createPostgresStore(pool: pg.Pool, meta: PostgresStoreMeta): Sto
     listenChanges: (events) => listeners.listen(events)
   }
   const own: BackendOperations<PgSql> = {
-    ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions,
-    info: async (q: PgSql) => ({ backend: 'postgres' as const, path: meta.path, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
+    ...imports, ...status, ...tallies, appendDecisionPage, redecideRows,
+    info: async (q: PgSql) => ({ backend: 'postgres' as const, dbLocation: meta.dbLocation, schemaVersion: await schemaVersion(q), readonly: meta.readonly, migration: meta.migration }),
     dataVersion: (q: PgSql) => dataVersion(q, meta.writer)
   }
   return buildStore(driver, own)

@@ -20,7 +20,7 @@ export async function insertTallies(q: PgSql, rows: { taskId: string; tallies: T
   ]))
 }
 
-export async function talliesOf(q: PgSql, taskIds: string[]): Promise<StoredTallies[]> {
+export async function loadTallies(q: PgSql, taskIds: string[]): Promise<StoredTallies[]> {
   if (!Array.isArray(taskIds)) throw new StoreError('bad_input', 'taskIds must be an array')
   taskIds.forEach((id) => checkId(id, 'taskId'))
   // One statement for the list, in the caller's order.

@@ -3,9 +3,9 @@
  * bound straight from the page's columns; and a re-decide's copy of its parent's rows (below). The
  * rest of a fit's life is written once for both backends (../ops/fits.ts).
  */
-import { StoreError, type DecisionCopy, type DecisionPage } from '../contract'
+import { StoreError, type RedecideRowsInput, type DecisionPage } from '../contract'
 import { badPosterior, twice } from '../decision-check'
-import { checkCopy } from '../decision-copy'
+import { checkRedecideRows } from '../decision-copy'
 import { countPage, decisionsTableOf, undecidedFit } from '../ops/fits'
 import { parseStringArray } from '../rows'
 import type { Sql } from './connection'
@@ -135,8 +135,8 @@ function copySql(child: string, parent: string, rounds: number, from: boolean): 
     FROM ${parent} p ${from ? 'WHERE p.task_id > :after' : ''} ORDER BY p.task_id LIMIT :limit`
 }
 
-export function copyDecisions(q: Sql, fitId: string, copy: DecisionCopy): { copied: number; last: string | null } {
-  checkCopy(fitId, copy)
+export function redecideRows(q: Sql, fitId: string, copy: RedecideRowsInput): { copied: number; last: string | null } {
+  checkRedecideRows(fitId, copy)
   runPlan(q, undecidedFit(SQLITE, fitId))
   const child = runPlan(q, decisionsTableOf(SQLITE, fitId))
   const parent = decisionsTable(copy.parentFitId)

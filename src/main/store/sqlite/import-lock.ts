@@ -24,14 +24,14 @@ export class SqliteImportLocks implements ImportLocks {
   /** Held locks: their connection (null for a database without a file). */
   private readonly held = new Map<string, Database.Database | null>()
 
-  /** `dbPath`: null for a database without a file. */
+  /** `dbLocation`: null for a database without a file. */
   constructor(
-    private readonly dbPath: string | null,
+    private readonly dbLocation: string | null,
     private readonly nativeBinding: string | undefined
   ) {}
 
   private file(importId: string): string {
-    return `${this.dbPath as string}.import-${importId}${SUFFIX}`
+    return `${this.dbLocation as string}.import-${importId}${SUFFIX}`
   }
 
   take(importId: string): Promise<boolean> {
@@ -40,7 +40,7 @@ export class SqliteImportLocks implements ImportLocks {
 
   private takeNow(importId: string): boolean {
     if (this.held.has(importId)) return false
-    if (this.dbPath === null) {
+    if (this.dbLocation === null) {
       this.held.set(importId, null)
       return true
     }
@@ -125,10 +125,10 @@ export class SqliteImportLocks implements ImportLocks {
 
   /** Import ids with a lock file next to the database (a killed import, or one killed before its row was written). */
   leftovers(): string[] {
-    if (this.dbPath === null) return []
-    const prefix = `${basename(this.dbPath)}.import-`
+    if (this.dbLocation === null) return []
+    const prefix = `${basename(this.dbLocation)}.import-`
     try {
-      return readdirSync(dirname(this.dbPath))
+      return readdirSync(dirname(this.dbLocation))
         .filter((f) => f.startsWith(prefix) && f.endsWith(SUFFIX))
         .map((f) => f.slice(prefix.length, -SUFFIX.length))
     } catch {

@@ -53,7 +53,7 @@ export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}
     const q = new Sql(db)
     const { report } = migrateSqlite(q, migrations, { path, readonly, now })
     const importLocks = new SqliteImportLocks(isFile ? path : null, opts.nativeBinding)
-    const store = createSqliteStore(q, { path, readonly, migration: report, now, importLocks })
+    const store = createSqliteStore(q, { dbLocation: path, readonly, migration: report, now, importLocks })
     if (!readonly) await sweepAtOpen(store)
     return store
   } catch (e) {

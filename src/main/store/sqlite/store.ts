@@ -8,7 +8,7 @@ import type { MigrationReport, Store } from '../contract'
 import type { Tx } from '../operations'
 import { toStoreError, type Sql } from './connection'
 import { SQLITE } from './dialect'
-import { appendDecisionPage, copyDecisions } from './fits'
+import { appendDecisionPage, redecideRows } from './fits'
 import * as imports from './imports'
 import type { SqliteImportLocks } from './import-lock'
 import { runPlan } from './plan-driver'
@@ -18,7 +18,7 @@ import * as tallies from './tallies'
 import { gatedWrite } from './write-gate'
 
 export type SqliteStoreMeta = {
-  path: string
+  dbLocation: string
   readonly: boolean
   migration: MigrationReport | null
   now: () => Date
@@ -49,7 +49,7 @@ export function createSqliteStore(q: Sql, meta: SqliteStoreMeta): Store {
       q.db.close()
     }
   }
-  const info = (q: Sql) => ({ backend: 'sqlite' as const, path: meta.path, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
-  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, copyDecisions, info }
+  const info = (q: Sql) => ({ backend: 'sqlite' as const, dbLocation: meta.dbLocation, schemaVersion: schemaVersion(q), readonly: meta.readonly, migration: meta.migration })
+  const own: BackendOperations<Sql> = { ...imports, ...status, ...tallies, appendDecisionPage, redecideRows, info }
   return buildStore(driver, own)
 }

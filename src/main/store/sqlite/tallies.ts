@@ -8,7 +8,7 @@ import { TALLY_COLUMNS, toStoredTallies, type TallyRow } from '../tally-rows'
 import { checkId } from '../validate'
 import type { Sql } from './connection'
 
-export function talliesOf(q: Sql, taskIds: string[]): StoredTallies[] {
+export function loadTallies(q: Sql, taskIds: string[]): StoredTallies[] {
   if (!Array.isArray(taskIds)) throw new StoreError('bad_input', 'taskIds must be an array')
   const out: StoredTallies[] = []
   for (const id of taskIds) {

@@ -66,8 +66,8 @@ function FlagMark({ flags }: { flags: number }) {
 
 function LabelState({ row }: { row: QueueRow }) {
   if (row.label) return <span className={`tag tag-${row.label.source}`}>{row.label.source}</span>
-  // Labeled, but no label to show: its reviewers disagree (Adjudicate), or it is blind until you label it.
-  if (row.state === 'human') return <span className="tag" data-testid="label-pending" title="awaiting adjudication, or blind until you label it">pending</span>
+  // Labeled, but no label to show: its reviewers disagree (Adjudicate), or it is sealed until you label it.
+  if (row.state === 'human') return <span className="tag" data-testid="label-pending" title="awaiting adjudication, or sealed until you label it">pending</span>
   if (row.reservedBy) return <span className="tag" data-testid="reserved-by" data-reviewer={row.reservedBy.reviewer}>{row.reservedBy.reviewer}</span>
   if (row.spotCheck) return <span className="tag tag-spot">spot-check</span>
   return <span className="muted">open</span>

@@ -31,7 +31,7 @@ export function SettingsScreen() {
         <h2 id="db-heading">Database</h2>
         <dl className="facts">
           <dt>Location</dt>
-          <dd data-testid="db-location">{info.data.location}</dd>
+          <dd data-testid="db-location">{info.data.dbLocation}</dd>
           <dt>Backend</dt>
           <dd>{info.data.backend}</dd>
           <dt>Schema version</dt>

@@ -35,7 +35,7 @@ function TeamSettingsForm({ settings }: { settings: TeamSettings }) {
       <h2 id="team-heading">Team</h2>
       <div className="form-grid">
         <label className="field">
-          <span>Reviewers per task (a task stays in Calibrate’s blind stream until this many reviewers labeled it)</span>
+          <span>Reviewers per task (a task stays sealed in Calibrate — no reviewer sees another’s label before giving their own — until this many reviewers labeled it)</span>
           <input
             data-testid="settings-reviewers-per-task"
             type="number"

@@ -9,7 +9,7 @@ import { REPORT_CSS } from './style'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
 
-/** @param source where the data came from (the database path), shown in the header. */
+/** @param source where the data came from (the database location), shown in the header. */
 export function renderReport(a: AuditSummary, source: string): string {
   return `<!doctype html>
 <html lang="en">

@@ -1,37 +1,37 @@
 /**
- * The blind rule: with N > 1 reviewers per task, a reviewer sees no other reviewer's
- * label of a task still in the blind stream until they have committed their own — in the task's
+ * The sealed rule: with N > 1 reviewers per task, a reviewer sees no other reviewer's
+ * label of a task still sealed until they have committed their own — in the task's
  * detail, a resolve's conflict, recent labels, queue rows, the audit log, the label-based queue
  * filters and the exports alike. Once they have
  * labeled it, or once N reviewers have (or a ruling settled it), the labels are open to them.
- * Which tasks are blind for whom is the store's question (TeamStore.blindTasks, one SQL rule).
+ * Which tasks are sealed for whom is the store's question (TeamStore.sealedTasks, one SQL rule).
  */
 import type { AuditEntryView, CallContext, QueueRow, RecentLabel } from '../../shared/api'
-import { StoreError, isStoreError, type BlindViewer, type Store } from '../store'
+import { StoreError, isStoreError, type SealedViewer, type Store } from '../store'
 import { readTeamSettings } from './team-settings'
 
-/** The tasks among `taskIds` that are blind for the caller (none with one reviewer per task). */
-export async function blindFor(store: Store, ctx: CallContext, taskIds: readonly string[]): Promise<Set<string>> {
+/** The tasks among `taskIds` that are sealed for the caller (none with one reviewer per task). */
+export async function sealedFor(store: Store, ctx: CallContext, taskIds: readonly string[]): Promise<Set<string>> {
   const ids = [...new Set(taskIds)]
   if (ids.length === 0) return new Set()
   const { reviewersPerTask } = await readTeamSettings(store)
   if (reviewersPerTask === 1) return new Set()
-  return new Set(await store.blindTasks({ taskIds: ids, reviewer: ctx.reviewer, reviewersPerTask }))
+  return new Set(await store.sealedTasks({ taskIds: ids, reviewer: ctx.reviewer, reviewersPerTask }))
 }
 
 /**
- * A blind row shows the task, not its label: the engine's answer is not in the row either, so none.
+ * A sealed row shows the task, not its label: the engine's answer is not in the row either, so none.
  * Queue rows and the exports' decision rows alike.
  */
 export async function maskQueueRows<R extends Pick<QueueRow, 'taskId' | 'answer'> & { label: object | null }>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
-  const blind = await blindFor(store, ctx, rows.filter((r) => r.label !== null).map((r) => r.taskId))
-  return rows.map((r) => (blind.has(r.taskId) ? { ...r, label: null, answer: null } : r))
+  const sealed = await sealedFor(store, ctx, rows.filter((r) => r.label !== null).map((r) => r.taskId))
+  return rows.map((r) => (sealed.has(r.taskId) ? { ...r, label: null, answer: null } : r))
 }
 
-/** Others' labels of blind tasks are left out (the caller's own undone ones stay): recent labels, label exports. */
+/** Others' labels of sealed tasks are left out (the caller's own undone ones stay): recent labels, label exports. */
 export async function maskRecentLabels<R extends Pick<RecentLabel, 'taskId' | 'reviewer'>>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
-  const blind = await blindFor(store, ctx, rows.map((r) => r.taskId))
-  return rows.filter((r) => !blind.has(r.taskId) || r.reviewer === ctx.reviewer)
+  const sealed = await sealedFor(store, ctx, rows.map((r) => r.taskId))
+  return rows.filter((r) => !sealed.has(r.taskId) || r.reviewer === ctx.reviewer)
 }
 
 /**
@@ -40,27 +40,27 @@ export async function maskRecentLabels<R extends Pick<RecentLabel, 'taskId' | 'r
  */
 const LABEL_DETAILS = ['label', 'labelId', 'undone', 'supersedes'] as const
 
-/** A label row of the audit log (record, import, undo, ruling) on a blind task, someone else's, loses them. */
+/** A label row of the audit log (record, import, undo, ruling) on a sealed task, someone else's, loses them. */
 export async function maskAuditEntries(store: Store, ctx: CallContext, rows: AuditEntryView[]): Promise<AuditEntryView[]> {
   const isLabel = (a: AuditEntryView) => a.target !== null && a.action.startsWith('label.')
-  const blind = await blindFor(store, ctx, rows.filter(isLabel).map((a) => a.target as string))
+  const sealed = await sealedFor(store, ctx, rows.filter(isLabel).map((a) => a.target as string))
   return rows.map((a) => {
-    if (!isLabel(a) || !blind.has(a.target as string) || a.reviewer === ctx.reviewer) return a
+    if (!isLabel(a) || !sealed.has(a.target as string) || a.reviewer === ctx.reviewer) return a
     const details = { ...a.details }
     for (const k of LABEL_DETAILS) delete details[k]
     return { ...a, details }
   })
 }
 
-/** The caller under the blind rule, for the store's label-based filters; null with one reviewer per task. */
-export async function blindViewerOf(store: Store, ctx: CallContext): Promise<BlindViewer | null> {
+/** The caller under the sealed rule, for the store's label-based filters; null with one reviewer per task. */
+export async function sealedViewerOf(store: Store, ctx: CallContext): Promise<SealedViewer | null> {
   const { reviewersPerTask } = await readTeamSettings(store)
   return reviewersPerTask === 1 ? null : { reviewer: ctx.reviewer, reviewersPerTask }
 }
 
-/** A resolve's conflict names the task's latest live label; for a blind task that is someone else's. */
+/** A resolve's conflict names the task's latest live label; for a sealed task that is someone else's. */
 export async function maskConflict(store: Store, ctx: CallContext, taskId: string, error: unknown): Promise<unknown> {
   if (!isStoreError(error) || error.code !== 'conflict' || !('latestLiveLabel' in error.details)) return error
-  if (!(await blindFor(store, ctx, [taskId])).has(taskId)) return error
+  if (!(await sealedFor(store, ctx, [taskId])).has(taskId)) return error
   return new StoreError('conflict', error.message, { ...error.details, latestLiveLabel: null })
 }
