@@ -14,12 +14,14 @@ import type * as L from './loop-types'
 import { teamInputSchemas, type TeamSettings } from './team-schemas'
 import type { AdjudicationList } from './team-types'
 import type { Shell } from './vocabularies'
+import { uploadInputSchemas, type PickedFile, type UploadResult } from './upload'
 
 export * from './loop-schemas'
 export type * from './loop-types'
 export type * from './audit-types'
 export * from './team-schemas'
 export type * from './team-types'
+export * from './upload'
 
 export const THEMES = ['system', 'light', 'dark'] as const
 
@@ -41,7 +43,8 @@ export const apiInputSchemas = {
   'db.checkIntegrity': noArgs,
   'audit.summary': noArgs,
   ...loopInputSchemas,
-  ...teamInputSchemas
+  ...teamInputSchemas,
+  ...uploadInputSchemas
 } satisfies Record<ApiMethod, z.ZodType>
 
 export type { Shell } from './vocabularies'
@@ -101,7 +104,9 @@ export interface ApiResults {
   'labels.undoLast': L.UndoLastResult
   'flags.add': L.FlagView
   'calibrate.draw': L.DrawResult
-  'imports.upload': { uploadId: string; bytes: number }
+  'imports.upload': UploadResult
+  /** null: the user closed the dialog without choosing a file. */
+  'imports.pick': PickedFile | null
   'imports.run': L.ImportSummary
   'imports.list': L.ImportRecordView[]
   'fits.run': L.FitSummary

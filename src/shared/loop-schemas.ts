@@ -97,7 +97,7 @@ export const csvDialectSchema = z
   })
   .strict()
 
-/** A file on this machine (desktop, CLI) or one sent through `imports.upload` (browser). */
+/** A file on this machine (CLI) or one registered as an upload: sent by `imports.upload` (browser) or picked by `imports.pick` (desktop). */
 export const fileSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
   z.object({ kind: z.literal('upload'), uploadId: z.string().uuid() }).strict()
@@ -141,9 +141,6 @@ export const loopInputSchemas = {
   'flags.add': z.object({ taskId: id, reason: z.string().trim().min(1).max(FLAG_REASON_MAX) }).strict(),
   'calibrate.draw': z
     .object({ exclude: z.array(id).max(10_000).default([]), spotCheckOnly: z.boolean().default(false) })
-    .strict(),
-  'imports.upload': z
-    .object({ uploadId: z.string().uuid().nullable().default(null), fileName: z.string().min(1).max(255), chunk: z.string().max(512 * 1024) })
     .strict(),
   'imports.run': z
     .object({
