@@ -16,6 +16,8 @@ export const IMPORT_FILE_EXTENSIONS = ['jsonl', 'json', 'csv', 'tsv', 'txt'] as 
 
 /** The bytes of one slice the Import screen sends. */
 export const UPLOAD_SLICE_BYTES = 8 * 1024 ** 2
+/** A smaller slice size (bytes) a test sets in the page's sessionStorage, so a small file takes several slices. */
+export const UPLOAD_SLICE_BYTES_KEY = 'arbiter.upload-slice-bytes'
 /** The most one slice may carry: the web host's body cap on `imports.upload`, room above the default slice. */
 export const MAX_UPLOAD_SLICE_BYTES = 16 * 1024 ** 2
 

@@ -1,15 +1,13 @@
 import type { ConsoleApi } from '@shared/api'
-import { UPLOAD_SLICE_BYTES } from '@shared/upload'
+import { UPLOAD_SLICE_BYTES, UPLOAD_SLICE_BYTES_KEY } from '@shared/upload'
 
-/** Set in sessionStorage by a test that wants a small file to take several slices. */
-const SLICE_KEY = 'arbiter.upload-slice-bytes'
 const MIN_SLICE_BYTES = 64 * 1024
 
 /** The bytes of one slice: UPLOAD_SLICE_BYTES, or a smaller size a test set (never under 64 KiB). */
 function sliceBytes(): number {
   let asked: number | null = null
   try {
-    asked = Number(window.sessionStorage.getItem(SLICE_KEY) ?? NaN)
+    asked = Number(window.sessionStorage.getItem(UPLOAD_SLICE_BYTES_KEY) ?? NaN)
   } catch {
     // Storage disabled: the default size.
   }
