@@ -7,6 +7,8 @@
  * and full-text index — in batches of the same size.
  * Targets: ≥ 100,000 moves/s, peak RSS ≤ 1 GiB, and at most 2× the bare loop's time; medians of
  * three import / bare-loop pairs, run alternately.
+ * With ARBITER_BENCH_BIG_UPLOAD=1 it also uploads a file past V8's string cap through the Import
+ * screen in Chromium (big-upload.ts).
  */
 import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runImport } from '../src/main/service/import'
 import { openStore } from '../src/main/store'
+import { bigUpload } from './big-upload'
 import type { BenchSuite, Figure } from './figure'
 
 const TASKS = 200_000
@@ -109,36 +112,42 @@ export const importSuite: BenchSuite = {
   name: 'import',
   summary: '1,000,000 moves (200,000 tasks) through arbiter import vs a bare insert loop of the same rows',
   async run(): Promise<Figure[]> {
-    const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-import-'))
-    try {
-      const file = join(dir, 'bench.trace.jsonl')
-      await writeTraces(file)
-      // Import and bare loop alternate, so each pair meets the same machine; the figures are medians.
-      const runs: { ms: number; bareMs: number; moves: number; maxRssKiB: number }[] = []
-      for (let i = 0; i < RUNS; i++) {
-        const db = join(dir, `import-${i}.db`)
-        const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), [__filename, 'child', file, db], { encoding: 'utf8', maxBuffer: 1 << 20 })
-        if (r.status !== 0) throw new Error(`import child failed: ${r.stderr}`)
-        const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as { ms: number; moves: number; tasks: number; status: string; maxRssKiB: number }
-        if (got.status !== 'imported' || got.tasks !== TASKS) throw new Error(`import did not write every task: ${r.stdout}`)
-        const bareMs = await bareInsert(db, join(dir, `bare-${i}.db`))
-        runs.push({ ms: got.ms, bareMs, moves: got.moves, maxRssKiB: got.maxRssKiB })
-        // Every file of both databases (WAL too): unflushed gigabytes would slow the next pair's writes.
-        for (const base of [db, join(dir, `bare-${i}.db`)]) for (const f of [base, `${base}-wal`, `${base}-shm`]) rmSync(f, { force: true })
-      }
-      const ms = median(runs.map((r) => r.ms))
-      const bareMs = median(runs.map((r) => r.bareMs))
-      const moves = runs[0].moves
-      console.error(`import runs (import / bare, s): ${runs.map((r) => `${(r.ms / 1000).toFixed(2)} / ${(r.bareMs / 1000).toFixed(2)}`).join(', ')}`)
-      return [
-        { suite: 'import', name: 'throughput (1M moves, 200k tasks)', value: moves / (ms / 1000), unit: 'moves/s', target: 100_000, better: 'higher', reference: { name: 'bare insert loop', value: moves / (bareMs / 1000) } },
-        { suite: 'import', name: 'wall time', value: ms / 1000, unit: 's', target: 10, better: 'lower', reference: { name: 'bare insert loop', value: bareMs / 1000 } },
-        { suite: 'import', name: 'time / bare insert loop', value: median(runs.map((r) => r.ms / r.bareMs)), unit: '×', target: 2, better: 'lower', reference: null },
-        { suite: 'import', name: 'peak memory (child RSS)', value: Math.max(...runs.map((r) => r.maxRssKiB)) / 1024, unit: 'MiB', target: 1024, better: 'lower', reference: null }
-      ]
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
+    const figures = await importFigures()
+    if (process.env.ARBITER_BENCH_BIG_UPLOAD === '1') figures.push(...(await bigUpload()))
+    return figures
+  }
+}
+
+async function importFigures(): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-import-'))
+  try {
+    const file = join(dir, 'bench.trace.jsonl')
+    await writeTraces(file)
+    // Import and bare loop alternate, so each pair meets the same machine; the figures are medians.
+    const runs: { ms: number; bareMs: number; moves: number; maxRssKiB: number }[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const db = join(dir, `import-${i}.db`)
+      const r = spawnSync(join(__dirname, '../node_modules/.bin/tsx'), [__filename, 'child', file, db], { encoding: 'utf8', maxBuffer: 1 << 20 })
+      if (r.status !== 0) throw new Error(`import child failed: ${r.stderr}`)
+      const got = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as { ms: number; moves: number; tasks: number; status: string; maxRssKiB: number }
+      if (got.status !== 'imported' || got.tasks !== TASKS) throw new Error(`import did not write every task: ${r.stdout}`)
+      const bareMs = await bareInsert(db, join(dir, `bare-${i}.db`))
+      runs.push({ ms: got.ms, bareMs, moves: got.moves, maxRssKiB: got.maxRssKiB })
+      // Every file of both databases (WAL too): unflushed gigabytes would slow the next pair's writes.
+      for (const base of [db, join(dir, `bare-${i}.db`)]) for (const f of [base, `${base}-wal`, `${base}-shm`]) rmSync(f, { force: true })
     }
+    const ms = median(runs.map((r) => r.ms))
+    const bareMs = median(runs.map((r) => r.bareMs))
+    const moves = runs[0].moves
+    console.error(`import runs (import / bare, s): ${runs.map((r) => `${(r.ms / 1000).toFixed(2)} / ${(r.bareMs / 1000).toFixed(2)}`).join(', ')}`)
+    return [
+      { suite: 'import', name: 'throughput (1M moves, 200k tasks)', value: moves / (ms / 1000), unit: 'moves/s', target: 100_000, better: 'higher', reference: { name: 'bare insert loop', value: moves / (bareMs / 1000) } },
+      { suite: 'import', name: 'wall time', value: ms / 1000, unit: 's', target: 10, better: 'lower', reference: { name: 'bare insert loop', value: bareMs / 1000 } },
+      { suite: 'import', name: 'time / bare insert loop', value: median(runs.map((r) => r.ms / r.bareMs)), unit: '×', target: 2, better: 'lower', reference: null },
+      { suite: 'import', name: 'peak memory (child RSS)', value: Math.max(...runs.map((r) => r.maxRssKiB)) / 1024, unit: 'MiB', target: 1024, better: 'lower', reference: null }
+    ]
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { electronNativeBinding, type BindingLocation } from './native-binding'
-import { createService, type Service } from './service'
+import { createService, type Service, type ServiceOptions } from './service'
 import { createDemoDatabase, isFirstLaunch } from './service/demo'
 import { openStore } from './store'
 
@@ -17,7 +17,7 @@ export interface DesktopCore {
  * better-sqlite3 binary (its `nativeBinding` option), and the service over it.
  */
 export async function startDesktopCore(
-  opts: { dataDir: string; demoIfMissing?: boolean } & BindingLocation,
+  opts: { dataDir: string; demoIfMissing?: boolean; pickFile?: ServiceOptions['pickFile'] } & BindingLocation,
   resolveBinding: (loc: BindingLocation) => string = electronNativeBinding
 ): Promise<DesktopCore> {
   mkdirSync(opts.dataDir, { recursive: true })
@@ -26,6 +26,6 @@ export async function startDesktopCore(
   // First launch (no database in the default data folder): the demo council, so every screen has data.
   if (isFirstLaunch(dbLocation, opts.demoIfMissing)) await createDemoDatabase(dbLocation, { nativeBinding, shell: 'electron' })
   const store = await openStore(dbLocation, { nativeBinding })
-  const service = await createService({ store, dbLocation, nativeBinding, shell: 'electron' })
+  const service = await createService({ store, dbLocation, nativeBinding, shell: 'electron', pickFile: opts.pickFile })
   return { service, dbLocation, nativeBinding }
 }

@@ -5,7 +5,7 @@
 import { app, dialog } from 'electron'
 import { join } from 'node:path'
 import { startDesktopCore, type DesktopCore } from './desktop'
-import { openMainWindow } from './host/electron'
+import { openMainWindow, pickImportFile } from './host/electron'
 import { defaultDataDir } from './paths'
 
 app.setName('Arbiter')
@@ -14,7 +14,9 @@ app.enableSandbox()
 let core: DesktopCore | null = null
 
 async function launch(): Promise<void> {
-  core = await startDesktopCore({ dataDir: defaultDataDir(), appRoot: app.getAppPath(), resourcesPath: process.resourcesPath, isPackaged: app.isPackaged })
+  core = await startDesktopCore({
+    dataDir: defaultDataDir(), appRoot: app.getAppPath(), resourcesPath: process.resourcesPath, isPackaged: app.isPackaged, pickFile: pickImportFile
+  })
   openMainWindow({
     handlers: core.service.handlers,
     subscribe: core.service.subscribe,

@@ -27,6 +27,7 @@ export const API_METHODS = [
   'flags.add',
   'calibrate.draw',
   'imports.upload',
+  'imports.pick',
   'imports.run',
   'imports.list',
   'fits.run',

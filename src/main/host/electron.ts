@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url'
 import type { CallContext, ServerHandlers } from '../../shared/api'
 import { API_METHODS, IPC_EVENT_CHANNEL, ipcChannel } from '../../shared/api-methods'
 import type { ApiEvent } from '../../shared/events'
+import { IMPORT_FILE_EXTENSIONS } from '../../shared/contract/upload'
 import { dispatch } from './dispatch'
 import {
   externalLinkPrompt, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
@@ -65,6 +66,21 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
 async function openExternalAfterAsking(win: BrowserWindow, href: string): Promise<void> {
   const { response } = await dialog.showMessageBox(win, { type: 'question', ...externalLinkPrompt(href) })
   if (response === 0) await shell.openExternal(href)
+}
+
+/**
+ * The file to import, chosen in the native open dialog over the app's window (`imports.pick`):
+ * its path stays in this process, so the renderer, which shows hostile transcripts, never names one.
+ */
+export async function pickImportFile(): Promise<string | null> {
+  const options: Electron.OpenDialogOptions = {
+    title: 'Import a file',
+    properties: ['openFile'],
+    filters: [{ name: 'Traces, debate rounds and labels', extensions: [...IMPORT_FILE_EXTENSIONS] }, { name: 'All files', extensions: ['*'] }]
+  }
+  const parent = BrowserWindow.getFocusedWindow()
+  const chosen = parent === null ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(parent, options)
+  return chosen.canceled || chosen.filePaths.length === 0 ? null : chosen.filePaths[0]
 }
 
 /** Only our own window's main frame, showing our own index.html, may call the contract. */

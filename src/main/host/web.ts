@@ -6,11 +6,13 @@ import type { ApiEvent } from '../../shared/events'
 import { dispatch } from './dispatch'
 import { SECURITY_HEADERS } from './hardening'
 import { signedOutPage, wantsHtml } from './signed-out-page'
+import { receiveSlice } from './web-upload'
 import { readStatic } from './static-files'
 import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
 import { crossSitePage, exchangeAllowed, formToken, newSession, SESSION_PAGE_CSP, sessionLogin, switchPage } from './web-sessions'
 
+/** The body cap of a JSON call; an upload's slice has its own (web-upload.ts). */
 export const MAX_BODY_BYTES = 1024 * 1024
 /** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
 export const LOGIN_REQUIRED_HEADER = 'X-Arbiter-Login'
@@ -130,6 +132,12 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   async function callApi(req: IncomingMessage, res: ServerResponse, method: string, login: Login): Promise<void> {
     const tab = tabOf(req)
     if (tab === 'bad') return send(res, 400, errorBody('bad_input', 'the session header must be 8 to 64 characters of A-Z a-z 0-9 _ -'))
+    // An upload's slice is its raw bytes, streamed to the upload under its own cap (web-upload.ts).
+    if (method === 'imports.upload') {
+      const reply = await receiveSlice(req, opts.handlers, callContext(opts.context(), login, tab))
+      if (reply.close) res.setHeader('Connection', 'close')
+      return send(res, reply.status, reply.body)
+    }
     // A declared length over the cap is refused before a byte is read (and the connection closed,
     // so the server never reads the body it refused); without one, readBody stops at the cap.
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {

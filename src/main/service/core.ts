@@ -7,6 +7,7 @@ import type { ModelCache } from './fit/model'
 import type { FitRunner } from './fit/runner'
 import { runJob, type JobProgress } from './jobs/runner'
 import type { JobRequest, JobResults } from './jobs/protocol'
+import type { UploadsOptions } from './uploads'
 
 export interface ServiceOptions {
   store: Store
@@ -15,6 +16,13 @@ export interface ServiceOptions {
   /** better-sqlite3 binary to load (Electron's ABI in the desktop app); null = the default. */
   nativeBinding: string | null
   shell: Shell
+  /**
+   * The desktop app's native open dialog (host/electron.ts): the path the user chose, or null when
+   * they cancelled. Absent in the web host and the CLI, which have no dialog to open.
+   */
+  pickFile?: () => Promise<string | null>
+  /** Where uploads wait and their caps (default: the system's temporary folder, UPLOAD_LIMITS). */
+  uploads?: UploadsOptions
 }
 
 /** What every handler group shares. `store()` is a function: "start empty" swaps the database. */

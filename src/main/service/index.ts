@@ -100,7 +100,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       changed(topics)
     })
   }
-  const uploads = new Uploads()
+  const uploads = new Uploads(opts.uploads)
 
   const handlers: ServerHandlers = {
     'app.info': async (_args, ctx) => {

@@ -1,20 +1,27 @@
 /**
- * Files the browser console uploads in chunks before an import (`imports.upload`, then
- * `imports.run`). They hold other people's data and fill a disk, so:
+ * The files a console imports through an upload id (src/shared/upload.ts): files the browser
+ * console uploads in slices (`imports.upload`), and files the desktop app's user picks in its
+ * dialog (`imports.pick`). Uploaded files hold other people's data and fill a disk, so:
  * - they live in a folder of this process made by `mkdtemp`, mode 0700 (no other local user reads
  *   them), removed when the service closes; folders left by a process that died are swept when the
  *   next one starts;
  * - an upload belongs to the login that started it: another login's upload id is "no upload";
  * - each login holds at most UPLOAD_LIMITS.perLogin files and bytes at once, each file at most
- *   UPLOAD_LIMITS.perFileBytes;
+ *   UPLOAD_LIMITS.perFileBytes, counted as the bytes arrive: an upload that passes a cap is deleted
+ *   at once (it could never be imported);
+ * - a slice lands whole or not at all, at the offset it names, one at a time per upload;
  * - an upload left idle for UPLOAD_LIMITS.idleMs is deleted (a tab closed mid-upload).
+ * A picked file is the user's own: it is read where it is, never written, copied or deleted, and
+ * takes none of the caps (it fills no disk of ours); the registry forgets it as it would delete an
+ * upload.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { appendFile } from 'node:fs/promises'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { open, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { ApiError } from '../../shared/errors'
+import type { PickedFile, UploadBytes, UploadResult, UploadSlice } from '../../shared/contract/upload'
 
 export const UPLOAD_LIMITS = {
   perFileBytes: 4 * 1024 ** 3,
@@ -30,11 +37,19 @@ interface Upload {
   owner: string
   fileName: string
   path: string
+  /** The bytes it holds: every slice that landed whole. */
   bytes: number
   touchedAt: number
   /** Being imported: never expired (an import may outlast the idle time). */
   inUse: boolean
+  /** The bytes of the slice being written, counted against the caps as they arrive; null: none is. */
+  arriving: number | null
+  /** The user's own file, chosen in the desktop app's dialog: read in place, never written or deleted. */
+  picked: boolean
 }
+
+/** A slice that would pass a cap: its upload is deleted, not cut back. */
+class OverCap extends ApiError {}
 
 export interface UploadsOptions {
   /** Where the folder is made (default: the system's temporary folder). */
@@ -93,34 +108,100 @@ export class Uploads {
     return this.dir
   }
 
-  /** Appends a chunk to `owner`'s upload (a new one when `uploadId` is null). */
-  async append(owner: string, uploadId: string | null, fileName: string, chunk: string): Promise<{ uploadId: string; bytes: number }> {
+  /**
+   * Appends one slice to `owner`'s upload (a new one when `slice.uploadId` is null), reading the
+   * bytes as they come and checking the caps before each piece is written. A slice that fails
+   * half-way is cut back off, so the same slice may be sent again.
+   */
+  async append(owner: string, slice: UploadSlice, chunk: UploadBytes): Promise<UploadResult> {
     this.expire()
-    const bytes = Buffer.byteLength(chunk, 'utf8')
-    let id = uploadId
-    let entry = id === null ? undefined : this.own(owner, id)
-    if (entry === undefined) {
-      const mine = [...this.files.values()].filter((u) => u.owner === owner)
-      if (mine.length >= this.limits.perLoginFiles) {
-        throw new ApiError('bad_input', `this login already has ${mine.length} uploads waiting (at most ${this.limits.perLoginFiles}); import or wait for them to expire`)
+    const { id, entry, created } = this.target(owner, slice)
+    let arrived = 0
+    entry.arriving = 0
+    try {
+      const file = await open(entry.path, 'a', 0o600)
+      try {
+        for await (const piece of piecesOf(chunk)) {
+          this.checkCaps(owner, entry, piece.byteLength)
+          for (let at = 0; at < piece.byteLength; ) at += (await file.write(piece, at)).bytesWritten
+          arrived += piece.byteLength
+          entry.arriving = arrived
+          entry.touchedAt = this.now()
+        }
+      } finally {
+        await file.close()
       }
-      id = randomUUID()
-      entry = { owner, fileName: basename(fileName), path: join(this.folder(), id), bytes: 0, touchedAt: this.now(), inUse: false }
-      this.files.set(id, entry)
+    } catch (error) {
+      if (error instanceof OverCap || created) this.remove(id, entry)
+      else await truncate(entry.path, entry.bytes).catch(() => this.remove(id, entry))
+      throw error
+    } finally {
+      entry.arriving = null
     }
-    if (entry.bytes + bytes > this.limits.perFileBytes) throw new ApiError('bad_input', `upload too large (at most ${this.limits.perFileBytes} bytes a file)`)
-    const held = [...this.files.values()].reduce((sum, u) => sum + (u.owner === owner ? u.bytes : 0), 0)
-    if (held + bytes > this.limits.perLoginBytes) throw new ApiError('bad_input', `this login's uploads would pass ${this.limits.perLoginBytes} bytes; import or drop some first`)
-    await appendFile(entry.path, chunk, { encoding: 'utf8', mode: 0o600 })
-    entry.bytes += bytes
+    entry.bytes += arrived
     entry.touchedAt = this.now()
-    return { uploadId: id as string, bytes: entry.bytes }
+    return { uploadId: id, bytes: entry.bytes }
+  }
+
+  /** The upload a slice goes to: `owner`'s, holding exactly `offset` bytes, with no other slice arriving. */
+  private target(owner: string, slice: UploadSlice): { id: string; entry: Upload; created: boolean } {
+    if (slice.uploadId !== null) {
+      const entry = this.own(owner, slice.uploadId)
+      if (entry.picked) throw new ApiError('bad_input', `upload ${slice.uploadId} is a file chosen on this machine: it takes no bytes`)
+      if (entry.arriving !== null) throw new ApiError('conflict', `another slice of upload ${slice.uploadId} is still arriving`, { bytes: entry.bytes })
+      if (slice.offset !== entry.bytes) {
+        throw new ApiError('conflict', `upload ${slice.uploadId} holds ${entry.bytes} bytes; this slice starts at ${slice.offset}`, { bytes: entry.bytes })
+      }
+      return { id: slice.uploadId, entry, created: false }
+    }
+    if (slice.offset !== 0) throw new ApiError('conflict', `a new upload starts at offset 0, not ${slice.offset}`, { bytes: 0 })
+    const mine = this.uploadsOf(owner)
+    if (mine.length >= this.limits.perLoginFiles) {
+      throw new ApiError('bad_input', `this login already has ${mine.length} uploads waiting (at most ${this.limits.perLoginFiles}); import or wait for them to expire`)
+    }
+    const id = randomUUID()
+    const entry: Upload = {
+      owner, fileName: basename(slice.fileName), path: join(this.folder(), id), bytes: 0, touchedAt: this.now(), inUse: false, arriving: null, picked: false
+    }
+    this.files.set(id, entry)
+    return { id, entry, created: true }
+  }
+
+  /** Before `more` bytes of `entry`'s arriving slice are written: within its file's and its login's caps. */
+  private checkCaps(owner: string, entry: Upload, more: number): void {
+    const after = entry.bytes + (entry.arriving ?? 0) + more
+    if (after > this.limits.perFileBytes) throw new OverCap('bad_input', `upload too large (at most ${this.limits.perFileBytes} bytes a file)`)
+    const held = this.uploadsOf(owner).reduce((sum, u) => sum + u.bytes + (u.arriving ?? 0), 0)
+    if (held + more > this.limits.perLoginBytes) {
+      throw new OverCap('bad_input', `this login's uploads would pass ${this.limits.perLoginBytes} bytes; import or drop some first`)
+    }
+  }
+
+  /**
+   * Registers the file at `path`, which the desktop app's user chose in its dialog, as `owner`'s
+   * upload: `imports.run` reads it in place.
+   */
+  pick(owner: string, path: string): PickedFile {
+    this.expire()
+    let bytes: number
+    try {
+      const st = statSync(path)
+      if (!st.isFile()) throw new Error('not a file')
+      bytes = st.size
+    } catch {
+      throw new ApiError('bad_input', `cannot read ${basename(path)}: not a file`)
+    }
+    const uploadId = randomUUID()
+    const fileName = basename(path)
+    this.files.set(uploadId, { owner, fileName, path, bytes, touchedAt: this.now(), inUse: false, arriving: null, picked: true })
+    return { uploadId, fileName, bytes }
   }
 
   /** `owner`'s upload, to import: its file and the name its errors use; kept until `drop`. */
   file(owner: string, uploadId: string): { path: string; fileName: string } {
     this.expire()
     const e = this.own(owner, uploadId)
+    if (e.arriving !== null) throw new ApiError('conflict', `upload ${uploadId} is still arriving`)
     e.inUse = true
     return { path: e.path, fileName: e.fileName }
   }
@@ -128,8 +209,7 @@ export class Uploads {
   drop(owner: string, uploadId: string): void {
     const e = this.files.get(uploadId)
     if (e === undefined || e.owner !== owner) return
-    rmSync(e.path, { force: true })
-    this.files.delete(uploadId)
+    this.remove(uploadId, e)
   }
 
   close(): void {
@@ -145,12 +225,29 @@ export class Uploads {
     return e
   }
 
+  /** The uploads that count against `owner`'s caps: the ones in our folder. */
+  private uploadsOf(owner: string): Upload[] {
+    return [...this.files.values()].filter((u) => u.owner === owner && !u.picked)
+  }
+
+  /** Forgets an upload; deletes its file unless it is the user's own. */
+  private remove(id: string, e: Upload): void {
+    if (!e.picked) rmSync(e.path, { force: true })
+    this.files.delete(id)
+  }
+
   private expire(): void {
     const cutoff = this.now() - this.limits.idleMs
     for (const [id, e] of this.files) {
-      if (e.inUse || e.touchedAt >= cutoff) continue
-      rmSync(e.path, { force: true })
-      this.files.delete(id)
+      if (e.inUse || e.arriving !== null || e.touchedAt >= cutoff) continue
+      this.remove(id, e)
     }
   }
+}
+
+/** A slice's bytes piece by piece, whatever form they came in. */
+async function* piecesOf(chunk: UploadBytes): AsyncIterable<Uint8Array> {
+  if (chunk instanceof Uint8Array) yield chunk
+  else if (chunk instanceof Blob) yield new Uint8Array(await chunk.arrayBuffer())
+  else yield* chunk
 }

@@ -1,10 +1,11 @@
 /**
  * Imports: a file read into the database (traces, rounds, a crowd CSV, labels), from this machine or
- * sent in chunks by the browser console, and the list of past imports.
+ * registered as an upload (sent in slices by the browser, picked in the desktop app's dialog), and the list of past imports.
  */
 import { z } from 'zod'
 import { LABEL_SOURCES } from '../vocabularies'
 import { command, defineCalls, query, returns } from './call'
+import { uploadInputSchemas, type PickedFile, type UploadResult } from './upload'
 
 export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as const
 
@@ -16,7 +17,7 @@ export const csvDialectSchema = z
   })
   .strict()
 
-/** A file on this machine (desktop, CLI) or one sent through `imports.upload` (browser). */
+/** A file on this machine (CLI) or one registered as an upload: sent by `imports.upload` (browser) or picked by `imports.pick` (desktop). */
 export const fileSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
   z.object({ kind: z.literal('upload'), uploadId: z.string().uuid() }).strict()
@@ -62,12 +63,9 @@ export interface ImportRecordView {
 }
 
 export const importCalls = defineCalls({
-  'imports.upload': command(
-    z
-      .object({ uploadId: z.string().uuid().nullable().default(null), fileName: z.string().min(1).max(255), chunk: z.string().max(512 * 1024) })
-      .strict(),
-    returns<{ uploadId: string; bytes: number }>()
-  ),
+  'imports.upload': command(uploadInputSchemas['imports.upload'], returns<UploadResult>()),
+  /** null: the user closed the dialog without choosing a file. */
+  'imports.pick': command(uploadInputSchemas['imports.pick'], returns<PickedFile | null>()),
   'imports.run': command(
     z
       .object({

@@ -46,11 +46,12 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       rmSync(dir, { recursive: true, force: true })
     })
 
-    it('imports a file uploaded in chunks (the browser cannot hand over a path)', async () => {
+    it('imports a file uploaded in slices (the browser cannot hand over a path)', async () => {
       const text = readFileSync(EXAMPLE_TRACES, 'utf8')
-      const half = Math.floor(text.length / 2)
-      const first = await call<{ uploadId: string; bytes: number }>('imports.upload', { fileName: 'council.trace.jsonl', chunk: text.slice(0, half) })
-      const second = await call<{ uploadId: string; bytes: number }>('imports.upload', { uploadId: first.uploadId, fileName: 'council.trace.jsonl', chunk: text.slice(half) })
+      const bytes = Buffer.from(text)
+      const half = Math.floor(bytes.length / 2)
+      const first = await call<{ uploadId: string; bytes: number }>('imports.upload', { fileName: 'council.trace.jsonl', offset: 0, chunk: bytes.subarray(0, half) })
+      const second = await call<{ uploadId: string; bytes: number }>('imports.upload', { uploadId: first.uploadId, fileName: 'council.trace.jsonl', offset: first.bytes, chunk: bytes.subarray(half) })
       expect(second.bytes).toBe(Buffer.byteLength(text))
       const r = await call<{ status: string; file: string; tasks: number }>('imports.run', { source: { kind: 'upload', uploadId: first.uploadId } })
       expect(r).toMatchObject({ status: 'imported', file: 'council.trace.jsonl', tasks: 3 })
@@ -67,7 +68,7 @@ export function defineConsoleCallsSuite(name: string, makeDbLocation: MakeDbLoca
       const before = await call('app.counts')
       const audit = (await call<unknown[]>('audit.tail', { limit: 1000 })).length
       const text = readFileSync(EXAMPLE_TRACES, 'utf8').replace('Which planet has the shortest day?', 'Which planet spins fastest?')
-      const up = await call<{ uploadId: string }>('imports.upload', { fileName: 'edited.jsonl', chunk: text })
+      const up = await call<{ uploadId: string }>('imports.upload', { fileName: 'edited.jsonl', offset: 0, chunk: Buffer.from(text) })
       const r = await call<{ status: string; errors: { line: number; rule: string; task: string }[] }>('imports.run', { source: { kind: 'upload', uploadId: up.uploadId } })
       expect(r.status).toBe('rejected')
       expect(r.errors).toEqual([expect.objectContaining({ line: 3, rule: 'changed-task', task: 'trivia-0001' })])

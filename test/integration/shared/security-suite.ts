@@ -10,6 +10,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AuditEntryView, DrawResult, ExportResult, ImportSummary, QueuePageResult, ReserveResult, TaskDetail } from '../../../src/shared/api'
+import { UPLOAD_HEADER, uploadHeaderValue, type UploadSlice } from '../../../src/shared/contract/upload'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
 import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
@@ -49,6 +50,13 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       const body = JSON.parse(res.body) as { ok: boolean; value?: T; error?: Reply<T>['error'] }
       return { status: res.status, value: body.value as T, error: body.error ?? null }
     }
+    /** One slice of an upload, as the browser console sends it: the bytes as the body, the rest in a header. */
+    async function uploadSlice<T>(reviewer: string, slice: UploadSlice, text: string): Promise<Reply<T>> {
+      const headers = { authorization: `Bearer ${token(reviewer)}`, 'content-type': 'application/octet-stream', [UPLOAD_HEADER]: uploadHeaderValue(slice) }
+      const res = await rawRequest(host.port, { method: 'POST', path: '/api/imports.upload', headers, body: Buffer.from(text) })
+      const body = JSON.parse(res.body) as { ok: boolean; value?: T; error?: Reply<T>['error'] }
+      return { status: res.status, value: body.value as T, error: body.error ?? null }
+    }
     const version = async (reviewer: string, taskId: string) => (await call<TaskDetail>(reviewer, 'task.detail', { taskId })).value.task.version
     const resolve = async (reviewer: string, taskId: string, label: string, source: 'random' | 'escalation' = 'escalation', tab?: string) =>
       call<{ labelId: string; version: number }>(reviewer, 'labels.resolve', { taskId, label, expectedVersion: await version(reviewer, taskId), source }, tab)
@@ -56,7 +64,7 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
     const draw = async (reviewer: string, taskId: string, tab?: string) =>
       (await call<DrawResult>(reviewer, 'calibrate.draw', { exclude: TASKS.filter((t) => t !== taskId) }, tab)).value.taskId
     const importLabels = async (reviewer: string, lines: string[]) => {
-      const up = await call<{ uploadId: string }>(reviewer, 'imports.upload', { uploadId: null, fileName: 'mine.labels.jsonl', chunk: `${lines.join('\n')}\n` })
+      const up = await uploadSlice<{ uploadId: string }>(reviewer, { uploadId: null, fileName: 'mine.labels.jsonl', offset: 0 }, `${lines.join('\n')}\n`)
       expect(up.status).toBe(200)
       return call<ImportSummary>(reviewer, 'imports.run', { source: { kind: 'upload', uploadId: up.value.uploadId }, kind: 'labels' })
     }
@@ -112,7 +120,7 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
     it('takes no random label from the desktop app’s import either (no login: the file’s reviewers as written); the CLI may', async () => {
       const run = async (shell: 'electron' | 'cli', lines: string[]) => {
         const ctx = { ...service.context(), shell }
-        const up = await dispatch(service.handlers, 'imports.upload', { uploadId: null, fileName: 'old.labels.jsonl', chunk: `${lines.join('\n')}\n` }, ctx)
+        const up = await dispatch(service.handlers, 'imports.upload', { uploadId: null, fileName: 'old.labels.jsonl', offset: 0, chunk: Buffer.from(`${lines.join('\n')}\n`) }, ctx)
         if (!up.ok) throw new Error(up.error.message)
         const r = await dispatch(service.handlers, 'imports.run', { source: { kind: 'upload', uploadId: (up.value as { uploadId: string }).uploadId }, kind: 'labels' }, ctx)
         if (!r.ok) throw new Error(r.error.message)

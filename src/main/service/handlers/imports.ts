@@ -1,6 +1,7 @@
 /**
- * Imports from the console: a file on this machine (desktop) or one uploaded in chunks (browser;
- * the HTTP body is size-capped), run in a worker thread with progress events.
+ * Imports: a file the CLI names by its path, or an upload — one the browser console sends in
+ * slices, or a file the desktop app's user picks in its dialog — run in a worker thread with
+ * progress events.
  */
 import { existsSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -31,11 +32,21 @@ export function importView(r: ImportRecord): ImportRecordView {
   return { id: r.id, fileName: r.fileName, sha256: r.sha256, kind: r.kind, createdAt: r.createdAt, publishedAt: r.publishedAt, createdBy: r.createdBy, counts: r.counts }
 }
 
-type H = Pick<ServerHandlers, 'imports.upload' | 'imports.run' | 'imports.list'>
+type H = Pick<ServerHandlers, 'imports.upload' | 'imports.pick' | 'imports.run' | 'imports.list'>
 
 export function importHandlers(core: Core, uploads: Uploads): H {
   return {
-    'imports.upload': ({ uploadId, fileName, chunk }, ctx) => uploads.append(uploadOwner(ctx), uploadId, fileName, chunk),
+    'imports.upload': ({ chunk, ...slice }, ctx) => uploads.append(uploadOwner(ctx), slice, chunk),
+    // The dialog runs in the desktop app's main process: the window learns the file's name, never
+    // its path, and names only the upload id.
+    'imports.pick': async (_args, ctx) => {
+      const pickFile = core.opts.pickFile
+      if (ctx.shell !== 'electron' || pickFile === undefined) {
+        throw new ApiError('bad_input', "imports.pick opens the desktop app's file dialog: in the browser console upload the file, from the CLI name its path")
+      }
+      const path = await pickFile()
+      return path === null ? null : uploads.pick(uploadOwner(ctx), path)
+    },
     'imports.run': async ({ source, kind, skipInvalid, goldAs, dialect, gold }, ctx) => {
       if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathFromConsole(ctx, 'import')
       const owner = uploadOwner(ctx)

@@ -3,7 +3,8 @@ import { ApiError } from '../../../shared/errors'
 
 /**
  * A console names no file path: the browser console uploads what it imports and downloads what it
- * exports, and so does the desktop app's window — a renderer shows hostile transcripts, so a
+ * exports; the desktop app's window has its main process open a dialog for the file to import
+ * (`imports.pick`) and saves what it exports — a renderer shows hostile transcripts, so a
  * compromised one must not read or write the machine's files through the contract. Only the
  * process's own code (the CLI) calls with a path.
  */

@@ -1,9 +1,10 @@
-import type { BridgeApi } from '@shared/api'
-import { API_METHODS } from '@shared/api-methods'
+import type { ApiArgs, BridgeApi } from '@shared/api'
+import { API_METHODS, type ApiMethod } from '@shared/api-methods'
 import type { Envelope } from '@shared/errors'
 import type { ApiEvent } from '@shared/events'
 import { connectionState, OFFLINE_DETAILS, setConnectionState, subscribeConnection } from './connection'
 import { tabSession } from './tab-session'
+import { UPLOAD_HEADER, uploadHeaderValue } from '@shared/contract/upload'
 
 /**
  * The browser console's stand-in for the preload bridge: the same calls, as POST /api/<method>
@@ -16,14 +17,7 @@ export function createHttpBridge(base = ''): BridgeApi {
     bridge[method] = async (args: unknown): Promise<Envelope<unknown>> => {
       let res: Response
       try {
-        res = await fetch(`${base}/api/${method}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': tabSession() },
-          body: JSON.stringify(args ?? {}),
-          // A release sent as the tab closes must outlive the page (bodies this small may).
-          keepalive: method === 'task.release'
-        })
+        res = await fetch(`${base}/api/${method}`, { method: 'POST', credentials: 'same-origin', ...requestOf(method, args) })
       } catch (error) {
         setConnectionState('offline')
         return { ok: false, error: { code: 'internal', message: `the console server did not answer (${String(error)})`, details: OFFLINE_DETAILS } }
@@ -75,4 +69,24 @@ export function createHttpBridge(base = ''): BridgeApi {
     }
   }
   return bridge as BridgeApi
+}
+
+/** A call's headers and body: its arguments as JSON, except an upload's slice. */
+function requestOf(method: ApiMethod, args: unknown): RequestInit {
+  const session = { 'X-Arbiter-Session': tabSession() }
+  if (method === 'imports.upload') {
+    // The slice is the body itself, a Blob the browser reads from the file as it sends: the page
+    // never holds its bytes. The other arguments ride in a header (src/main/host/web-upload.ts).
+    const { chunk, ...slice } = args as ApiArgs<'imports.upload'>
+    return {
+      headers: { ...session, 'Content-Type': 'application/octet-stream', [UPLOAD_HEADER]: uploadHeaderValue(slice) },
+      body: chunk instanceof Blob ? chunk : new Blob([chunk as Uint8Array<ArrayBuffer>])
+    }
+  }
+  return {
+    headers: { ...session, 'Content-Type': 'application/json' },
+    body: JSON.stringify(args ?? {}),
+    // A release sent as the tab closes must outlive the page (bodies this small may).
+    keepalive: method === 'task.release'
+  }
 }

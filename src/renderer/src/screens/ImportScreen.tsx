@@ -1,20 +1,29 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useRef, useState, type DragEvent } from 'react'
-import type { ImportSummary } from '@shared/api'
+import type { ImportSummary, PickedFile } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
+import { IMPORT_FILE_EXTENSIONS } from '@shared/contract/upload'
 import { useApi, useApiEvents } from '../api/context'
+import { useAppInfo } from '../api/queries'
+import { uploadFile } from '../api/upload-file'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { ErrorState, Loading } from '../components/States'
 import { callKey } from '../api/call-keys'
 
-const CHUNK = 512 * 1024
+const ACCEPT = IMPORT_FILE_EXTENSIONS.map((e) => `.${e}`).join(',')
 
 type Columns = 'task,worker,label' | 'worker,task,label' | 'task,label,worker'
 
 export function ImportScreen() {
   const api = useApi()
   const input = useRef<HTMLInputElement>(null)
+  // The desktop app's main process opens the file dialog and reads the file in place (`imports.pick`);
+  // the browser uploads the file the page was given, slice by slice.
+  const shell = useAppInfo().data?.shell
+  const desktop = shell === 'electron'
   const [file, setFile] = useState<File | null>(null)
+  const [picked, setPicked] = useState<PickedFile | null>(null)
+  const chosen = desktop ? picked?.fileName ?? null : file?.name ?? null
   const [skipInvalid, setSkipInvalid] = useState(false)
   const [goldAs, setGoldAs] = useState<'random' | 'escalation' | ''>('')
   const [columns, setColumns] = useState<Columns>('task,worker,label')
@@ -25,7 +34,7 @@ export function ImportScreen() {
   const [result, setResult] = useState<ImportSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
   const history = useQuery({ queryKey: callKey('imports.list'), queryFn: () => api['imports.list']({ limit: 20 }) })
-  const csv = file !== null && /\.(csv|tsv|txt)$/i.test(file.name)
+  const csv = chosen !== null && /\.(csv|tsv|txt)$/i.test(chosen)
 
   useApiEvents(
     useCallback((e: ApiEvent) => {
@@ -33,22 +42,33 @@ export function ImportScreen() {
     }, [])
   )
 
+  const pick = async () => {
+    setError(null)
+    try {
+      const got = await api['imports.pick']({})
+      if (got !== null) setPicked(got)
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    }
+  }
+
   const run = async () => {
-    if (!file) return
+    if (chosen === null) return
     setError(null)
     setResult(null)
     try {
-      setPhase('uploading')
-      const text = await file.text()
-      let uploadId: string | null = null
-      for (let i = 0; i < Math.max(1, text.length); i += CHUNK) {
-        const up = await api['imports.upload']({ uploadId, fileName: file.name, chunk: text.slice(i, i + CHUNK) })
-        uploadId = up.uploadId
-        setProgress({ done: Math.min(text.length, i + CHUNK), total: text.length, message: 'uploading' })
-      }
+      let uploadId: string
+      if (desktop && picked !== null) {
+        uploadId = picked.uploadId
+        // The import forgets the pick (the file stays where it is): another import picks again.
+        setPicked(null)
+      } else if (file !== null) {
+        setPhase('uploading')
+        uploadId = await uploadFile(api, file, (done, total) => setProgress({ done, total, message: 'uploading' }))
+      } else return
       setPhase('importing')
       const res = await api['imports.run']({
-        source: { kind: 'upload', uploadId: uploadId! },
+        source: { kind: 'upload', uploadId },
         kind: 'auto',
         skipInvalid,
         goldAs: goldAs === '' ? null : goldAs,
@@ -66,6 +86,7 @@ export function ImportScreen() {
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault()
+    if (desktop) return
     const f = e.dataTransfer.files[0]
     if (f) setFile(f)
   }
@@ -80,9 +101,18 @@ export function ImportScreen() {
         <p className="muted">
           A trace file (<code>arbiter.trace/1</code> JSONL), debate rounds (CSV, TSV or JSONL, one row per seat per round: found by its{' '}
           <code>round</code>, <code>seat</code> and <code>answer</code> columns), a label-aggregation CSV/TSV, or a label file (
-          <code>arbiter.labels/1</code>). Drop it here or choose it. The whole file is validated before anything is written; an invalid file imports nothing.
+          <code>arbiter.labels/1</code>). {desktop ? 'Choose it.' : 'Drop it here or choose it.'} The whole file is validated before anything is written; an invalid file imports nothing.
         </p>
-        <input ref={input} type="file" data-testid="import-file" accept=".jsonl,.json,.csv,.tsv,.txt" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        {desktop ? (
+          <p>
+            <button type="button" data-testid="import-pick" onClick={pick} disabled={phase !== 'idle'}>
+              Choose a file…
+            </button>{' '}
+            {picked && <span className="mono">{picked.fileName}</span>}
+          </p>
+        ) : (
+          shell !== undefined && <input ref={input} type="file" data-testid="import-file" accept={ACCEPT} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        )}
         {csv && (
           <fieldset className="dialect">
             <legend>CSV dialect</legend>
@@ -122,8 +152,8 @@ export function ImportScreen() {
             </select>
           </label>
         </div>
-        <button type="button" onClick={run} disabled={!file || phase !== 'idle'}>
-          Import {file ? file.name : ''}
+        <button type="button" onClick={run} disabled={chosen === null || phase !== 'idle'}>
+          Import {chosen ?? ''}
         </button>
         {phase !== 'idle' && (
           <ProgressBar progress={phase === 'uploading' && progress ? { ...progress, message: 'uploading' } : progress} label="validating" />
