@@ -23,7 +23,7 @@ export default defineConfig({
         // The worker thread is its own entry so the packaged app can start it from out/main.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          'jobs-worker': resolve(__dirname, 'src/main/service/jobs/worker.ts')
+          'jobs-worker': resolve(__dirname, 'src/main/service/job-worker.ts')
         }
       }
     }

@@ -2,7 +2,7 @@
  * The audit summary (`audit.summary` and `arbiter report`): computed from the database
  * alone, deterministically for a given database and settings (every split and fold is seeded),
  * except `computedAt`. A few seconds on the demo database, so the service runs it in a worker
- * thread (jobs/worker.ts) and caches it (cache.ts); the CLI runs it in-process.
+ * thread (job-worker.ts) and caches it (cache.ts); the CLI runs it in-process.
  */
 import type { AuditSummary, EngineSettings } from '../../../shared/api'
 import type { Actor, Store } from '../../store'

@@ -6,7 +6,7 @@
 import type { FitSeat, SeatAuditRow } from '../../../shared/api'
 import { C_AT, finalRecord, N_AT, type TaskTallies } from '../../engine'
 import type { FitRecord } from '../../store'
-import { fitDetail } from '../handlers/fits'
+import { fitDetail } from '../fit/views'
 import { driftCharts, type TimedTallies } from './drift-chart'
 
 const setKey = (c: readonly string[]): string => [...c].sort().join('\u0001')

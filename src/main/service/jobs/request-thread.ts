@@ -2,7 +2,7 @@
  * A second thread that serves requests strictly in order, each answered with a value or an error:
  * the import's writer (import/writer-thread.ts) and a decide's writer (fit/decisions-thread.ts).
  * Both sides live here — `RequestThread`, the client, and `serveRequests`, the thread's loop — so
- * every kind of thread shares one protocol and one worker entry (jobs/worker.ts).
+ * every kind of thread shares one protocol and one worker entry (job-worker.ts).
  */
 import { Worker, type MessagePort } from 'node:worker_threads'
 import { workerEntry } from './runner'

@@ -21,7 +21,7 @@ export function workerEntry(): { file: string; execArgv: string[] } {
   }
   // `--import tsx` is ignored by worker threads on Node 20; tsx's require hook is honoured.
   const tsxHook = createRequire(join(__dirname, 'runner.ts')).resolve('tsx/cjs')
-  return { file: join(__dirname, 'worker.ts'), execArgv: ['--require', tsxHook] }
+  return { file: join(__dirname, '..', 'job-worker.ts'), execArgv: ['--require', tsxHook] }
 }
 
 /**

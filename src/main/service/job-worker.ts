@@ -4,15 +4,15 @@
  * vitest, and as the `jobs-worker` entry of the Electron build.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { openStore, type Store } from '../../store'
-import { computeAudit } from '../audit/compute'
-import { fitAndDecide } from '../fit/run-fit'
-import { runImport } from '../import'
-import { serveImportWriter, type WriterThreadData } from '../import/writer-thread'
-import { serveDecisionsWriter, type DecisionsThreadData } from '../fit/decisions-thread'
-import { GiveWay } from './give-way'
-import { lowerThisThread } from './priority'
-import type { JobRequest, WorkerMessage } from './protocol'
+import { openStore, type Store } from '../store'
+import { computeAudit } from './audit/compute'
+import { fitAndDecide } from './fit/run-fit'
+import { runImport } from './import'
+import { serveImportWriter, type WriterThreadData } from './import/writer-thread'
+import { serveDecisionsWriter, type DecisionsThreadData } from './fit/decisions-thread'
+import { GiveWay } from './jobs/give-way'
+import { lowerThisThread } from './jobs/priority'
+import type { JobRequest, WorkerMessage } from './jobs/protocol'
 
 /**
  * Runs the job on its own connection and posts its result before closing it: the close may still
