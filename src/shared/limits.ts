@@ -1,5 +1,5 @@
 /**
- * The size limits of what Arbiter accepts, in one place (README "Limits"). Each keeps a small file
+ * The size limits of what Arbiter accepts, in one place (docs/formats.md, "Limits"). Each keeps a small file
  * from becoming a huge database, or a value the store would refuse at write time without a line
  * number: the readers (src/main/io) refuse a value past a limit on its line, with the limit's own
  * rule id (io/read-error.ts), and the store (src/main/store/validate.ts) holds the ones it shares.
@@ -55,7 +55,7 @@ export const MAX_TALLY_COUNTS = 1_048_576
  * candidates as JSON, three times (the task's row, its raw fields, the tally pack) — the label CSV's
  * candidates are the whole file's labels, not the task's own bytes. Everything else a task stores is
  * a copy of its input or a fixed cost, so the database grows by at most 64 bytes per input byte
- * (README "Reliability", checked by the fuzz suite).
+ * (docs/reliability.md, checked by the fuzz suite).
  */
 export const DERIVED_BYTES_PER_INPUT_BYTE = 32
 /** Bytes per tally count stored (Int32, in the task's row and in its import's tally pack). */

@@ -1,5 +1,5 @@
 /**
- * The limits a user can see (README "Limits"): each is enforced at import, by
+ * The limits a user can see (docs/formats.md, "Limits"): each is enforced at import, by
  * `arbiter import`, for trace files, the debate-rounds form and the label-aggregation CSV alike,
  * with the usual error — file, line, task, rule — and nothing written (a refused import leaves no
  * database file). And the limits admit what they promise: a task of more than 1 MB of text.

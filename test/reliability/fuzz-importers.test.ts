@@ -198,7 +198,7 @@ describe('found by fuzzing: an import of two files, and small files that made hu
   it('a CSV of 2,000 rows with 2,000 distinct labels', () => bounded('labels.csv', manyLabels(2000), 'csv'))
 })
 
-/** The database's growth bound, in bytes per byte of input (README "Reliability"). */
+/** The database's growth bound, in bytes per byte of input (docs/reliability.md). */
 const GROWTH_PER_INPUT_BYTE = 64
 /** The growth cases together take about 15 s on a quiet machine; past this the suite fails as a hang. */
 const GROWTH_LIMIT_MS = 120_000

@@ -11,7 +11,7 @@ export const METHODS: readonly Method[] = [
   'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'
 ]
 
-/** The engine's default for councils (docs/engine.md §11; the README defines it). */
+/** The engine's default for councils (docs/engine.md §11 defines it). */
 export const DEFAULT_METHOD: Method = 'standing-vote'
 
 export type HyperName = 'b' | 'kappa' | 's' | 'tau' | 'lambda'

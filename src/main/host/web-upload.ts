@@ -1,6 +1,6 @@
 /**
  * `POST /api/imports.upload` on the web host: one slice of a file the browser console uploads
- * (src/shared/upload.ts). Its body is the slice's raw bytes (`application/octet-stream`), handed to
+ * (src/shared/contract/upload.ts). Its body is the slice's raw bytes (`application/octet-stream`), handed to
  * the call as it arrives — the server never holds a slice, let alone a file, in memory — and the
  * call's other arguments travel in UPLOAD_HEADER. The host's checks (Host, login, Origin, the tab's
  * session header) have passed before this runs; the content type and the custom header are what

@@ -1,5 +1,5 @@
 /**
- * `export decisions|labels|flags` (docs/formats.md; flags: README `arbiter.flags/1`): exactly the rows of the filter the queue uses, streamed
+ * `export decisions|labels|flags` (docs/formats.md, flags included: `arbiter.flags/1`): exactly the rows of the filter the queue uses, streamed
  * page by page in task-id order, to a file or into a string. Writing to a file goes to a temp
  * name first and is renamed at the end, so a failed export never leaves a half file behind.
  */

@@ -1,5 +1,5 @@
 /**
- * The files a console imports through an upload id (src/shared/upload.ts): files the browser
+ * The files a console imports through an upload id (src/shared/contract/upload.ts): files the browser
  * console uploads in slices (`imports.upload`), and files the desktop app's user picks in its
  * dialog (`imports.pick`). Uploaded files hold other people's data and fill a disk, so:
  * - they live in a folder of this process made by `mkdtemp`, mode 0700 (no other local user reads

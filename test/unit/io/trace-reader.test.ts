@@ -226,7 +226,7 @@ describe('trace JSONL reader: the size of a task\'s tallies (R·S·(2K+2), docs/
   })
 })
 
-describe('trace JSONL reader: the limits a user can see (README "Limits"), at and one past each', () => {
+describe('trace JSONL reader: the limits a user can see (docs/formats.md, "Limits"), at and one past each', () => {
   const cands = (k: number): string[] => Array.from({ length: k }, (_, i) => `c${i}`)
   const one = [{ id: 'm1', round: 0, seat: 'A', force: 'propose', answer: 'c0' }]
   const read = (o: object) => readTraceText(line({ task: 't', candidates: cands(2), moves: one, ...o }), 'f')

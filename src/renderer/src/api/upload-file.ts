@@ -15,7 +15,7 @@ function sliceBytes(): number {
 }
 
 /**
- * Uploads `file` slice by slice (`imports.upload`, src/shared/upload.ts) and returns its upload id.
+ * Uploads `file` slice by slice (`imports.upload`, src/shared/contract/upload.ts) and returns its upload id.
  * Each slice is a `Blob.slice` of the file, which the browser reads from disk as it sends: the page
  * never holds the file, whatever its size. An empty file is one empty slice.
  */

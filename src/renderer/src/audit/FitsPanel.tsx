@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useApi } from '../api/context'
-import { useFits } from '../api/loop-queries'
+import { useFits } from '../api/queries'
 
 /** Acted / decided tasks, as a percentage; a dash before the fit's decisions are saved. */
 function actedShare(metrics: Record<string, unknown> | null): string {

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useApi } from '../api/context'
-import { useDemoStatus } from '../api/loop-queries'
+import { useDemoStatus } from '../api/queries'
 
 /** A visible "demo data" badge, and one click to start with an empty database (the demo is kept). */
 export function DemoBadge() {

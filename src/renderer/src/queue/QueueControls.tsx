@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { TaskFilterArgs } from '@shared/api'
-import { useFacets, type QueueQuery, type QueueSort } from '../api/loop-queries'
+import { useFacets, type QueueQuery, type QueueSort } from '../api/queries'
 import { ExportButtons } from './ExportButtons'
 
 const DECISIONS: { value: TaskFilterArgs['decision']; label: string }[] = [

@@ -1,6 +1,6 @@
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table'
 import type { QueueRow } from '@shared/api'
-import { leading } from '../api/loop-queries'
+import { leading } from '../api/queries'
 
 export const features = tableFeatures({})
 const helper = createColumnHelper<typeof features, QueueRow>()

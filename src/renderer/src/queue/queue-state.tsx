@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
 import type { TaskFilterArgs } from '@shared/api'
-import type { QueueQuery } from '../api/loop-queries'
+import type { QueueQuery } from '../api/queries'
 
 export const DEFAULT_FILTER: TaskFilterArgs = { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }
 

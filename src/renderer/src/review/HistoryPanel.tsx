@@ -1,5 +1,5 @@
 import type { HistoryLabel } from '@shared/api'
-import { useLabelHistory } from '../api/loop-queries'
+import { useLabelHistory } from '../api/queries'
 import { shortLabel } from '../components/LongText'
 import { clockTime } from '../components/time-text'
 import { hrefFor } from '../router'

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useQueuePage } from '../api/loop-queries'
+import { useQueuePage } from '../api/queries'
 import { useQueueState } from '../queue/queue-state'
 import { pace } from './pace'
 import { useReviewSession } from './session'

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
 import { useApi } from '../api/context'
-import { useQueuePage } from '../api/loop-queries'
+import { useQueuePage } from '../api/queries'
 import { useQueueState } from '../queue/queue-state'
 import { noteClaim } from './claims'
 import { useReviewSession } from './session'

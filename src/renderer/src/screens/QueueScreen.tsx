@@ -1,7 +1,6 @@
 import { useCallback } from 'react'
 import type { QueueRow } from '@shared/api'
-import { useQueuePage, type QueueQuery } from '../api/loop-queries'
-import { useCounts } from '../api/queries'
+import { useCounts, useQueuePage, type QueueQuery } from '../api/queries'
 import { CountsBar } from '../components/CountsBar'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'

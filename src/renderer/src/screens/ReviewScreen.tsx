@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { FlagView, HistoryLabel, Reservation, TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
-import { useLabelHistory, useTaskDetail } from '../api/loop-queries'
+import { useLabelHistory, useTaskDetail } from '../api/queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'

@@ -1,6 +1,6 @@
 import { DEFAULT_ENGINE_SETTINGS, type BudgetSetting } from '@shared/api'
 import { boundLabel, budgetLabel } from '@shared/budget-text'
-import { useDefaultsNotice, useDismissDefaultsNotice } from '../api/loop-queries'
+import { useDefaultsNotice, useDismissDefaultsNotice } from '../api/queries'
 
 /** How a kept setting reads: the budget and bound in words, anything else as its value. */
 function keptValue(key: string, value: unknown): string {

@@ -3,7 +3,7 @@ import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSe
 import { budgetMeaning } from '@shared/budget-text'
 import { budgetSchema, engineSettingsSchema } from '@shared/contract/settings'
 import { useApi } from '../api/context'
-import { useUpdateEngineSettings } from '../api/loop-queries'
+import { useUpdateEngineSettings } from '../api/queries'
 import { RefitSummary } from '../components/RefitSummary'
 import { NumberField } from './NumberField'
 import { WhatIfPanel } from './WhatIfPanel'
