@@ -92,9 +92,9 @@ describeWith(CHROMIUM, 'a held key records one label (Chromium, demo database)',
     const since = new Date().toISOString()
     await hold('1', 1200)
     await page.waitForTimeout(800)
-    expect(await page.evaluate('window.__repeats')).toBeGreaterThan(10)
     const labels = await labelsSince(since)
     expect(labels.map((l) => l.taskId)).toEqual([task])
+    expect(await page.evaluate('window.__repeats')).toBeGreaterThan(5)
     expect(await shownTask()).not.toBe(task)
   })
 
@@ -109,11 +109,11 @@ describeWith(CHROMIUM, 'a held key records one label (Chromium, demo database)',
     const since = new Date().toISOString()
     await hold('Enter', 1200)
     await page.waitForTimeout(800)
-    expect(await page.evaluate('window.__repeats')).toBeGreaterThan(10)
     expect((await labelsSince(since)).map((l) => [l.taskId, l.source])).toEqual([[task, 'random']])
     // Still on the labeled task, its verdict shown: the repeats did not move on unread.
     expect(await shownTask()).toBe(task)
     expect(await page.getByTestId('verdict-hidden').count()).toBe(0)
+    expect(await page.evaluate('window.__repeats')).toBeGreaterThan(5)
   })
 })
 
