@@ -82,6 +82,29 @@ async function hold(key: string, ms: number): Promise<void> {
   await page.keyboard.up(key)
 }
 
+/**
+ * Sends `key` the moment a task other than `from` is painted (its keys armed): a press no sooner
+ * than the screen allows, on a loaded machine too. Returns that task's id once it was sent.
+ */
+async function pressOnPaint(key: string, from: string, trigger: () => Promise<void>): Promise<string> {
+  await page.evaluate(`(() => {
+    const from = ${JSON.stringify(from)}
+    window.__pressedOn = null
+    const obs = new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="review-task"][data-keys-armed="true"]')
+      const id = el && el.getAttribute('data-task-id')
+      if (!id || id === from || window.__pressedOn !== null) return
+      window.__pressedOn = id
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: ${JSON.stringify(key)}, bubbles: true, cancelable: true }))
+      obs.disconnect()
+    })
+    obs.observe(document.body, { subtree: true, childList: true, attributes: true })
+  })()`)
+  await trigger()
+  await expect.poll(() => page.evaluate('window.__pressedOn'), SOON).not.toBeNull()
+  return (await page.evaluate('window.__pressedOn')) as string
+}
+
 describeWith(CHROMIUM, 'a held key records one label (Chromium, demo database)', () => {
   it('holding 1 on Review for 1.2 s labels the task on screen only', async () => {
     await setDwell(server, 0)
@@ -159,12 +182,7 @@ describeWith(CHROMIUM, 'a label key counts only once the task was on screen for 
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(DWELL)
 
     // A press the moment a task is painted is dropped and says why; once read, the same press labels.
-    const before = (await shownTask())!
-    await page.keyboard.press('s')
-    const next = page.locator(`[data-testid="review-task"][data-keys-armed="true"]:not([data-task-id=${JSON.stringify(before)}])`)
-    await next.waitFor(SOON)
-    const shown = (await next.getAttribute('data-task-id'))!
-    await page.keyboard.press('1')
+    const shown = await pressOnPaint('1', (await shownTask())!, () => page.keyboard.press('s'))
     const hint = page.getByTestId('dwell-hint')
     await hint.waitFor(SOON)
     expect(await hint.textContent()).toContain('0.4 s minimum')
@@ -187,16 +205,20 @@ describeWith(CHROMIUM, 'a label key counts only once the task was on screen for 
   it('in Calibrate, a digit the moment the task is painted labels nothing and shows the hint; after the reading time it labels', async () => {
     await setDwell(server, DWELL)
     await load('calibrate')
-    await page.locator(ARMED).waitFor(SOON)
-    const task = (await shownTask())!
+    await page.locator('[data-testid="review-task"][data-dwell-met="true"]').waitFor(SOON)
+    const first = (await shownTask())!
     const since = new Date().toISOString()
     await page.keyboard.press('1')
+    await expect.poll(async () => (await labelsSince(since)).map((l) => l.taskId), SOON).toEqual([first])
+    // Enter moves on from the verdict; a digit the moment the next task is painted is dropped.
+    const task = await pressOnPaint('1', first, () => page.keyboard.press('Enter'))
     await page.getByTestId('dwell-hint').waitFor(SOON)
-    expect(await labelsSince(since)).toEqual([])
+    expect(await shownTask()).toBe(task)
+    expect((await labelsSince(since)).map((l) => l.taskId)).toEqual([first])
     expect(await page.getByTestId('verdict-hidden').count()).toBe(1)
     await page.locator('[data-testid="review-task"][data-dwell-met="true"]').waitFor(SOON)
     await page.keyboard.press('1')
-    await expect.poll(async () => (await labelsSince(since)).map((l) => [l.taskId, l.source]), SOON).toEqual([[task, 'random']])
+    await expect.poll(async () => (await labelsSince(since)).map((l) => [l.taskId, l.source]), SOON).toEqual([[first, 'random'], [task, 'random']])
     expect(await page.getByTestId('dwell-hint').count()).toBe(0)
     expect(pageErrors).toEqual([])
   })
