@@ -10,7 +10,7 @@ import { openStore } from '../../src/main/store'
 import type { Trace } from '../../src/shared/trace'
 import { HOSTILE_PAYLOADS as P } from '../fixtures/hostile/payloads'
 import { TEST_ACTOR } from '../helpers/seed'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 // Each task carries four payloads: the question, a candidate, a seat id and a move's text.
@@ -51,6 +51,7 @@ beforeAll(async () => {
     await store.close()
   }
   server = await startConsoleServer({ dbLocation })
+  await setDwell(server, 0)
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } })
   page.on('dialog', (d) => {

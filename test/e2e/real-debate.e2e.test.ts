@@ -15,7 +15,7 @@ import { fitCommand } from '../../src/main/cli/commands/fit'
 import { importCommand } from '../../src/main/cli/commands/import'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { parseRecords } from '../../src/main/io/csv-records'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { dataset, describeWith } from '../helpers/prerequisites'
 import { datasetDir } from '../../scripts/data-dir'
 
@@ -67,6 +67,7 @@ beforeAll(async () => {
     decisions.set(row.task, row.decision)
   }
   server = await startConsoleServer({ dbLocation: db })
+  await setDwell(server, 0)
   browser = await launchChromium()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   page = await context.newPage()

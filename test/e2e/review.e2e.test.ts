@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
 import { openStore } from '../../src/main/store'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
@@ -23,6 +23,7 @@ beforeAll(async () => {
   dbLocation = join(dir, 'arbiter.db')
   await createDemoDatabase(dbLocation)
   server = await startConsoleServer({ dbLocation })
+  await setDwell(server, 0)
   browser = await launchChromium()
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true })
   page = await context.newPage()

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { QueueRow } from '../../src/shared/api'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 let dir: string
@@ -26,6 +26,7 @@ beforeAll(async () => {
   const dbLocation = join(dir, 'arbiter.db')
   await createDemoDatabase(dbLocation)
   server = await startConsoleServer({ dbLocation, reviewers: ['alice', 'bob'] })
+  await setDwell(server, 0)
   browser = await launchChromium()
 })
 

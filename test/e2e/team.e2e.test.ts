@@ -20,7 +20,7 @@ import { startConsoleServer, type ConsoleServer } from '../../src/main/console-s
 import { demoCouncilConfig, generateCouncil } from '../../src/main/sim'
 import { openStore, type Store } from '../../src/main/store'
 import { seedTraces } from '../helpers/seed'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SHOTS = join(__dirname, '../../test-results/screenshots')
@@ -49,6 +49,7 @@ beforeAll(async () => {
     await store.close()
   }
   server = await startConsoleServer({ dbLocation, reviewers: REVIEWERS })
+  await setDwell(server, 0)
   const ctx = server.service.context()
   await server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, ctx)
   // A fit, so that Calibrate has a verdict to hide.

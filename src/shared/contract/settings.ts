@@ -6,14 +6,21 @@ import { z } from 'zod'
 import { command, defineCalls, noArgs, query, returns } from './call'
 
 export const THEMES = ['system', 'light', 'dark'] as const
+/** The longest reading time a reviewer may ask for before a label counts. */
+export const DWELL_MAX_MS = 5000
 
 /** User settings with their defaults. */
 export const settingsSchema = z.object({
   reviewer: z.string().trim().min(1).max(80),
-  theme: z.enum(THEMES)
+  theme: z.enum(THEMES),
+  /**
+   * How long a task must have been on screen before a label key (or a click on a candidate) counts:
+   * a quicker one is dropped, so a held or hurried key cannot label a task nobody read. 0 turns it off.
+   */
+  dwellMs: z.number().int().min(0).max(DWELL_MAX_MS)
 })
 export type Settings = z.infer<typeof settingsSchema>
-export const DEFAULT_SETTINGS: Settings = { reviewer: 'reviewer', theme: 'system' }
+export const DEFAULT_SETTINGS: Settings = { reviewer: 'reviewer', theme: 'system', dwellMs: 400 }
 
 export const METHOD_NAMES = [
   'majority', 'majority-final', 'best-seat', 'gated', 'ds-em', 'ds-em-full', 'shared', 'per-agent', 'tempered', 'confusion', 'standing-vote'

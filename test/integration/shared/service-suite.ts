@@ -54,11 +54,16 @@ export function defineServiceSuite(name: string, makeDbLocation: MakeDbLocation)
     })
 
     it('validates arguments and emits the topics a write changed', async () => {
-      expect(await call('settings.get')).toEqual({ ok: true, value: { reviewer: 'reviewer', theme: 'system' } })
+      expect(await call('settings.get')).toEqual({ ok: true, value: { reviewer: 'reviewer', theme: 'system', dwellMs: 400 } })
       const bad = await call('settings.update', { patch: { theme: 'neon' } })
       expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } })
-      expect(await call('settings.update', { patch: { reviewer: 'ana', theme: 'dark' } })).toEqual({ ok: true, value: { reviewer: 'ana', theme: 'dark' } })
+      expect(await call('settings.update', { patch: { reviewer: 'ana', theme: 'dark' } })).toEqual({ ok: true, value: { reviewer: 'ana', theme: 'dark', dwellMs: 400 } })
       expect(service.context().reviewer).toBe('ana')
+      // The reading time before a label counts: whole milliseconds from 0 (off) to 5 s; anything else writes nothing.
+      for (const dwellMs of [-1, 5001, 0.5, '400']) {
+        expect(await call('settings.update', { patch: { dwellMs } })).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+      }
+      expect(await call('settings.update', { patch: { dwellMs: 0 } })).toEqual({ ok: true, value: { reviewer: 'ana', theme: 'dark', dwellMs: 0 } })
       expect(events).toContainEqual(expect.objectContaining({ type: 'changed', topics: expect.arrayContaining(['settings']) }))
     })
 

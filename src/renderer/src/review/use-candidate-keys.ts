@@ -22,7 +22,8 @@ export interface CandidateKeys {
 /**
  * Candidate keys shared by Review and Calibrate. Nothing is focused when
  * a task appears, so a bare Enter labels nothing until the reviewer has moved the focus to a
- * candidate of this task; ← → start moving it (↑ ↓ are left to scroll the page).
+ * candidate of this task; ← → start moving it (↑ ↓ are left to scroll the page). A key's
+ * auto-repeat (`repeat`) never labels: a held key would label every task that comes after.
  */
 export function useCandidateKeys(candidates: readonly string[], pick: (candidate: string) => void): CandidateKeys {
   const [focused, setFocused] = useState<number | null>(null)
@@ -52,7 +53,8 @@ export function useCandidateKeys(candidates: readonly string[], pick: (candidate
     ...Object.fromEntries(
       ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((k) => [
         k,
-        () => {
+        (e: KeyboardEvent) => {
+          if (e.repeat) return
           const i = indexForKey(k)
           if (i !== null && i < shown.length) pick(candidates[shown[i]])
         }
@@ -60,8 +62,8 @@ export function useCandidateKeys(candidates: readonly string[], pick: (candidate
     ),
     ArrowRight: () => move(1),
     ArrowLeft: () => move(-1),
-    Enter: () => {
-      if (focused !== null) pick(candidates[focused])
+    Enter: (e) => {
+      if (!e.repeat && focused !== null) pick(candidates[focused])
     }
   }
   if (candidates.length > DIGIT_KEYS) {

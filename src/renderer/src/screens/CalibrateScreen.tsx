@@ -1,13 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import type { LabelSource, TaskDetail } from '@shared/api'
+import { DEFAULT_SETTINGS, type LabelSource, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
-import { useEngineSettings, useTaskDetail } from '../api/queries'
+import { useEngineSettings, useSettings, useTaskDetail } from '../api/queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { CandidateButtons } from '../review/CandidateButtons'
 import { useCandidateKeys } from '../review/use-candidate-keys'
+import { useDwell } from '../review/use-dwell'
+import { DwellHint } from '../review/DwellHint'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
 import { useUndo } from '../review/use-undo'
@@ -33,6 +35,7 @@ export function CalibrateScreen() {
     staleTime: Infinity
   })
   const settings = useEngineSettings()
+  const reviewerSettings = useSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
   // Tasks whose blind label this reviewer undid after its reveal: shown again with their verdict,
   // and a label given now is stored as escalation. `reopened`: the undone one,
@@ -62,10 +65,11 @@ export function CalibrateScreen() {
   }
   useHotkeys({ Backspace: () => void undoLast(), 'ctrl+z': () => void undoLast() })
 
-  if (draw.isPending || settings.isPending) return <Loading />
+  if (draw.isPending || settings.isPending || reviewerSettings.isPending) return <Loading />
   if (draw.isError) return <ErrorState error={draw.error} />
   const auto = settings.data?.budget.kind === 'auto'
   const random = draw.data.randomLabels
+  const dwellMs = reviewerSettings.data?.dwellMs ?? DEFAULT_SETTINGS.dwellMs
   return (
     <div className="screen calibrate">
       <header className="screen-header">
@@ -92,6 +96,7 @@ export function CalibrateScreen() {
           detail={detail.data}
           revealed={revealed === taskId}
           seen={seen.has(taskId)}
+          dwellMs={dwellMs}
           onLabeled={(label, source) => {
             setRevealed(taskId)
             // The bar follows a blind commit; a label of a task whose verdict was seen is not one.
@@ -142,12 +147,23 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
   )
 }
 
-function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: TaskDetail; revealed: boolean; seen: boolean; onLabeled: (label: string, source: LabelSource) => void; onNext: () => void }) {
+interface BlindTaskProps {
+  detail: TaskDetail
+  revealed: boolean
+  seen: boolean
+  /** The reading time before a label counts (Settings). */
+  dwellMs: number
+  onLabeled: (label: string, source: LabelSource) => void
+  onNext: () => void
+}
+
+function BlindTask({ detail, revealed, seen, dwellMs, onLabeled, onNext }: BlindTaskProps) {
   const { resolve, busy } = useResolve('random')
   // The source the store kept for this window's label here: escalation once the verdict was seen.
   const [stored, setStored] = useState<LabelSource | null>(null)
   const session = useReviewSession()
-  const guard = useArmedAfterPaint(detail.task.id)
+  const guard = useArmedAfterPaint(detail.task.id, dwellMs)
+  const dwell = useDwell(guard, dwellMs)
   // From the first key on, this task takes no other label (a quick second key is a duplicate).
   const labeling = useRef(false)
   // This window's label of the task; with several reviewers per task the others' show once it is committed.
@@ -163,14 +179,21 @@ function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: Task
       onLabeled(label, given.source)
     } else labeling.current = false
   }
-  const keys = useCandidateKeys(candidates, (c) => void pick(c))
+  // A key or a click on a candidate: either counts only once the task was on screen for the reading
+  // time; once the label is committed the task takes no other, so nothing is hinted then.
+  const choose = (c: string) => {
+    if (revealed || labeling.current || !dwell.admit()) return
+    void pick(c)
+  }
+  const keys = useCandidateKeys(candidates, choose)
   useHotkeys(
     {
       ...keys.keys,
       // Once the label is committed, Enter (or Space) moves on; before, Enter labels only the
-      // candidate the reviewer moved the focus to — never a blind label they did not choose.
-      Enter: (e) => (revealed ? onNext() : keys.keys.Enter(e)),
-      ' ': () => revealed && onNext()
+      // candidate the reviewer moved the focus to — never a blind label they did not choose. A held
+      // key's repeats move on from nothing: the reviewer reads the verdict the label revealed.
+      Enter: (e) => (revealed ? !e.repeat && onNext() : keys.keys.Enter(e)),
+      ' ': (e) => revealed && !e.repeat && onNext()
     },
     true,
     guard.isArmed
@@ -193,7 +216,8 @@ function BlindTask({ detail, revealed, seen, onLabeled, onNext }: { detail: Task
           Stored as <strong>escalation</strong>, not as a blind label: you had seen this task’s verdict, so it left the calibration set.
         </p>
       )}
-      <CandidateButtons candidates={candidates} keys={keys} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={(c) => void pick(c)} />
+      <CandidateButtons candidates={candidates} keys={keys} current={revealed ? (mine?.label ?? detail.labels[0]?.label ?? null) : null} disabled={busy || revealed} onPick={choose} />
+      {!revealed && <DwellHint ms={dwell.tooQuick} />}
       {others.length > 0 && (
         <p className="small" data-testid="calibrate-others">
           Other reviewers:{' '}

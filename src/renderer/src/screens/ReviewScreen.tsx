@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
-import type { FlagView, HistoryLabel, Reservation, TaskDetail } from '@shared/api'
+import { DEFAULT_SETTINGS, type FlagView, type HistoryLabel, type Reservation, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
-import { useLabelHistory, useTaskDetail } from '../api/queries'
+import { useLabelHistory, useSettings, useTaskDetail } from '../api/queries'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
@@ -14,6 +14,8 @@ import { ShortcutSheet } from '../review/ShortcutSheet'
 import { TaskBody } from '../review/TaskBody'
 import { useReviewSession } from '../review/session'
 import { useCandidateKeys } from '../review/use-candidate-keys'
+import { useDwell } from '../review/use-dwell'
+import { DwellHint } from '../review/DwellHint'
 import { takeClaim } from '../review/claims'
 import { useClaimNext, useNextTask } from '../review/use-next-task'
 import { useReservation } from '../review/use-reservation'
@@ -38,6 +40,7 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
       .finally(() => (claiming.current = false))
   }, [taskId, next, claimNext])
   const detail = useTaskDetail(taskId)
+  const settings = useSettings()
   const progress = useReviewProgress()
   useProgressTitle(progress)
 
@@ -57,12 +60,14 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
       </div>
     )
   }
-  if (detail.isPending) return <Loading />
+  // The reading time is known before the task shows: a key must never count under a default the reviewer changed.
+  if (detail.isPending || settings.isPending) return <Loading />
   if (detail.isError) return <ErrorState error={detail.error} />
-  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} />
+  const dwellMs = settings.data?.dwellMs ?? DEFAULT_SETTINGS.dwellMs
+  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} dwellMs={dwellMs} />
 }
 
-function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress }) {
+function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress; dwellMs: number }) {
   const api = useApi()
   const { resolve, reopen, busy } = useResolve('escalation')
   const { undo, busy: undoing } = useUndo('escalation')
@@ -75,7 +80,8 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
   const noteRef = useRef<HTMLTextAreaElement>(null)
   const candidates = detail.task.candidates
   const current = detail.labels.find((l) => l.label !== null)?.label ?? null
-  const guard = useArmedAfterPaint(detail.task.id)
+  const guard = useArmedAfterPaint(detail.task.id, dwellMs)
+  const dwell = useDwell(guard, dwellMs)
   // Once a label or a skip has set off for the next task, this one takes no further key: a quick
   // second key would otherwise resolve it again or skip the next one unseen.
   const leaving = useRef(false)
@@ -134,10 +140,13 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
     if (t !== null && !leaving.current) go(t)
   }
   const mine = (history.data ?? []).find((l) => l.taskId === detail.task.id && l.live) ?? null
-  const keys = useCandidateKeys(candidates, (c) => {
+  // A key or a click on a candidate: either counts only once the task was on screen for the reading time.
+  const choose = (c: string) => {
+    if (!dwell.admit()) return
     markKey('resolve')
     void pick(c)
-  })
+  }
+  const keys = useCandidateKeys(candidates, choose)
 
   useHotkeys(
     {
@@ -195,7 +204,8 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
           </div>
         </div>
       </header>
-      <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={(c) => void pick(c)} />
+      <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={choose} />
+      <DwellHint ms={dwell.tooQuick} />
       <label className="note">
         <span className="muted small">
           Note <kbd>n</kbd> (saved with your label)

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
-import { THEMES, type IntegrityReport, type Settings } from '@shared/api'
+import { DWELL_MAX_MS, THEMES, type IntegrityReport, type Settings } from '@shared/api'
 import type { ApiEvent } from '@shared/events'
 import { useApi, useApiEvents } from '../api/context'
 import { useAppInfo, useEngineSettings, useSettings, useUpdateSettings } from '../api/queries'
@@ -50,10 +50,18 @@ function SettingsForm({ settings, nameFromLogin }: { settings: Settings; nameFro
   const update = useUpdateSettings()
   const [reviewer, setReviewer] = useState(settings.reviewer)
   useEffect(() => setReviewer(settings.reviewer), [settings.reviewer])
+  const [dwell, setDwell] = useState(String(settings.dwellMs))
+  useEffect(() => setDwell(String(settings.dwellMs)), [settings.dwellMs])
 
+  const dwellMs = dwell.trim() === '' ? NaN : Number(dwell)
+  const dwellValid = Number.isInteger(dwellMs) && dwellMs >= 0 && dwellMs <= DWELL_MAX_MS
+  const patch: Partial<Settings> = {
+    ...(!nameFromLogin && reviewer.trim() !== '' && reviewer !== settings.reviewer ? { reviewer } : {}),
+    ...(dwellValid && dwellMs !== settings.dwellMs ? { dwellMs } : {})
+  }
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    update.mutate({ reviewer })
+    if (Object.keys(patch).length > 0) update.mutate(patch)
   }
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="you-heading">
@@ -77,8 +85,25 @@ function SettingsForm({ settings, nameFromLogin }: { settings: Settings; nameFro
           ))}
         </select>
       </label>
+      <label className="field">
+        <span>Reading time before a label counts (ms, 0 – {DWELL_MAX_MS})</span>
+        <input
+          data-testid="settings-dwell"
+          type="number"
+          min={0}
+          max={DWELL_MAX_MS}
+          step={50}
+          value={dwell}
+          aria-invalid={!dwellValid}
+          onChange={(e) => setDwell(e.target.value)}
+        />
+        <span className="muted small">
+          A digit, Enter or a click on a candidate labels a task only once it has been on screen this long; a quicker one is dropped with a hint, never
+          queued, and a held key never labels. 0 turns the minimum off.
+        </span>
+      </label>
       <div className="actions">
-        <button type="submit" disabled={nameFromLogin || update.isPending || reviewer.trim() === '' || reviewer === settings.reviewer}>
+        <button type="submit" disabled={update.isPending || !dwellValid || Object.keys(patch).length === 0}>
           Save
         </button>
         {update.isError && (
