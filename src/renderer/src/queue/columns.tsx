@@ -33,7 +33,7 @@ export const columns = helper.columns([
     header: () => (
       <Head id="gap" long="Gap" title="Certification gap: (1 − α) minus the task's best per-round lower bound. Above 0 the task is deferred (how far from acting); 0 or below, acted" />
     ), cell: (c) => <GapBar gap={c.getValue()} /> }),
-  helper.accessor('moves', { header: () => <Head id="moves" long="Moves" title="Moves in the debate's transcript (proposals, votes, challenges…)" />, cell: (c) => c.getValue() }),
+  helper.accessor('moves', { header: () => <Head id="moves" long="Moves" short="Mvs" title="Moves in the debate's transcript (proposals, votes, challenges…)" />, cell: (c) => c.getValue() }),
   helper.accessor('disagreement', {
     header: () => (
       <Head id="disagreement" long="Disagreement" short="Disagr." title="How split the council ended: 1 − the share of seats on the most-held answer at the last round (0 = unanimous)" />
