@@ -2,8 +2,8 @@
  * The debate in Review, the audit charts, and a server that stops or restarts, in Chromium:
  * - a seat × round stance matrix above the transcript (each seat's answer as it stands
  *   per round — the engine's own reading, tallies' current answer — coloured by the sign of its
- *   weight); bare votes collapse into one line per round; beside w_i, the evidence one
- *   endorsement carries in this task, ln(μ_i(K − 1)/(1 − μ_i)) at this task's K;
+ *   weight); bare votes collapse into one line per round; beside w_i, the evidence one vote
+ *   carries in this task under the fit's method (the standing vote: w_i, once per standing answer);
  * - audit charts with axis titles and legends, the current β marked on the frontier, bin
  *   counts on the reliability diagrams, a drift chart per seat over label time — and "no time
  *   order" (docs/engine.md §9) when the labels were imported at once with `--gold-as`;
@@ -136,7 +136,7 @@ function engineStances(d: TaskDetail): Map<string, string | null> {
   return out
 }
 
-describeWith(CHROMIUM, 'stance matrix, collapsed votes, evidence per endorsement (Chromium)', () => {
+describeWith(CHROMIUM, 'stance matrix, collapsed votes, evidence per vote (Chromium)', () => {
   it('shows each seat’s answer as it stands per round, as the engine reads it, coloured by its weight’s sign', async () => {
     const details = (await deferred(demo, 100)).filter((d) => d.verdict !== null)
     // A task where some seat changes its answer between rounds (so the matrix is not one column repeated).
@@ -170,24 +170,26 @@ describeWith(CHROMIUM, 'stance matrix, collapsed votes, evidence per endorsement
     const matrixBox = await page.getByTestId('stance-matrix').boundingBox()
     const firstMove = await page.getByTestId('transcript-move').first().boundingBox()
     expect(matrixBox!.y + matrixBox!.height).toBeLessThanOrEqual(firstMove!.y)
-    await screenshots('review-stance-matrix', () => page.getByTestId('seat-endorsement-evidence').first().waitFor(SOON))
+    await screenshots('review-stance-matrix', () => page.getByTestId('seat-vote-evidence').first().waitFor(SOON))
   })
 
-  it('shows beside w_i the evidence one endorsement carries in this task, ln(μ_i(K − 1)/(1 − μ_i))', async () => {
+  it('shows beside w_i the evidence one vote carries under the fit’s method: the standing vote’s w_i, no (K − 1) term', async () => {
     const [d] = (await deferred(demo, 5)).filter((x) => x.verdict !== null)
     const fit = await call(demo, 'fits.get', { fitId: d.verdict!.fitId })
+    expect(fit.method).toBe('standing-vote')
     const mu = new Map(fit.seats.map((s) => [s.seat, s.mu]))
-    const K = d.task.candidates.length
     await openReview(demo, d.task.id)
-    await page.getByTestId('seat-endorsement-evidence').first().waitFor(SOON)
+    await page.getByTestId('seat-vote-evidence').first().waitFor(SOON)
+    expect(await page.getByTestId('seat-vote-unit').getAttribute('data-unit')).toBe('standing answer')
+    expect(await page.getByTestId('seat-vote-unit').innerText()).toMatch(/per vote/i)
     for (const s of d.verdict!.seats) {
       const row = page.locator(`[data-testid="seat-weight"][data-seat="${s.seat}"]`)
       expect(Number(await row.getAttribute('data-weight'))).toBe(s.weight)
       const m = mu.get(s.seat)
       expect(typeof m, s.seat).toBe('number')
-      const cell = page.locator(`[data-testid="seat-endorsement-evidence"][data-seat="${s.seat}"]`)
+      const cell = page.locator(`[data-testid="seat-vote-evidence"][data-seat="${s.seat}"]`)
       const shown = Number(await cell.getAttribute('data-evidence'))
-      expect(shown).toBeCloseTo(Math.log((m! * (K - 1)) / (1 - m!)), 12)
+      expect(shown).toBeCloseTo(Math.log(m! / (1 - m!)), 12)
       expect(await cell.textContent()).toBe(`${shown >= 0 ? '+' : ''}${shown.toFixed(2)}`)
     }
   })

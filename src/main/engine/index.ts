@@ -68,5 +68,5 @@ export type {
   ActOrDeferConfig, CertificateInfo, CertifySplitsConfig, CertifySummary, CertifyTalliesConfig, CertifyTalliesResult, CouncilFitConfig,
   CouncilFits, Decisions, PreparedBatch, PreparedColumns, SplitsReport, SplitStats, StateSource, TaskRounds, TaskVerdict, TimedLabel
 } from './act-or-defer'
-export { BOUND_KINDS, DEFAULT_BOUND, DEFAULT_SPOT_RATE, hasTimeOrder, isSpotChecked, LAMBDA_GRID, resolveFixedBudget, taskReason } from './certificate'
+export { BOUND_KINDS, DEFAULT_BOUND, DEFAULT_SPOT_RATE, defaultKs, hasTimeOrder, isSpotChecked, LAMBDA_GRID, minCalibrationFor, resolveFixedBudget, taskReason } from './certificate'
 export type { BoundKind, BoundWhy, Budget, BudgetFigures, DeferReason, ResolvedBudget, RoundState, SeatDrift } from './certificate'

@@ -5,8 +5,9 @@
  * posterior, social shares and bound, and the gap decomposition (§8.9). Gold (hidden truth) is shown
  * only once the task has a human label the caller may see (the sealed rule, sealed.ts).
  */
-import type { CallContext, DecisionView, FlagView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict } from '../../shared/api'
-import { endorsementsOf, looInfluence, socialAt, tieBreak, type TaskTallies } from '../engine'
+import type { CallContext, DecisionView, FlagView, LabelView, RoundView, SeatView, TaskDetail, TranscriptMove, Verdict, VoteUnit } from '../../shared/api'
+import { defaultKs, endorsementsOf, looInfluence, minCalibrationFor, socialAt, tieBreak, type TaskTallies } from '../engine'
+import { NO_CALIBRATION } from './fit/run-fit'
 import type { DecisionRecord, FitRecord, FlagRecord, LabelRecord, Store, TaskDetailRecord } from '../store'
 import { toTaskTallies, traceOf } from './fit/corpus'
 import type { FitModel, ModelCache } from './fit/model'
@@ -44,24 +45,42 @@ function transcript(rec: TaskDetailRecord): TranscriptMove[] {
   })
 }
 
-function decisionView(d: DecisionRecord, threshold: number | null): DecisionView {
+/** Deferrals that no council behaviour can avoid: the calibration set is too small for a certificate. */
+const TOO_FEW_LABELS = new Set([NO_CALIBRATION, 'no-usable-k'])
+
+/** The calibration set's size as the fit recorded it, and the fewest blind labels its bound needs. */
+function calibrationNeed(fit: FitRecord): { size: number; needed: number } {
+  const size = fit.certificate?.calibrationSize
+  return { size: typeof size === 'number' ? size : 0, needed: minCalibrationFor(defaultKs(fit.bound)) }
+}
+
+function decisionView(d: DecisionRecord, threshold: number | null, fit: FitRecord): DecisionView {
   // The store gives all five figures or none: a partial decomposition would read as a false explanation.
   const why = d.why === null ? null : { ...d.why }
   return {
     fitId: d.fitId, decision: d.decision, spotCheck: d.spotCheck, answer: d.answer, stopRound: d.stopRound, gap: d.gap, threshold,
     why,
-    reason: d.reason, decidedAt: d.decidedAt
+    reason: d.reason,
+    calibration: d.reason !== null && TOO_FEW_LABELS.has(d.reason) ? calibrationNeed(fit) : null,
+    decidedAt: d.decidedAt
   }
 }
 
+/** What a seat's vote is under `method`: the standing vote reads each seat's standing answer once (docs/engine.md §11). */
+export function voteUnitOf(method: string): VoteUnit {
+  return method === 'standing-vote' ? 'standing answer' : 'endorsement'
+}
+
 /**
- * ln(μ(K − 1)/(1 − μ)): what one +1 endorsement adds to its candidate's log-odds against each
- * other candidate under the one-coin model at this task's K (docs/engine.md §3; w_i + ln(K − 1)).
- * Null when the method has no μ_i (baselines, confusion) or the figure is not finite.
+ * The log-odds one vote of a seat adds to its candidate against each other candidate, under the
+ * method's own likelihood: the standing vote's P(a_i | g) ∝ μ when a_i = g, else 1 − μ, so
+ * ln(μ/(1 − μ)) = w_i at any K (docs/engine.md §11); the one-coin model spreads a wrong endorsement
+ * over K − 1 alternatives, so ln(μ(K − 1)/(1 − μ)) (§3). Null when the method has no μ_i
+ * (baselines, confusion) or the figure is not finite.
  */
-export function endorsementEvidence(mu: number | undefined, K: number): number | null {
+export function voteEvidence(unit: VoteUnit, mu: number | undefined, K: number): number | null {
   if (mu === undefined) return null
-  const e = Math.log((mu * (K - 1)) / (1 - mu))
+  const e = unit === 'standing answer' ? Math.log(mu / (1 - mu)) : Math.log((mu * (K - 1)) / (1 - mu))
   return Number.isFinite(e) ? e : null
 }
 
@@ -72,6 +91,7 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
   const p = agg.posteriorAt(t)
   const weights = agg.weights(t)
   const report = new Map(agg.seatReport(model.seats).map((s) => [s.seat, s]))
+  const unit = voteUnitOf(fit.method)
   const influence = new Map(looInfluence(agg, t).map((x) => [x.seat, x]))
   const seats: SeatView[] = t.seatIds.map((seat) => {
     const r = report.get(seat)
@@ -80,7 +100,7 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
     return {
       seat, model: rec.task.models[seat] ?? null, reliability, evidence: r?.evidence ?? null,
       weight: weights[seat] ?? r?.weight ?? null,
-      endorsementEvidence: endorsementEvidence(r?.mu, t.K),
+      voteEvidence: voteEvidence(unit, r?.mu, t.K),
       adversarial: reliability !== null && reliability < 1 / t.K,
       seen: r?.seen ?? false,
       influence: { posterior: byCandidate(t.candidates, inf?.posterior ?? p), shift: inf?.shift ?? 0 }
@@ -102,10 +122,11 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
   }
   return {
     fitId: fit.id, method: fit.method,
+    voteUnit: seats.some((x) => x.voteEvidence !== null) ? unit : null,
     posterior: byCandidate(t.candidates, p),
     answer: t.candidates[tieBreak(p, t.K, t.task, model.seed)],
     seats, rounds,
-    decision: d === null ? null : decisionView(d, model.threshold),
+    decision: d === null ? null : decisionView(d, model.threshold, fit),
     previous: rec.previousDecision === null ? null : { fitId: rec.previousDecision.fitId, decision: rec.previousDecision.decision }
   }
 }

@@ -5,6 +5,8 @@
  */
 import type { DecisionKind } from '../vocabularies'
 
+export type VoteUnit = 'standing answer' | 'endorsement'
+
 export interface SeatView {
   seat: string
   model: string | null
@@ -15,10 +17,13 @@ export interface SeatView {
   /** w_i (one-coin) or §5's mean log-ratio (confusion); null for baselines. */
   weight: number | null
   /**
-   * The evidence one +1 endorsement of this seat carries in this task: ln(μ_i(K − 1)/(1 − μ_i)) at
-   * the task's K (docs/engine.md §3's one-coin log-likelihood ratio); null without a one-coin μ_i.
+   * The log-odds one counted vote of this seat adds to its candidate in this task, under the fit's
+   * method (the verdict's `voteUnit` says what a vote is): the standing vote counts the seat's
+   * standing answer once, w_i = ln(μ_i/(1 − μ_i)) (docs/engine.md §11, no (K − 1) term); the
+   * one-coin methods count each +1 endorsement, ln(μ_i(K − 1)/(1 − μ_i)) at the task's K (§3).
+   * Null without a one-coin μ_i (baselines, confusion).
    */
-  endorsementEvidence: number | null
+  voteEvidence: number | null
   /** Called adversarial only when r_i < 1/K (docs/engine.md §4). */
   adversarial: boolean
   seen: boolean
@@ -48,12 +53,19 @@ export interface DecisionView {
   /** `n`: the neighbourhood's size (binomial bound, ties at the radius included); absent when the fit did not report it. */
   why: { round: number; k: number; n?: number; qhat: number; bias: number; conc: number } | null
   reason: string | null
+  /**
+   * Set when the fit had too few blind (`random`) labels for any certificate: how many it had, and
+   * the fewest the engine needs before a task can act (docs/engine.md §8.4, §8.7).
+   */
+  calibration: { size: number; needed: number } | null
   decidedAt: string
 }
 
 export interface Verdict {
   fitId: string
   method: string
+  /** What one seat's vote is under this method: its standing answer (§11) or one +1 endorsement (§3); null when no per-vote figure applies. */
+  voteUnit: VoteUnit | null
   posterior: Record<string, number>
   /** The engine's answer on the whole trace (§6 tie rule). */
   answer: string

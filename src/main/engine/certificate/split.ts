@@ -19,8 +19,22 @@ export function hashOrder(ids: readonly string[], seed: string, tag: string): In
  */
 export function splitModLoc(ids: readonly string[], seed: string): { mod: Int32Array; loc: Int32Array } {
   const order = hashOrder(ids, seed, 'split')
-  const nMod = Math.round(0.2 * ids.length)
+  const nMod = modSize(ids.length)
   return { mod: order.slice(0, nMod), loc: order.slice(nMod) }
+}
+
+const modSize = (n: number): number => Math.round(0.2 * n)
+
+/**
+ * The fewest calibration labels |C| whose D_loc holds the smallest k of 𝒦 (docs/engine.md §8.4,
+ * §8.7: 𝒦_used = the k ≤ |D_loc|, and with none every task is deferred): below it no task can act,
+ * whatever the council does. 160 for k = 128.
+ */
+export function minCalibrationFor(ks: readonly number[]): number {
+  const k = Math.min(...ks)
+  let n = Math.max(k, 0)
+  while (n - modSize(n) < k) n++
+  return n
 }
 
 /**

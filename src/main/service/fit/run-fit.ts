@@ -9,7 +9,7 @@
  * - a `decide` (another budget for a fit) copies the fit's rows with new verdicts instead, when
  *   nothing the fit read has changed since (redecide-copy.ts).
  * With fewer than 2 `random` labels there is no certificate: every task is deferred
- * ("no-calibration"), its best guess from whatever the labels allow (majority when there are none).
+ * ("no-calibration"), its best guess from whatever the labels allow (majority-final when there are none).
  */
 import type { BoundKind, BudgetSetting, EngineSettings } from '../../../shared/api'
 import {
@@ -90,7 +90,7 @@ function labeledPositions(corpus: Corpus): number[] {
 /** The Dawid–Skene methods fit EM over every task (the pool); the others never read it, so it is not made for them. */
 const usesPool = (method: Method): boolean => method === 'ds-em' || method === 'ds-em-full'
 
-/** The model without a certificate: trained on the extra labels if it can be, else majority. */
+/** The model without a certificate: trained on the extra labels if it can be, else majority-final. */
 function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, seed: number): Aggregator {
   if (extra.length > 0 || !isTuned(method)) {
     try {
@@ -99,7 +99,9 @@ function fallbackModel(method: Method, extra: TaskTallies[], corpus: Corpus, see
       if (!(e instanceof MethodRefused)) throw e
     }
   }
-  return fitAggregator('majority', [], null, seed)
+  // With no label at all: the seats' answers as they stand at the task's last round (docs/engine.md §6's
+  // majority-final), the debate's own outcome, not its opening round.
+  return fitAggregator('majority-final', [], null, seed)
 }
 
 /** A re-decide keeps the fit's settings, its bound included (Hoeffding for a fit made before the setting), unless told another. */
@@ -210,7 +212,7 @@ function fitModel(
       certificate = jsonSafe({ ...aod.info(), budget: s.budget, bound: s.bound, resolved: { beta, alpha, lambda, reason, threshold: alpha === null ? null : 1 - alpha } }) as JsonObject
     } else {
       deployed = fallbackModel(method, [...C, ...extra], corpus, s.seed)
-      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: corpus.roundCount, calibrationSize: 0, budget: s.budget, bound: s.bound, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
+      certificate = jsonSafe({ method: deployed.method, hyper: deployed.hyper, state: s.state, seed: s.seed, T: corpus.roundCount, calibrationSize: C.length, budget: s.budget, bound: s.bound, resolved: { beta: null, alpha: null, lambda: null, reason: NO_CALIBRATION, threshold: null } }) as JsonObject
     }
   } catch (e) {
     if (e instanceof MethodRefused || e instanceof RangeError) throw Object.assign(new Error(`fit refused: ${e.message}`), { code: 'bad_input' })

@@ -120,9 +120,24 @@ export function useFits() {
   return useQuery({ queryKey: callKey('fits.list'), queryFn: () => api['fits.list']({ limit: 50 }) })
 }
 
-/** The engine's leading answer for a row and its probability. */
-export function leading(row: QueueRow): { answer: string | null; p: number | null } {
-  if (!row.posterior) return { answer: row.answer, p: null }
-  const answer = row.answer
-  return { answer, p: answer !== null ? (row.posterior[answer] ?? null) : null }
+/**
+ * A row's decision as the queue names it: the answer the current decision stands on and where it
+ * was read — acted: the stop round τ; deferred: the draft answer at the certificate's last round
+ * (docs/engine.md §8.8); labeled: the human label. Null when the row shows no answer (sealed).
+ */
+export function decisionOf(row: QueueRow): { answer: string; round: number | null; kind: 'act' | 'defer' | 'human'; where: string; title: string } | null {
+  if (row.answer === null) return null
+  const final = row.posterior?.[row.answer]
+  const finalText = final === undefined ? '' : `; the final posterior gives it ${(100 * final).toFixed(0)}%`
+  if (row.label !== null) return { answer: row.label.label, round: null, kind: 'human', where: '(label)', title: 'the effective human label' }
+  if (row.decision === null) return null
+  if (row.decision === 'act') {
+    const r = row.stopRound
+    return { answer: row.answer, round: r, kind: 'act', where: r === null ? '' : `· r${r}`, title: `acted on at round ${r ?? '—'}${finalText}` }
+  }
+  const last = row.bound !== null && row.bound.length > 0 ? row.bound.length - 1 : null
+  return {
+    answer: row.answer, round: last, kind: 'defer', where: last === null ? '· draft' : `· draft r${last}`,
+    title: `deferred: the draft answer ${last === null ? 'on the whole debate (no certificate)' : `at the last round (round ${last})`}${finalText}`
+  }
 }

@@ -5,7 +5,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react
 import type { QueuePageResult, QueueRow } from '@shared/api'
 import { useApi } from '../api/context'
 import { QUEUE_PAGE, type QueueQuery } from '../api/queries'
-import { columns, features, GRID_COLUMNS, GRID_MIN_WIDTH } from './columns'
+import { columns, features } from './columns'
 import { useFling } from './use-fling'
 import { callKey } from '../api/call-keys'
 
@@ -88,8 +88,8 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
   return (
     <div className="queue-table" role="grid" aria-rowcount={total} aria-label="Deferred tasks">
       <div ref={scrollRef} className="queue-scroll" tabIndex={-1}>
-        <div style={{ minWidth: GRID_MIN_WIDTH }}>
-          <div className="queue-head" role="row" style={{ gridTemplateColumns: GRID_COLUMNS, height: HEAD_HEIGHT }}>
+        <div className="queue-grid">
+          <div className="queue-head" role="row" style={{ height: HEAD_HEIGHT }}>
             {table.getHeaderGroups()[0].headers.map((h) => (
               <div key={h.id} role="columnheader" className="cell">
                 <table.FlexRender header={h} />
@@ -113,7 +113,7 @@ export function QueueTable({ query, total, cursor, onOpen }: Props) {
                   className={`queue-row${selected ? ' selected' : ''}`}
                   data-testid="queue-row"
                   data-task-id={row.original.taskId}
-                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, gridTemplateColumns: GRID_COLUMNS }}
+                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
                   // One click opens the task (the cursor follows it, so the queue resumes there).
                   onClick={() => onOpen(row.original, item.index)}
                   onPointerEnter={() => onHover(row.original.taskId)}

@@ -1,13 +1,13 @@
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table'
 import type { QueueRow } from '@shared/api'
-import { leading } from '../api/queries'
+import { decisionOf } from '../api/queries'
 
 export const features = tableFeatures({})
 const helper = createColumnHelper<typeof features, QueueRow>()
 
 export const columns = helper.columns([
   helper.accessor('taskId', {
-    header: 'Task',
+    header: () => <Head id="task" long="Task" title="The task's id; ⚑ marks a flagged task" />,
     cell: (c) => (
       <span className="task-cell">
         <span className="mono truncate">{c.getValue()}</span>
@@ -15,32 +15,61 @@ export const columns = helper.columns([
       </span>
     )
   }),
-  helper.accessor('group', { header: 'Group', cell: (c) => c.getValue() ?? '—' }),
-  helper.accessor('question', { header: 'Question', cell: (c) => <span className="truncate">{c.getValue() ?? '—'}</span> }),
+  helper.accessor('group', { header: () => <Head id="group" long="Group" title="The task's group, as imported" />, cell: (c) => c.getValue() ?? '—' }),
+  helper.accessor('question', { header: () => <Head id="question" long="Question" title="The task's question" />, cell: (c) => <span className="truncate">{c.getValue() ?? '—'}</span> }),
   helper.display({
     id: 'answer',
-    header: 'Leading answer',
-    cell: (c) => {
-      const { answer, p } = leading(c.row.original)
-      return (
-        <span className="truncate">
-          {answer ?? '—'}
-          {p !== null && <span className="muted"> {(100 * p).toFixed(0)}%</span>}
-        </span>
-      )
-    }
+    header: () => (
+      <Head
+        id="answer"
+        long="Decision’s answer"
+        short="Decision"
+        title="The answer the current decision stands on and the round it was read at (r = round): acted, the answer at the stop round; deferred, the draft answer at the last round; labeled, the human label"
+      />
+    ),
+    cell: (c) => <DecisionAnswerCell row={c.row.original} />
   }),
-  helper.accessor('gap', { header: 'Gap', cell: (c) => <GapBar gap={c.getValue()} /> }),
-  helper.accessor('moves', { header: 'Moves', cell: (c) => c.getValue() }),
-  helper.accessor('disagreement', { header: 'Disagreement', cell: (c) => (c.getValue() === null ? '—' : c.getValue()!.toFixed(2)) }),
-  helper.accessor('createdAt', { header: 'Age', cell: (c) => age(c.getValue()) }),
-  helper.display({ id: 'label', header: 'Label', cell: (c) => <LabelState row={c.row.original} /> })
+  helper.accessor('gap', {
+    header: () => (
+      <Head id="gap" long="Gap" title="Certification gap: (1 − α) minus the task's best per-round lower bound. Above 0 the task is deferred (how far from acting); 0 or below, acted" />
+    ), cell: (c) => <GapBar gap={c.getValue()} /> }),
+  helper.accessor('moves', { header: () => <Head id="moves" long="Moves" short="Mvs" title="Moves in the debate's transcript (proposals, votes, challenges…)" />, cell: (c) => c.getValue() }),
+  helper.accessor('disagreement', {
+    header: () => (
+      <Head id="disagreement" long="Disagreement" short="Disagr." title="How split the council ended: 1 − the share of seats on the most-held answer at the last round (0 = unanimous)" />
+    ), cell: (c) => (c.getValue() === null ? '—' : c.getValue()!.toFixed(2)) }),
+  helper.accessor('createdAt', { header: () => <Head id="age" long="Age" title="Time since the task was imported" />, cell: (c) => age(c.getValue()) }),
+  helper.display({ id: 'label', header: () => <Head id="label" long="Label" title="The task's human label source (random: blind, Calibrate; escalation: from Review), who holds it, or open" />, cell: (c) => <LabelState row={c.row.original} /> })
 ])
 
-/** Grid template shared by the header and the virtual rows (a div grid virtualizes cleanly). */
-export const GRID_COLUMNS = '140px 110px minmax(160px, 1fr) 150px 120px 72px 110px 70px 110px'
-/** The grid's narrowest width (its columns' minimums): below it, the header and rows scroll sideways together. */
-export const GRID_MIN_WIDTH = 140 + 110 + 160 + 150 + 120 + 72 + 110 + 70 + 110
+/**
+ * A column's header: what the column shows, on hover (a short form below 1200 px, where the grid
+ * narrows to fit 1024-px windows: the grid's templates are in styles.css, .queue-grid).
+ */
+function Head({ id, long, short, title }: { id: string; long: string; short?: string; title: string }) {
+  return (
+    <span data-testid="queue-head" data-column={id} title={title}>
+      {short === undefined ? (
+        long
+      ) : (
+        <>
+          <span className="wide-only">{long}</span>
+          <span className="narrow-only">{short}</span>
+        </>
+      )}
+    </span>
+  )
+}
+
+function DecisionAnswerCell({ row }: { row: QueueRow }) {
+  const d = decisionOf(row)
+  if (d === null) return <span className="muted">—</span>
+  return (
+    <span className="truncate" data-testid="decision-answer" data-answer={d.answer} data-round={d.round === null ? '' : String(d.round)} data-decision={d.kind} title={d.title}>
+      {d.answer} <span className="muted">{d.where}</span>
+    </span>
+  )
+}
 
 function GapBar({ gap }: { gap: number | null }) {
   if (gap === null) return <span className="muted">—</span>

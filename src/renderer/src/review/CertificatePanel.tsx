@@ -1,5 +1,5 @@
 import { BoundChart } from './BoundChart'
-import { neighbourhood, whyDeferred, type GapWhy } from './why-deferred'
+import { neighbourhood, whyDeferred, type CalibrationNeed, type GapWhy } from './why-deferred'
 
 export interface CertificateView {
   decision: 'act' | 'defer'
@@ -15,6 +15,8 @@ export interface CertificateView {
   /** The task's last round with a move; later rounds repeat its state (§8.1 pads shorter traces). */
   lastRealRound: number | null
   reason: string | null
+  /** Set when the calibration set is too small for any certificate. */
+  calibration: CalibrationNeed | null
 }
 
 /** The rounds the certificate padded with the last real state, or null when the trace ran every round. */
@@ -34,12 +36,16 @@ export function CertificatePanel({ cert }: { cert: CertificateView }) {
   return (
     <section className="panel cert" data-testid="cert-gap" data-gap={cert.gap === null ? '' : String(cert.gap)} data-decision={cert.decision} aria-labelledby="cert-heading">
       <h2 id="cert-heading">
-        Certificate: {cert.decision === 'act' ? `acted at round ${cert.stopRound}` : 'deferred'}
+        Certificate: {cert.decision === 'act' ? `acted at round ${cert.stopRound}` : cert.calibration !== null ? 'none yet (deferred)' : 'deferred'}
         {cert.gap !== null && <span className="muted"> · gap {cert.gap.toFixed(3)}</span>}
       </h2>
       {cert.decision === 'defer' && (
-        <p className="why" data-testid="why-deferred">
-          {whyDeferred({ threshold: cert.threshold ?? 1, why: cert.why, reason: cert.reason })}
+        <p
+          className="why"
+          data-testid="why-deferred"
+          {...(cert.calibration === null ? {} : { 'data-calibration-size': String(cert.calibration.size), 'data-calibration-needed': String(cert.calibration.needed) })}
+        >
+          {whyDeferred({ threshold: cert.threshold ?? 1, why: cert.why, reason: cert.reason, calibration: cert.calibration })}
         </p>
       )}
       {/* No round with a bound (no certificate yet): no chart, rather than empty axes. */}

@@ -1,6 +1,7 @@
 import { memo, useDeferredValue } from 'react'
 import type { TaskDetail } from '@shared/api'
 import { CertificatePanel } from './CertificatePanel'
+import { DecisionAnswer } from './DecisionAnswer'
 import { LeaveOneOut } from './LeaveOneOut'
 import { PosteriorChart } from './PosteriorChart'
 import { SeatWeightsChart } from './SeatWeightsChart'
@@ -47,9 +48,10 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
           )
         ) : (
           <>
+            <DecisionAnswer verdict={v} candidates={detail.task.candidates} />
             <section className="panel" aria-labelledby="posterior-heading">
               <h2 id="posterior-heading">
-                Posterior <span className="muted">({v.method})</span>
+                Final posterior <span className="muted">({v.method}, whole debate)</span>
               </h2>
               <PosteriorChart candidates={detail.task.candidates} posterior={v.posterior} answer={v.answer} />
             </section>
@@ -64,7 +66,8 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   why: v.decision.why,
                   bestRound: v.decision.why?.round ?? null,
                   lastRealRound: detail.moves.reduce<number | null>((last, m) => (last === null || m.round > last ? m.round : last), null),
-                  reason: v.decision.reason
+                  reason: v.decision.reason,
+                  calibration: v.decision.calibration
                 }}
               />
             )}
@@ -77,9 +80,10 @@ export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail 
                   weight: s.weight ?? 0,
                   reliability: s.reliability ?? 1 / K,
                   evidence: s.evidence,
-                  endorsementEvidence: s.endorsementEvidence,
+                  voteEvidence: s.voteEvidence,
                   adversarial: s.adversarial
                 }))}
+                unit={v.voteUnit}
               />
               <LeaveOneOut seats={v.seats} answer={v.answer} />
             </section>
