@@ -83,13 +83,12 @@ describeWith(CHROMIUM, 'console safety (Chromium)', () => {
       let focused = ''
       for (let i = 0; i < 10 && !focused.startsWith('nav-'); i++) {
         await page.keyboard.press('Tab')
-        focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '')
+        focused = (await page.evaluate("document.activeElement?.getAttribute('data-testid') ?? ''")) as string
       }
       expect(focused).toMatch(/^nav-/)
-      const ring = await page.evaluate(() => {
-        const s = getComputedStyle(document.activeElement as Element)
-        return { style: s.outlineStyle, width: s.outlineWidth, shadow: s.boxShadow }
-      })
+      const ring = (await page.evaluate(
+        '(() => { const s = getComputedStyle(document.activeElement); return { style: s.outlineStyle, width: s.outlineWidth, shadow: s.boxShadow } })()'
+      )) as { style: string; width: string; shadow: string }
       expect(ring.style !== 'none' && ring.width !== '0px' ? 'ring' : ring.shadow !== 'none' ? 'ring' : 'none').toBe('ring')
       await page.screenshot({ path: join(SHOTS, 'sidebar-focus-1440.png'), clip: { x: 0, y: 0, width: 400, height: 400 } })
     } finally {
@@ -113,10 +112,9 @@ describeWith(CHROMIUM, 'console safety (Chromium)', () => {
       // Never signed in here: it must not claim this browser's sign-in was lost.
       expect(text).not.toContain('this browser’s sign-in')
       // Styled: the page's own sheet applies (the console's header band and panel).
-      const styled = await page.evaluate(() => ({
-        header: getComputedStyle(document.querySelector('header')!).backgroundColor,
-        border: getComputedStyle(document.querySelector('main')!).borderLeftWidth
-      }))
+      const styled = (await page.evaluate(
+        "({ header: getComputedStyle(document.querySelector('header')).backgroundColor, border: getComputedStyle(document.querySelector('main')).borderLeftWidth })"
+      )) as { header: string; border: string }
       expect(styled.header).not.toBe('rgba(0, 0, 0, 0)')
       expect(styled.border).toBe('4px')
       await page.screenshot({ path: join(SHOTS, 'old-link-fresh-browser-1024.png') })
