@@ -11,6 +11,8 @@ export const DEFAULT_RENDERER_DIR = resolve(__dirname, '../../out/renderer')
 export interface ConsoleServerOptions {
   dbLocation: string
   port?: number
+  /** When `port` is taken, listen on a free one instead of failing (`host.busyPort` says so). */
+  portFallback?: boolean
   token?: string
   /** One login (token, URL) per reviewer name; absent: one login, reviewer from Settings. */
   reviewers?: readonly string[]
@@ -44,6 +46,7 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
       context: service.context,
       rendererDir,
       port: opts.port,
+      portFallback: opts.portFallback,
       token: opts.token,
       reviewers: opts.reviewers
     })

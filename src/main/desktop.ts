@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { makeDataFolder } from './paths'
 import { electronNativeBinding, type BindingLocation } from './native-binding'
 import { createService, type Service, type ServiceOptions } from './service'
 import { createDemoDatabase, isFirstLaunch } from './service/demo'
@@ -20,7 +20,7 @@ export async function startDesktopCore(
   opts: { dataDir: string; demoIfMissing?: boolean; pickFile?: ServiceOptions['pickFile'] } & BindingLocation,
   resolveBinding: (loc: BindingLocation) => string = electronNativeBinding
 ): Promise<DesktopCore> {
-  mkdirSync(opts.dataDir, { recursive: true })
+  makeDataFolder(opts.dataDir)
   const dbLocation = join(opts.dataDir, 'arbiter.db')
   const nativeBinding = resolveBinding(opts)
   // First launch (no database in the default data folder): the demo council, so every screen has data.

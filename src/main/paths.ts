@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
@@ -16,4 +17,12 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
 
 export function defaultDbLocation(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   return join(defaultDataDir(env, platform), 'arbiter.db')
+}
+
+/**
+ * Creates the folder a database goes in (and any missing parent) owner-only: it holds every label,
+ * blind ones included. A folder that exists already — one the user made or named — is left as it is.
+ */
+export function makeDataFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/host/hardening'
+import { SESSION_PAGE_CSP } from '../../src/main/host/web-sessions'
 import { MAX_BODY_BYTES } from '../../src/main/host/web'
 import { openStore } from '../../src/main/store'
 import { rawRequest } from '../helpers/http'
@@ -52,10 +53,14 @@ describe('web host: token and cookie', () => {
     expect(stale.body).toContain('The Arbiter server restarted')
     expect(stale.body).toContain('arbiter serve')
     expect(stale.body).not.toContain('<script')
-    expect(stale.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+    // Its own inline style sheet, and still no script of any kind.
+    expect(stale.headers['content-security-policy']).toBe(SESSION_PAGE_CSP)
     const oldLink = await rawRequest(port, { path: '/?token=from-a-previous-start', headers: html })
     expect(oldLink.status).toBe(401)
-    expect(oldLink.body).toContain('The Arbiter server restarted')
+    // A browser that never signed in here is told its link is out of date, not that its sign-in was lost.
+    expect(oldLink.body).toContain('This sign-in link is out of date')
+    const oldLinkSignedIn = await rawRequest(port, { path: '/?token=from-a-previous-start', headers: { ...html, cookie: `arbiter_${port}=from-a-previous-start` } })
+    expect(oldLinkSignedIn.body).toContain('The Arbiter server restarted')
     expect(oldLink.headers['set-cookie']).toBeUndefined()
     const fresh = await rawRequest(port, { path: '/index.html', headers: html })
     expect(fresh.status).toBe(401)

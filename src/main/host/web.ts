@@ -25,6 +25,8 @@ export interface WebHostOptions {
   /** The process's context; each call gets its login's reviewer and its tab's session on top. */
   context: () => CallContext
   port?: number
+  /** When `port` is taken by another program, listen on a free one instead of failing (`busyPort` says so). */
+  portFallback?: boolean
   /** A fixed token for the single login (tests); per-reviewer tokens are always random. */
   token?: string
   /** One login per reviewer (`serve --reviewer`); absent or empty: one login, reviewer from Settings. */
@@ -44,6 +46,8 @@ export interface WebHost {
   /** The first login's URL and token (the only ones without --reviewer). */
   loginUrl: string
   port: number
+  /** The port asked for that another program held (the host fell back to `port`), else null. */
+  busyPort: number | null
   token: string
   logins: LoginLink[]
   close(): Promise<void>
@@ -80,7 +84,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       const opened = findLogin(queryToken, logins)
       if (opened === null) {
         // An old printed link: its server has since restarted with new tokens.
-        if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(true))
+        if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(readCookie(req, cookieName(port)) !== null ? 'restarted' : 'old-link'))
         return send(res, 401, errorBody('unauthorized', 'wrong token'))
       }
       if (!exchangeAllowed(req)) return sendPage(res, 403, crossSitePage())
@@ -99,7 +103,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const cookie = readCookie(req, cookieName(port))
     const login = sessionLogin(cookie, logins) ?? findLogin(bearer(req), logins)
     if (login === null) {
-      if (wantsHtml(req, url.pathname)) return sendHtml(res, 401, signedOutPage(cookie !== null))
+      if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(cookie !== null ? 'restarted' : 'signed-out'))
       // Marked apart from a handler's own `unauthorized` (e.g. adjudicators only), which is a 401 too:
       // only this one means "this browser's login is void" (the console then says the server restarted).
       res.setHeader(LOGIN_REQUIRED_HEADER, 'required')
@@ -173,10 +177,22 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   }, 15_000)
   keepAlive.unref()
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve())
-  })
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  let busyPort: number | null = null
+  try {
+    await listen(opts.port ?? 0)
+  } catch (error) {
+    if (opts.portFallback !== true || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    busyPort = opts.port ?? null
+    await listen(0)
+  }
   port = (server.address() as AddressInfo).port
   const url = `http://127.0.0.1:${port}/`
   const links = logins.map((l) => ({ reviewer: l.reviewer, token: l.token, url: `${url}?token=${encodeURIComponent(l.token)}` }))
@@ -185,6 +201,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     url,
     loginUrl: links[0].url,
     port,
+    busyPort,
     token: links[0].token,
     logins: links,
     async close() {
@@ -223,11 +240,6 @@ function errorBody(code: 'unauthorized' | 'not_found' | 'bad_input', message: st
  */
 function sendPage(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': SESSION_PAGE_CSP, 'Referrer-Policy': 'same-origin' })
-  res.end(html)
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
   res.end(html)
 }
 

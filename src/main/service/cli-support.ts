@@ -4,9 +4,9 @@
  * command gets that far (a rejected import must not even create the file).
  */
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { defaultDbLocation } from '../paths'
+import { defaultDbLocation, makeDataFolder } from '../paths'
 import { isServerLocation, openStore, type Actor, type Store } from '../store'
 import { settingsFromStored } from './settings'
 
@@ -27,7 +27,7 @@ export class LazyStore {
   get = async (): Promise<Store> => {
     if (this.store === null) {
       if (!isServerLocation(this.dbLocation)) {
-        mkdirSync(dirname(this.dbLocation), { recursive: true })
+        makeDataFolder(dirname(this.dbLocation))
         this.created = !existsSync(this.dbLocation)
       }
       this.store = await openStore(this.dbLocation)

@@ -27,6 +27,11 @@ export const DEMO_TASKS = 1000
 export const DEMO_RANDOM_LABELS = 400
 export const DEMO_ESCALATIONS = 40
 export const DEMO_FILE = 'demo-council.trace.jsonl'
+/** Who writes the demo, and the imports it records: any other import is the user's own data. */
+export const DEMO_ACTOR = 'demo'
+const DEMO_CALIBRATION = 'demo-calibration'
+const DEMO_REVIEW = 'demo-review'
+export const DEMO_IMPORTS: readonly string[] = [DEMO_FILE, DEMO_CALIBRATION, DEMO_REVIEW]
 
 export interface DemoOptions {
   seed?: number
@@ -69,7 +74,7 @@ export function demoConfig(seed: number): CouncilConfig {
 export async function populateDemo(store: Store, opts: DemoOptions = {}): Promise<DemoReport> {
   const seed = opts.seed ?? 0
   const log = opts.log ?? (() => {})
-  const actor: Actor = { reviewer: 'demo', sessionId: `demo-${randomUUID()}`, shell: opts.shell ?? 'cli' }
+  const actor: Actor = { reviewer: DEMO_ACTOR, sessionId: `demo-${randomUUID()}`, shell: opts.shell ?? 'cli' }
   const traces = [...generateCouncil(demoConfig(seed))]
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-demo-'))
   try {
@@ -99,7 +104,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
     .sort((a, b) => (hashHex(`${seed}:demo-calibrate:${a}`) < hashHex(`${seed}:demo-calibrate:${b}`) ? -1 : 1))
     .slice(0, DEMO_RANDOM_LABELS)
   const label = (taskId: string, source: 'random' | 'escalation', reviewer: string) => ({ taskId, label: gold.get(taskId) as string, source, reviewer, at: dated(taskId), note: null })
-  await store.importLabels({ fileName: 'demo-calibration', sha256: hashHex(`${seed}:demo-calibration`), kind: 'labels', labels: drawn.map((id) => label(id, 'random', 'demo:calibrate')) }, actor)
+  await store.importLabels({ fileName: DEMO_CALIBRATION, sha256: hashHex(`${seed}:${DEMO_CALIBRATION}`), kind: 'labels', labels: drawn.map((id) => label(id, 'random', 'demo:calibrate')) }, actor)
   log(`labeled ${drawn.length} tasks drawn at random (calibration); fitting`)
   // The defaults otherwise (β = 0.20, the default bound and method): what a new user's own data gets.
   const settings = await updateEngineSettings(store, { seed }, actor)
@@ -111,7 +116,7 @@ export async function populateDemo(store: Store, opts: DemoOptions = {}): Promis
     sort: 'gap', direction: 'asc', offset: 0, limit: DEMO_ESCALATIONS
   })
   const escalated = queue.rows.map((r) => r.taskId)
-  await store.importLabels({ fileName: 'demo-review', sha256: hashHex(`${seed}:demo-review`), kind: 'labels', labels: escalated.map((id) => label(id, 'escalation', 'demo:reviewer')) }, actor)
+  await store.importLabels({ fileName: DEMO_REVIEW, sha256: hashHex(`${seed}:${DEMO_REVIEW}`), kind: 'labels', labels: escalated.map((id) => label(id, 'escalation', 'demo:reviewer')) }, actor)
   log(`resolved ${escalated.length} deferred tasks from the queue; refitting`)
   const fit = await fitAndDecide(store, { settings, redecide: null }, actor)
   await store.setSettings({ [DEMO_KEY]: { createdAt: at, seed } }, actor)

@@ -154,7 +154,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         settings = settingsFromStored(await store.getSettings())
         watch()
         changed(ALL_TOPICS)
-      }
+      },
+      replaced: (by, demoMovedTo) => hub.emit({ type: 'database-replaced', by, demoMovedTo })
     })
   }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useAppInfo, useSettings } from './api/queries'
 import { useConnectionState } from './api/connection'
 import { ConnectionBanner, ServerRestarted } from './components/ConnectionBanner'
+import { DatabaseReplacedBanner } from './components/DatabaseReplacedBanner'
 import { DemoBadge } from './components/DemoBadge'
 import { RefitNotice } from './components/RefitNotice'
 import { ToastProvider } from './components/Toasts'
@@ -73,6 +74,7 @@ function Shell({ screen, param, shell, reviewer }: { screen: Screen; param: stri
       </nav>
       <main className="content" id="main">
         <ConnectionBanner />
+        <DatabaseReplacedBanner />
         <Current screen={screen} param={param} />
       </main>
     </div>

@@ -5,6 +5,11 @@ export interface DemoStatus {
   demo: boolean
   createdAt: string | null
   seed: number | null
+  /**
+   * Why this caller may not start empty here (null: they may): not a demo, a team's login, a
+   * PostgreSQL database, or real data imported since. The server refuses the call for the same reason.
+   */
+  startEmptyRefusal: string | null
 }
 
 export interface StartEmptyResult {
@@ -14,6 +19,6 @@ export interface StartEmptyResult {
 }
 
 export const demoCalls = defineCalls({
-  'demo.status': query(noArgs, returns<DemoStatus>(), ['tasks', 'settings']),
+  'demo.status': query(noArgs, returns<DemoStatus>(), ['tasks', 'settings', 'imports']),
   'demo.startEmpty': command(noArgs, returns<StartEmptyResult>())
 })

@@ -69,7 +69,7 @@ describe('arbiter CLI dispatch', () => {
 async function serving<T>(args: (dir: string) => string[], ready: (stdout: string) => T | null, body: (found: T, dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'))
   writeFileSync(join(dir, 'team.txt'), '# second shift\nbob\n')
-  const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db'), ...args(dir)], { cwd: root })
+  const child = spawn(tsx, [join(root, 'src/main/cli/index.ts'), 'serve', '--db', join(dir, 'a.db'), ...args(dir)], { cwd: root, env: { ...process.env, ARBITER_HOME: dir } })
   try {
     const found = await new Promise<T>((resolve, reject) => {
       let out = ''

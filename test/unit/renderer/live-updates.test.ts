@@ -13,7 +13,7 @@ const QUERIES_READING: Record<Topic, string[]> = {
   labels: ['app.counts', 'queue.page', 'task.detail', 'labels.recent', 'labels.history', 'fits.status', 'audit.summary', 'calibrate.draw', 'adjudicate.list', 'fits.whatIf'],
   decisions: ['app.counts', 'queue.page', 'task.detail', 'audit.summary', 'fits.whatIf'],
   fits: ['app.counts', 'queue.page', 'task.detail', 'fits.list', 'fits.status', 'fits.get', 'audit.summary', 'fits.whatIf'],
-  imports: ['app.counts', 'imports.list', 'queue.facets'],
+  imports: ['app.counts', 'imports.list', 'queue.facets', 'demo.status'],
   settings: ['settings.get', 'engine.getSettings', 'engine.defaultsNotice', 'demo.status', 'team.getSettings'],
   audit: ['audit.tail']
 }

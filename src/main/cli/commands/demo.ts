@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { dbLocationOf } from '../../service/cli-support'
 import { createDemoDatabase, DEMO_ESCALATIONS, DEMO_RANDOM_LABELS, DEMO_TASKS } from '../../service/demo'
-import { defaultDbLocation } from '../../paths'
+import { defaultDbLocation, makeDataFolder } from '../../paths'
 import { isServerLocation, passwordFree } from '../../store'
 import { intFlag, parseFlags } from '../args'
 import { UsageError, type Command } from '../command'
@@ -37,7 +37,7 @@ export const demoCommand: Command = {
     const dbLocation = dbLocationOf(values.db)
     const seed = intFlag('seed', values.seed, 0, 0)
     if (existsSync(dbLocation)) throw new UsageError(`${dbLocation} already exists; the demo is only written to a new database (give another --db)`)
-    if (!isServerLocation(dbLocation)) mkdirSync(dirname(dbLocation), { recursive: true })
+    if (!isServerLocation(dbLocation)) makeDataFolder(dirname(dbLocation))
     const json = values.json === true
     const report = await createDemoDatabase(dbLocation, { seed, log: json ? undefined : (l) => io.err(l) })
     const shown = isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation

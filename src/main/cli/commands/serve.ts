@@ -1,12 +1,13 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startConsoleServer } from '../../console-server'
+import { startConsoleServer, type ConsoleServer } from '../../console-server'
 import { checkReviewerNames } from '../../host/web-identity'
-import { defaultDbLocation } from '../../paths'
+import { defaultDbLocation, makeDataFolder } from '../../paths'
 import { dbLocationOf } from '../../service/cli-support'
 import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
+import { DEFAULT_SERVE_PORT, preferredServePort, rememberServePort } from '../serve-port'
 
 const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE]
 
@@ -14,7 +15,8 @@ Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
 
   --db PATH          the database file, or a postgres:// URL (default: ${defaultDbLocation()}; ARBITER_HOME moves the folder)
-  --port N           the port (default: a free one)
+  --port N           the port (default: the one the last serve on this machine used, first ${DEFAULT_SERVE_PORT};
+                     when another program holds it, a free one, said on stdout and used next time)
   --reviewer NAME    issue a login for this reviewer (repeat for each one): one URL per reviewer is
                      printed, and every label and audit entry made through it carries NAME, which
                      Settings cannot change. Without it: one URL, reviewer name from Settings.
@@ -29,18 +31,13 @@ export const serveCommand: Command = {
   async run(argv, io) {
     const { values } = parse(argv)
     const dbLocation = dbLocationOf(values.db)
-    const port = values.port === undefined ? 0 : Number(values.port)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`)
+    const port = values.port === undefined ? null : Number(values.port)
+    if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`)
     const reviewers = reviewersOf(values.reviewer ?? [], values.reviewers)
-    if (!isServerLocation(dbLocation)) mkdirSync(dirname(dbLocation), { recursive: true })
+    if (!isServerLocation(dbLocation)) makeDataFolder(dirname(dbLocation))
 
-    const server = await startConsoleServer({ dbLocation, port, reviewers })
-    io.out(`Arbiter console for ${isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation}`)
-    if (reviewers.length === 0) io.out(`Open: ${server.host.loginUrl}`)
-    else {
-      io.out('One login URL per reviewer (send each reviewer only their own):')
-      for (const l of server.host.logins) io.out(`${l.reviewer}: ${l.url}`)
-    }
+    const server = await startServe({ dbLocation, port, reviewers }, io)
+
     // The first SIGINT or SIGTERM closes the server cleanly. The handlers stay while it closes: a
     // signal delivered twice (tsx relays it to its child, a process manager repeats it) would
     // otherwise kill the process mid-close; a second Ctrl-C still quits at once.
@@ -57,6 +54,32 @@ export const serveCommand: Command = {
     await server.close()
     return 0
   }
+}
+
+/**
+ * Starts the server and prints where: on `--port` exactly, or (without it) on the port this
+ * machine's last `serve` used (serve-port.ts), falling back to a free one, said on stdout, when
+ * another program holds it.
+ */
+export async function startServe(
+  opts: { dbLocation: string; port: number | null; reviewers: string[] },
+  io: { out(line: string): void },
+  env: NodeJS.ProcessEnv = process.env
+): Promise<ConsoleServer> {
+  const { dbLocation, reviewers } = opts
+  const chosen = opts.port === null
+  const server = await startConsoleServer({ dbLocation, port: opts.port ?? preferredServePort(env), portFallback: chosen, reviewers })
+  if (chosen) rememberServePort(server.host.port, env)
+  io.out(`Arbiter console for ${isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation}`)
+  if (server.host.busyPort !== null) {
+    io.out(`Port ${server.host.busyPort} is in use by another program; listening on ${server.host.port} instead (the next start tries ${server.host.port} first).`)
+  }
+  if (reviewers.length === 0) io.out(`Open: ${server.host.loginUrl}`)
+  else {
+    io.out('One login URL per reviewer (send each reviewer only their own):')
+    for (const l of server.host.logins) io.out(`${l.reviewer}: ${l.url}`)
+  }
+  return server
 }
 
 /** The names of --reviewer and of the --reviewers file, in that order, checked. */

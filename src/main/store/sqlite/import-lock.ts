@@ -11,6 +11,7 @@ import Database from 'better-sqlite3'
 import { readdirSync, rmSync, unlinkSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { ImportLocks } from '../ops/import-owners'
+import { makePrivate } from './private-file'
 
 const SUFFIX = '.lock'
 
@@ -83,6 +84,7 @@ export class SqliteImportLocks implements ImportLocks {
       // A write: only a writer's lock is exclusive (a reader's lets other readers in), and in this
       // mode it is kept after the commit.
       db.exec(`BEGIN IMMEDIATE; PRAGMA user_version = ${process.pid}; COMMIT`)
+      makePrivate(this.file(importId))
       return db
     } catch (e) {
       db.close()

@@ -10,6 +10,7 @@ import {
 } from '../migrations'
 import { StoreError, type MigrationReport } from '../contract'
 import type { Sql } from './connection'
+import { createPrivateFile } from './private-file'
 
 type MigrateOptions = { path: string; readonly: boolean; now: () => Date }
 
@@ -54,6 +55,7 @@ export function migrateSqlite(
   if (plan.from > 0) {
     backupPath = backupPathFor(opts.path, plan.from, opts.now())
     try {
+      createPrivateFile(backupPath)
       q.db.prepare('VACUUM INTO ?').run(backupPath)
     } catch (e) {
       throw new StoreError('internal', `could not back up the database to ${backupPath} before migrating: ${String(e)}`)

@@ -16,6 +16,7 @@ import { migrateSqlite } from './migrate'
 import { SQLITE_MIGRATIONS } from './migrations'
 import { createSqliteStore } from './store'
 import { openWriteGate } from './write-gate'
+import { createPrivateFile } from './private-file'
 
 export type SqliteOpenOptions = OpenOptions & {
   busyTimeoutMs?: number
@@ -43,6 +44,8 @@ export async function openSqliteStore(path: string, opts: SqliteOpenOptions = {}
   checkMigrationList(migrations) // before touching the file: a broken build must not create one
 
   let db: Db | null = null
+  // A new database, its WAL and its SHM are the owner's alone (private-file.ts).
+  if (isFile && !readonly && !existsSync(path)) createPrivateFile(path)
   try {
     db = new Database(path, {
       readonly,

@@ -7,7 +7,7 @@ const RETRY_SECONDS = 5
 
 /**
  * While the console server does not answer: a banner that retries every few seconds (and on
- * demand). When it answers again, every query refetches, so screens that failed meanwhile recover
+ * demand), and says what to do when the server was restarted elsewhere (its new address). When it answers again, every query refetches, so screens that failed meanwhile recover
  * without a reload.
  */
 export function ConnectionBanner() {
@@ -58,8 +58,11 @@ export function ConnectionBanner() {
   if (state !== 'offline') return null
   return (
     <div className="offline-banner" role="alert" data-testid="offline-banner">
-      <strong>The console server is not answering.</strong>{' '}
-      <span>{trying ? 'Trying again…' : `Trying again in ${left} s.`} Labels already saved are safe; nothing is lost by waiting.</span>
+      <strong>The console server at {window.location.origin} is not answering.</strong>{' '}
+      <span>
+        {trying ? 'Trying again…' : `Trying again in ${left} s.`} Labels already saved are safe; nothing is lost by waiting. If you restarted{' '}
+        <code>arbiter serve</code>, open the new address it printed: a server started again may listen on another port.
+      </span>
       <button type="button" onClick={() => void retry()} disabled={trying} data-testid="offline-retry">
         Retry now
       </button>

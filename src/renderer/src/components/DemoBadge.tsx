@@ -2,7 +2,10 @@ import { useState } from 'react'
 import { useApi } from '../api/context'
 import { useDemoStatus } from '../api/queries'
 
-/** A visible "demo data" badge, and one click to start with an empty database (the demo is kept). */
+/**
+ * A visible "demo data" badge, and one click to start with an empty database (the demo is kept) —
+ * offered only where the server would allow it (never to a team's login, see `startEmptyRefusal`).
+ */
 export function DemoBadge() {
   const api = useApi()
   const demo = useDemoStatus()
@@ -19,7 +22,7 @@ export function DemoBadge() {
       <span className="tag tag-demo" data-testid="demo-badge" title="A simulated council, so every screen has something to show">
         demo data
       </span>
-      {confirming ? (
+      {demo.data.startEmptyRefusal !== null ? null : confirming ? (
         <span className="demo-confirm">
           <button type="button" className="small" data-testid="demo-start-empty" onClick={() => void start()}>
             Start empty
@@ -29,7 +32,7 @@ export function DemoBadge() {
           </button>
         </span>
       ) : (
-        <button type="button" className="small secondary" onClick={() => setConfirming(true)}>
+        <button type="button" className="small secondary" data-testid="demo-start-empty-offer" onClick={() => setConfirming(true)}>
           Start empty…
         </button>
       )}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { isOfflineError } from '../api/connection'
+import { useDatabaseReplaced } from '../api/database-replaced'
 
 /** What a screen shows when there is nothing yet: what is missing, and what to do about it. */
 export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
@@ -12,6 +13,7 @@ export function EmptyState({ title, children }: { title: string; children: React
 }
 
 export function ErrorState({ error }: { error: unknown }) {
+  const replaced = useDatabaseReplaced()
   const message = error instanceof Error ? error.message : String(error)
   // Unreachable server: the banner above retries, and the screen refetches once it answers.
   if (isOfflineError(error)) {
@@ -26,7 +28,14 @@ export function ErrorState({ error }: { error: unknown }) {
     <section className="error-state" role="alert">
       <h2>Something went wrong</h2>
       <p>{message}</p>
-      <p>Reload the window; if it persists, run the database integrity check in Settings.</p>
+      {replaced === null ? (
+        <p>Reload the window; if it persists, run the database integrity check in Settings.</p>
+      ) : (
+        <p>
+          The database this screen was reading was replaced ({replaced.by} chose “Start empty”; the demo was kept at <code>{replaced.demoMovedTo}</code>): what it
+          showed is no longer here. Open the Queue to see the new database.
+        </p>
+      )}
     </section>
   )
 }

@@ -3,6 +3,7 @@ import { useCallback, useRef, useState } from 'react'
 import type { LabelSource, TaskDetail } from '@shared/api'
 import { ApiError } from '@shared/errors'
 import { useApi } from '../api/context'
+import { isOfflineError } from '../api/connection'
 import { useToast } from '../components/Toasts'
 import { useReviewSession, type GivenLabel } from './session'
 import { callKey } from '../api/call-keys'
@@ -44,7 +45,7 @@ export function useResolve(source: LabelSource) {
         // burst (api/context.tsx): fetched at once, they queued in front of the next task's calls.
         return given
       } catch (e) {
-        report(e, toast)
+        report(e, toast, detail.task.id, label)
         void qc.invalidateQueries({ queryKey: callKey('task.detail', detail.task.id) })
         return null
       } finally {
@@ -60,9 +61,12 @@ export function useResolve(source: LabelSource) {
   return { resolve, reopen, busy }
 }
 
-function report(e: unknown, toast: ReturnType<typeof useToast>): void {
+function report(e: unknown, toast: ReturnType<typeof useToast>, taskId: string, label: string): void {
   const holder = e instanceof ApiError ? heldBy(e.details) : null
-  if (holder !== null) {
+  if (isOfflineError(e)) {
+    // The reviewer may have moved on by the time this shows: name the task and the label lost.
+    toast({ kind: 'error', text: `Not saved: your label “${label}” for task ${taskId} did not reach the console server (it is not answering). Give it again once the server answers.` })
+  } else if (holder !== null) {
     // Another window holds the task: nothing was written; say who, and until when.
     toast({ kind: 'conflict', text: `Not saved: ${holder} is reviewing this task right now. Nothing was overwritten; pick another task or wait until it is free.` })
   } else if (e instanceof ApiError && e.code === 'conflict') {
