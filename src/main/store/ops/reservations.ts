@@ -10,9 +10,10 @@
  * committed row (the second reserve finds the hold and is refused; a label write finds it and is
  * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
+import type { JsonObject } from '../../../shared/json'
 import type { Reservation } from '../../../shared/contract/task'
 import { type Actor, type RecentLabelRecord, type ReserveOutcome } from '../contract'
-import { expiryOf, heldByOther, isLive, MAX_HOLDS_PER_SESSION, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
+import { expiryOf, heldByOther, isLive, MAX_HOLDS_PER_REVIEWER, MAX_HOLDS_PER_SESSION, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
 import { appendAudit } from './audit'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
@@ -39,20 +40,26 @@ export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Act
 }
 
 /**
- * Before the session takes or renews `taskId`: its other live holds beyond the cap, least recently
- * reserved or renewed first (earliest expiry), end — each audited as the session's release.
+ * Before the session takes or renews `taskId`: its other live holds beyond the session's cap, then
+ * the reviewer's (every session of the login) beyond the reviewer's cap, least recently reserved or
+ * renewed first (earliest expiry), end — each audited as a release for the cap.
  */
 function* makeRoomForHold(now: string, taskId: string, actor: Actor): Plan<string[]> {
-  const others = yield* rowsOf<{ task_id: string }>(
-    'SELECT task_id FROM reservations WHERE session_id = ? AND expires_at > ? AND task_id <> ? ORDER BY expires_at, task_id',
-    actor.sessionId, now, taskId
+  const held = yield* rowsOf<{ task_id: string; session_id: string }>(
+    'SELECT task_id, session_id FROM reservations WHERE reviewer = ? AND expires_at > ? AND task_id <> ? ORDER BY expires_at, task_id',
+    actor.reviewer, now, taskId
   )
-  const over = others.slice(0, Math.max(0, others.length - (MAX_HOLDS_PER_SESSION - 1))).map((r) => r.task_id)
-  for (const t of over) {
-    yield* run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', t, actor.sessionId)
-    yield* appendAudit(now, actor, 'task.release', t, { reason: 'hold-cap', for: taskId })
+  const session = held.filter((r) => r.session_id === actor.sessionId)
+  const overSession = new Set(session.slice(0, Math.max(0, session.length - (MAX_HOLDS_PER_SESSION - 1))))
+  const kept = held.filter((r) => !overSession.has(r))
+  const over = [...overSession, ...kept.slice(0, Math.max(0, kept.length - (MAX_HOLDS_PER_REVIEWER - 1)))]
+  for (const r of over) {
+    yield* run('DELETE FROM reservations WHERE task_id = ? AND session_id = ?', r.task_id, r.session_id)
+    const details: JsonObject = { reason: 'hold-cap', for: taskId }
+    if (r.session_id !== actor.sessionId) details.sessionId = r.session_id
+    yield* appendAudit(now, actor, 'task.release', r.task_id, details)
   }
-  return over
+  return over.map((r) => r.task_id)
 }
 
 /** Ends the caller's own reservation; true when there was one. */
