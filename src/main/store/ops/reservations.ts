@@ -11,7 +11,7 @@
  * a conflict). The lock order is always task, then reservation, then the store's data version.
  */
 import type { JsonObject } from '../../../shared/json'
-import type { Reservation } from '../../../shared/contract/task'
+import type { PassedOver, Reservation } from '../../../shared/contract/task'
 import { type Actor, type RecentLabelRecord, type ReserveOutcome } from '../contract'
 import { expiryOf, heldByOther, isLive, MAX_HOLDS_PER_REVIEWER, MAX_HOLDS_PER_SESSION, SELECT_RESERVATION, toReservation, type ReservationRow } from '../reservation-rules'
 import { checkId, checkInt } from '../validate'
@@ -19,13 +19,17 @@ import { appendAudit } from './audit'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import type { Dialect } from './dialect'
-import { requireTask } from './labels'
+import { latestLive, requireTask } from './labels'
 
-export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Actor, ttlMs: number): Plan<ReserveOutcome> {
-  yield* requireTask(d, taskId, true)
+export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Actor, ttlMs: number, seenVersion?: number): Plan<ReserveOutcome> {
+  const task = yield* requireTask(d, taskId, true)
   checkInt(ttlMs, 'ttlMs', 1)
   const held = yield* rowOf<ReservationRow>(`${SELECT_RESERVATION}${d.forUpdate()}`, taskId)
-  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), renewed: false, released: [] }
+  if (heldByOther(held, now, actor.sessionId)) return { mine: null, heldBy: toReservation(taskId, held), passedOver: null, renewed: false, released: [] }
+  if (seenVersion !== undefined) {
+    const passedOver = yield* passOver(d, task.id, task.version, seenVersion, actor)
+    if (passedOver !== null) return { mine: null, heldBy: null, passedOver, renewed: false, released: [] }
+  }
   const released = yield* makeRoomForHold(now, taskId, actor)
   const expiresAt = expiryOf(now, ttlMs)
   yield* run(
@@ -36,7 +40,21 @@ export function* reserveTask(d: Dialect, now: string, taskId: string, actor: Act
   // Live and not another's: the caller's own, extended.
   const renewed = isLive(held, now)
   if (!renewed) yield* appendAudit(now, actor, 'task.reserve', taskId, { expiresAt })
-  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, renewed, released }
+  return { mine: { taskId, reviewer: actor.reviewer, sessionId: actor.sessionId, expiresAt }, heldBy: null, passedOver: null, renewed, released }
+}
+
+/**
+ * Whether "next" must not hand the task out (checked under the task's lock, so a label committed
+ * a moment ago is seen): it changed since the caller's queue page was read, or the caller flagged it.
+ */
+function* passOver(d: Dialect, taskId: string, version: number, seenVersion: number, actor: Actor): Plan<PassedOver | null> {
+  checkInt(seenVersion, 'seenVersion')
+  if (version !== seenVersion) {
+    const latest = yield* latestLive(d, taskId)
+    return { reason: 'changed', labeledBy: latest?.reviewer ?? null }
+  }
+  const flagged = yield* rowOf('SELECT 1 AS flagged FROM flags WHERE task_id = ? AND reviewer = ? LIMIT 1', taskId, actor.reviewer)
+  return flagged === undefined ? null : { reason: 'flagged-by-you' }
 }
 
 /**

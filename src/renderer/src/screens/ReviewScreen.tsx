@@ -94,7 +94,10 @@ function Review({ detail, claimNext, progress }: { detail: TaskDetail; claimNext
     // The next task is reserved while the label is saved (two round trips at once, not one after
     // the other); a label that is not saved releases it again and stays on this task.
     const claiming = claimNext()
-    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claiming)
+    // Someone labeled this task since it was read: nothing to redo here, the reviewer moves on.
+    let taken = false
+    const given = await resolve(detail, label, note.trim() === '' ? null : note.trim(), () => (taken = true))
+    if (given !== null || taken) go(await claiming)
     else {
       leaving.current = false
       void claiming.then((id) => {
