@@ -133,7 +133,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   facets: read((d) => facets(d)),
   taskDetail: read((d, now, taskId) => taskDetail(d, now, taskId)),
   drawUnlabeled: read((d, _now, input) => drawUnlabeledPlan(input, d)),
-  reserveTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor, ttlMs) => reserveTask(d, now, taskId, actor, ttlMs)),
+  reserveTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor, ttlMs, seenVersion) => reserveTask(d, now, taskId, actor, ttlMs, seenVersion)),
   releaseTask: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor) => releaseTask(d, now, taskId, actor)),
   releaseHold: write('task', ['tasks', 'audit'], true, (d, now, taskId, actor) => releaseHold(d, now, taskId, actor)),
 

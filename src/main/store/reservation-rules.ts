@@ -20,6 +20,14 @@ export const MAX_RESERVATION_MS = 24 * 3600_000
  */
 export const MAX_HOLDS_PER_SESSION = 2
 
+/**
+ * Live holds one reviewer (one login) may keep across all its sessions: two windows, each with its
+ * open task and "next"'s claim. Session ids are the client's to choose (one per tab), so a cap per
+ * session alone lets one login hold the whole queue by inventing ids; beyond this one, a reserve
+ * releases the reviewer's least recently reserved or renewed hold, whichever session took it.
+ */
+export const MAX_HOLDS_PER_REVIEWER = 4
+
 export type ReservationRow = { reviewer: string; session_id: string; expires_at: string }
 
 export const SELECT_RESERVATION = 'SELECT reviewer, session_id, expires_at FROM reservations WHERE task_id = ?'

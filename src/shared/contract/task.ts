@@ -15,10 +15,19 @@ export type Reservation = {
   expiresAt: string
 }
 
+/**
+ * Why "next" was not given a free task it asked for (`task.reserve` with `seenVersion`): it changed
+ * since the caller's queue page was read (`labeledBy`: the latest live label's reviewer, null for
+ * another change), or the caller flagged it — a flag hands a task to someone else.
+ */
+export type PassedOver = { reason: 'changed'; labeledBy: string | null } | { reason: 'flagged-by-you' }
+
 export interface ReserveResult {
-  /** The caller's reservation, or null when someone else holds a live one. */
+  /** The caller's reservation, or null when someone else holds a live one or the task was passed over. */
   mine: Reservation | null
   heldBy: Reservation | null
+  /** Set when "next" asked (`seenVersion`) and the task is no longer one to offer; nothing was reserved. */
+  passedOver: PassedOver | null
 }
 
 export interface TranscriptMove {
@@ -63,7 +72,12 @@ const taskIdOnly = z.object({ taskId: id }).strict()
 
 export const taskCalls = defineCalls({
   'task.detail': query(z.object({ taskId: id, blind: z.boolean().default(false) }).strict(), returns<TaskDetail>(), ['tasks', 'labels', 'decisions', 'fits']),
-  'task.reserve': command(taskIdOnly, returns<ReserveResult>()),
+  /**
+   * Holds the task for the caller's session. With `seenVersion` (the version "next" read in the
+   * queue page) it is a claim for "next": refused, not reserved, when the task changed since or the
+   * caller flagged it (`passedOver`), so "next" never hands out a task labeled a moment ago.
+   */
+  'task.reserve': command(z.object({ taskId: id, seenVersion: z.number().int().nonnegative().optional() }).strict(), returns<ReserveResult>()),
   'task.release': command(taskIdOnly, returns<{ released: boolean }>()),
   /** The hold an adjudicator ended, or null when the task had none. */
   'task.releaseHold': command(taskIdOnly, returns<{ released: Reservation | null }>())

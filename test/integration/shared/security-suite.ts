@@ -5,7 +5,7 @@
  * as his, respecting alice's hold and superseding his earlier label, audited per label; only the
  * owner undoes a label, only an adjudicator a ruling; with N = 2 neither an export nor a queue
  * filter tells bob what alice answered blind; `random` needs the server's own draw; a session holds
- * at most two tasks without breaking the next-task flow; an adjudicator releases a hold. Each case
+ * at most two tasks without breaking the next-task flow, a login at most a few whatever session ids it invents; an adjudicator releases a hold. Each case
  * starts from a fresh database.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -19,6 +19,7 @@ import { openStore, type Store } from '../../../src/main/store'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { rawRequest } from '../../helpers/http'
 import { exampleTraces, seedTraces } from '../../helpers/seed'
+import { MAX_HOLDS_PER_REVIEWER } from '../../../src/main/store/reservation-rules'
 
 const MIN = 60_000
 const ALL = { decision: null }
@@ -229,6 +230,28 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
       expect(await holder(TASKS[2])).toBeNull()
       expect((await resolve('bob', TASKS[2], 'Jupiter')).status).toBe(200)
       expect((await call<{ released: unknown }>('carol', 'task.releaseHold', { taskId: TASKS[2] })).value).toEqual({ released: null })
+    })
+
+    it('caps a login’s holds, whatever session ids it makes up: the rest of the queue stays the team’s', async () => {
+      // More tasks than any cap: copies of the example council under new ids, all open.
+      const copies = Array.from({ length: 8 }, (_, i) => exampleTraces().map((t) => ({ ...t, task: `${t.task}-copy-${i}` }))).flat()
+      await seedTraces(store, copies, 'copies.trace.jsonl')
+      const all = [...TASKS, ...copies.map((t) => t.task)]
+      // Bob reserves every task, each from a tab id of his own invention.
+      for (const [i, taskId] of all.entries()) {
+        const r = await call<ReserveResult>('bob', 'task.reserve', { taskId }, `made-up-tab-${String(i).padStart(4, '0')}`)
+        expect(r.status, taskId).toBe(200)
+      }
+      const holders = await Promise.all(all.map(async (t) => (await store.taskDetail(t)).reservation?.reviewer ?? null))
+      const bobs = holders.filter((h) => h === 'bob').length
+      expect(bobs).toBeGreaterThan(0)
+      expect(bobs).toBeLessThanOrEqual(MAX_HOLDS_PER_REVIEWER)
+      // Alice's queue still offers every task bob does not hold.
+      expect((await call<QueuePageResult>('alice', 'queue.page', { filter: ALL })).value.total).toBe(all.length - bobs)
+      // The releases are audited as the cap's, naming the session that lost each hold.
+      const capped = (await store.auditTail(500)).filter((a) => a.action === 'task.release' && a.details.reason === 'hold-cap')
+      expect(capped).toHaveLength(all.length - bobs)
+      expect(capped.every((a) => a.reviewer === 'bob' && typeof a.details.sessionId === 'string')).toBe(true)
     })
   })
 }

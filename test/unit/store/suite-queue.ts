@@ -143,7 +143,7 @@ export function defineQueueTests(makeStore: MakeStore): void {
       expect(mine.value.mine).toMatchObject({ taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId })
       expect(mine.value.heldBy).toBeNull()
       const other = await s.reserveTask('t1', BO, 60_000)
-      expect(other.value).toEqual({ mine: null, heldBy: mine.value.mine, renewed: false, released: [] })
+      expect(other.value).toEqual({ mine: null, heldBy: mine.value.mine, passedOver: null, renewed: false, released: [] })
       expect((await s.queuePage({ ...q({ decision: null }) })).rows.find((r) => r.taskId === 't1')?.reservedBy).toMatchObject({ reviewer: 'ana' })
       expect((await s.taskDetail('t1')).reservation?.reviewer).toBe('ana')
       const audits = (await s.auditTail(50)).filter((a) => a.action === 'task.reserve').length

@@ -44,9 +44,24 @@ export function defineReservationTests(makeStore: MakeStore): void {
       handle = null
     })
 
+    it('passes over, for "next", a task labeled since the page was read or flagged by the caller, reserving nothing', async () => {
+      const seen = (await s().queuePage(page(ANA.sessionId))).rows.map((r) => ({ taskId: r.taskId, version: r.version }))
+      const v = (taskId: string) => seen.find((r) => r.taskId === taskId)?.version ?? -1
+      await s().recordLabel({ taskId: 't1', label: 'true', source: 'escalation', reviewer: 'bo', expectedVersion: 0 }, BO)
+      expect((await s().reserveTask('t1', ANA, TTL, v('t1'))).value).toMatchObject({ mine: null, heldBy: null, passedOver: { reason: 'changed', labeledBy: 'bo' } })
+      await s().flagTask({ taskId: 't2', reason: 'cannot tell' }, ANA)
+      expect((await s().reserveTask('t2', ANA, TTL, v('t2'))).value).toMatchObject({ mine: null, passedOver: { reason: 'flagged-by-you' } })
+      for (const t of ['t1', 't2']) expect((await s().taskDetail(t)).reservation).toBeNull()
+      // Another reviewer's flag is no reason to pass over; an unchanged task is claimed.
+      expect((await s().reserveTask('t2', BO, TTL, v('t2'))).value).toMatchObject({ mine: { taskId: 't2' }, passedOver: null })
+      expect((await s().reserveTask('t3', ANA, TTL, v('t3'))).value).toMatchObject({ mine: { taskId: 't3' }, passedOver: null })
+      // Without a seen version (opening a task, the heartbeat) the task is held as before.
+      expect((await s().reserveTask('t1', ANA, TTL)).value).toMatchObject({ mine: { taskId: 't1' }, passedOver: null })
+    })
+
     it('holds a task for its session until the hold expires; the holder renews it without a new audit row', async () => {
       const first = await s().reserveTask('t1', ANA, TTL)
-      expect(first.value).toEqual({ mine: { taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId, expiresAt: at(TTL) }, heldBy: null, renewed: false, released: [] })
+      expect(first.value).toEqual({ mine: { taskId: 't1', reviewer: 'ana', sessionId: ANA.sessionId, expiresAt: at(TTL) }, heldBy: null, passedOver: null, renewed: false, released: [] })
       expect(await audits('task.reserve')).toEqual([expect.objectContaining({ reviewer: 'ana', sessionId: ANA.sessionId, target: 't1', details: { expiresAt: at(TTL) } })])
 
       advance(6 * MIN)
@@ -56,7 +71,7 @@ export function defineReservationTests(makeStore: MakeStore): void {
 
       // 6 + 9 minutes after the first hold: past its first expiry, within the renewed one.
       advance(9 * MIN)
-      expect((await s().reserveTask('t1', BO, TTL)).value).toEqual({ mine: null, heldBy: renewed.value.mine, renewed: false, released: [] })
+      expect((await s().reserveTask('t1', BO, TTL)).value).toEqual({ mine: null, heldBy: renewed.value.mine, passedOver: null, renewed: false, released: [] })
       expect((await s().taskDetail('t1')).reservation).toEqual(renewed.value.mine)
     })
 

@@ -44,11 +44,11 @@ export function queueHandlers(core: Core): H {
       const hidden = (await sealedFor(core.store(), ctx, [taskId])).has(taskId)
       return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden)
     },
-    'task.reserve': async ({ taskId }, ctx) => {
-      const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS)
+    'task.reserve': async ({ taskId, seenVersion }, ctx) => {
+      const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS, seenVersion)
       // A renewal (the review screen's heartbeat) changes no one's queue: no event.
       if (r.value.mine !== null && !r.value.renewed) core.changed(r.topics)
-      return { mine: r.value.mine, heldBy: r.value.heldBy }
+      return { mine: r.value.mine, heldBy: r.value.heldBy, passedOver: r.value.passedOver }
     },
     'task.release': async ({ taskId }, ctx) => {
       const r = await core.store().releaseTask(taskId, actorOf(ctx))

@@ -142,7 +142,8 @@ export interface QueueStore {
   facets(): Promise<Facets>
   taskDetail(taskId: string): Promise<TaskDetailRecord>
   drawUnlabeled(input: DrawInput): Promise<DrawResult>
-  reserveTask(taskId: string, actor: Actor, ttlMs: number): Promise<WriteResult<ReserveOutcome>>
+  /** `seenVersion`: a claim for "next" (see `task.reserve`): passed over when the task changed since, or the caller flagged it. */
+  reserveTask(taskId: string, actor: Actor, ttlMs: number, seenVersion?: number): Promise<WriteResult<ReserveOutcome>>
   releaseTask(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
   /**
    * Ends whoever's live hold on the task (an adjudicator's release; the service checks who may):

@@ -54,7 +54,7 @@ export function* liveLabels(d: Dialect, taskId: string): Plan<LabelRecord[]> {
   return rows.map(toLabel)
 }
 
-function* latestLive(d: Dialect, taskId: string): Plan<LabelRecord | null> {
+export function* latestLive(d: Dialect, taskId: string): Plan<LabelRecord | null> {
   const row = yield* rowOf<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE task_id = ? AND ${LIVE} ORDER BY ${d.seq} DESC LIMIT 1`, taskId)
   return row === undefined ? null : toLabel(row)
 }

@@ -49,6 +49,11 @@ export function HistoryPanel({ currentTaskId }: { currentTaskId: string | null }
                   <span className="mono">{l.taskId}</span> → <strong>{shortLabel(l.label ?? '')}</strong>
                 </a>{' '}
                 <span className={`tag tag-${l.source}`}>{l.adjudicated ? 'ruling' : l.source}</span>{' '}
+                {l.note !== null && (
+                  <span className="history-note small" data-testid="history-note" title={shortLabel(l.note, 400)}>
+                    “{shortLabel(l.note)}”{' '}
+                  </span>
+                )}
                 <span className={s.kind === 'moved-on' ? 'history-status warn' : 'history-status muted'}>{s.text}</span>{' '}
                 <time className="muted small" dateTime={l.at}>
                   {clockTime(l.at)}

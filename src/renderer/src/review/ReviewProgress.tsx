@@ -2,10 +2,10 @@ import { useEffect } from 'react'
 import { useQueuePage } from '../api/queries'
 import { useQueueState } from '../queue/queue-state'
 import { pace } from './pace'
-import { useReviewSession } from './session'
+import { useReviewSession, type ReviewedLabel } from './session'
 
 export interface Progress {
-  /** Labels given in Review this session (undone ones excluded). */
+  /** Tasks labeled in Review this session (undone ones excluded; a changed label counts once). */
   done: number
   /** Tasks flagged this session ("can't decide"): not labels, so counted apart from `done`. */
   flagged: number
@@ -19,7 +19,9 @@ export function useReviewProgress(): Progress {
   const { reviewed, flagged } = useReviewSession()
   const { query } = useQueueState()
   const page = useQueuePage(query, 0)
-  return { done: reviewed.length, flagged: flagged.length, left: page.data?.total ?? null, perHour: pace(reviewed) }
+  // A task counts once however often its label was changed: the progress is of tasks done.
+  const tasks = firstPerTask(reviewed)
+  return { done: tasks.length, flagged: firstPerTask(flagged).length, left: page.data?.total ?? null, perHour: pace(tasks) }
 }
 
 const APP_TITLE = 'Arbiter'
@@ -62,4 +64,10 @@ export function ReviewProgress({ progress }: { progress: Progress }) {
       )}
     </p>
   )
+}
+
+/** Each task's first entry, in order. */
+function firstPerTask(entries: readonly ReviewedLabel[]): ReviewedLabel[] {
+  const seen = new Set<string>()
+  return entries.filter((e) => !seen.has(e.taskId) && seen.add(e.taskId))
 }

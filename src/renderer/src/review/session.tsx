@@ -14,6 +14,7 @@ export interface GivenLabel {
 /** A Review label or flag of this session, for its progress: when it was acknowledged (ms since the epoch). */
 export interface ReviewedLabel {
   labelId: string
+  taskId: string
   at: number
 }
 
@@ -25,7 +26,7 @@ interface ReviewSession {
   forget: (labelId: string) => void
   skipped: ReadonlySet<string>
   skip: (taskId: string) => void
-  /** Every Review (escalation) label this session gave and did not undo, oldest first. */
+  /** Every Review (escalation) label this session gave and did not undo, oldest first (a changed label is a second entry of its task). */
   reviewed: ReviewedLabel[]
   /** Tasks this session flagged ("can't decide"): counted apart from labels in the progress. */
   flagged: ReviewedLabel[]
@@ -45,7 +46,7 @@ export function ReviewSessionProvider({ children }: { children: ReactNode }) {
       history,
       push: (l) => {
         setHistory((h) => [...h.slice(-499), l])
-        if (l.source === 'escalation') setReviewed((r) => [...r, { labelId: l.labelId, at: Date.now() }])
+        if (l.source === 'escalation') setReviewed((r) => [...r, { labelId: l.labelId, taskId: l.taskId, at: Date.now() }])
       },
       forget: (labelId) => {
         setHistory((h) => h.filter((x) => x.labelId !== labelId))
@@ -56,7 +57,7 @@ export function ReviewSessionProvider({ children }: { children: ReactNode }) {
       reviewed,
       flagged,
       flag: (flagId, taskId) => {
-        setFlagged((f) => [...f, { labelId: flagId, at: Date.now() }])
+        setFlagged((f) => [...f, { labelId: flagId, taskId, at: Date.now() }])
         // A flagged task stays in the queue for others; this window moves past it.
         setSkipped((s) => new Set(s).add(taskId))
       }

@@ -7,6 +7,7 @@ import { isOfflineError } from '../api/connection'
 import { useToast } from '../components/Toasts'
 import { useReviewSession, type GivenLabel } from './session'
 import { callKey } from '../api/call-keys'
+import { useSettings } from '../api/queries'
 
 /**
  * Resolve for one task (undo is the store's: use-undo.ts). A label is acknowledged only once the main side returns (it is
@@ -18,6 +19,7 @@ export function useResolve(source: LabelSource) {
   const qc = useQueryClient()
   const toast = useToast()
   const session = useReviewSession()
+  const me = useSettings().data?.reviewer ?? null
   // A ref guards against double submits without re-rendering the page before the request goes
   // out; the state only greys the buttons if the call is slow.
   const inFlight = useRef(false)
@@ -31,9 +33,13 @@ export function useResolve(source: LabelSource) {
     else window.setTimeout(() => inFlight.current && setBusyState(true), 150)
   }
 
-  /** The label given (with the source the store kept), or null when nothing was written. */
+  /**
+   * The label given (with the source the store kept), or null when nothing was written. With
+   * `onTaken`, a task someone labeled since it was read is not reloaded for a second look: the
+   * reviewer is told who took it and `onTaken` moves on.
+   */
   const resolve = useCallback(
-    async (detail: TaskDetail, label: string, note: string | null): Promise<GivenLabel | null> => {
+    async (detail: TaskDetail, label: string, note: string | null, onTaken?: () => void): Promise<GivenLabel | null> => {
       if (inFlight.current || saved.current.has(detail.task.id)) return null
       setBusy(true)
       try {
@@ -45,14 +51,20 @@ export function useResolve(source: LabelSource) {
         // burst (api/context.tsx): fetched at once, they queued in front of the next task's calls.
         return given
       } catch (e) {
-        report(e, toast, detail.task.id, label)
         void qc.invalidateQueries({ queryKey: callKey('task.detail', detail.task.id) })
+        const by = onTaken === undefined ? null : labeledSince(e)
+        if (by === null) report(e, toast, detail.task.id, label)
+        else {
+          const who = by === me ? 'You labeled this task in another tab' : `${by} labeled this task`
+          toast({ kind: 'conflict', text: `${who} a moment ago — moved on. Nothing was overwritten.` })
+          onTaken?.()
+        }
         return null
       } finally {
         setBusy(false)
       }
     },
-    [api, qc, toast, session, source]
+    [api, qc, toast, session, source, me]
   )
 
   /** An undone label's task may be labeled again from this screen. */
@@ -80,4 +92,11 @@ function report(e: unknown, toast: ReturnType<typeof useToast>, taskId: string, 
 function heldBy(details: unknown): string | null {
   const d = details as { reason?: unknown; heldBy?: { reviewer?: unknown } } | null
   return d !== null && typeof d === 'object' && d.reason === 'reserved' && typeof d.heldBy?.reviewer === 'string' ? d.heldBy.reviewer : null
+}
+
+/** Who labeled the task since it was read (a version conflict with a live label), else null. */
+function labeledSince(e: unknown): string | null {
+  if (!(e instanceof ApiError) || e.code !== 'conflict') return null
+  const d = e.details as { currentVersion?: unknown; latestLiveLabel?: { reviewer?: unknown } | null } | null
+  return d !== null && typeof d === 'object' && typeof d.currentVersion === 'number' && typeof d.latestLiveLabel?.reviewer === 'string' ? d.latestLiveLabel.reviewer : null
 }

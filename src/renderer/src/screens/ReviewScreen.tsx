@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { DEFAULT_SETTINGS, type FlagView, type HistoryLabel, type Reservation, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useLabelHistory, useSettings, useTaskDetail } from '../api/queries'
+import { useToast } from '../components/Toasts'
 import { EmptyState, ErrorState, Loading } from '../components/States'
 import { useHotkeys } from '../hooks/useHotkeys'
 import { useArmedAfterPaint } from '../hooks/useArmedAfterPaint'
@@ -69,11 +70,18 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
 
 function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress; dwellMs: number }) {
   const api = useApi()
+  const toast = useToast()
   const { resolve, reopen, busy } = useResolve('escalation')
   const { undo, busy: undoing } = useUndo('escalation')
   const { flag, busy: flagging } = useFlag()
   const history = useLabelHistory(HISTORY_SIZE)
   const session = useReviewSession()
+  const me = useSettings().data?.reviewer ?? null
+  const ownLabel = (labels: TaskDetail['labels']) => (me === null ? undefined : labels.find((l) => l.reviewer === me && l.label !== null))
+  // The reviewer's own label as the task opened (reopened from the history): changing it here is
+  // meant. One that appears later came from another tab of theirs, and a key here must not
+  // silently replace it.
+  const ownAtOpen = useRef(ownLabel(detail.labels)?.id ?? null)
   const [note, setNote] = useState('')
   const [sheet, setSheet] = useState(false)
   const [flagOpen, setFlagOpen] = useState(false)
@@ -87,6 +95,10 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
   const leaving = useRef(false)
 
   useEffect(() => markShown(detail.task.id), [detail.task.id])
+  // A task opens at its top, wherever the last one was scrolled to (a history row is at the bottom).
+  useEffect(() => {
+    window.scrollTo(0, 0)
+  }, [detail.task.id])
 
   // Hold the task while it is open so another window or reviewer does not take it unknowingly.
   const heldBy = useReservation(detail)
@@ -96,11 +108,19 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
   }
   const pick = async (label: string) => {
     if (busy || leaving.current) return
+    const own = ownLabel(detail.labels)
+    if (own !== undefined && own.id !== ownAtOpen.current && !session.history.some((h) => h.labelId === own.id)) {
+      toast({ kind: 'conflict', text: `Not saved: you labeled this task “${own.label}” in another tab. Nothing was replaced; change it there, or reload this task to change it here.` })
+      return
+    }
     leaving.current = true
     // The next task is reserved while the label is saved (two round trips at once, not one after
     // the other); a label that is not saved releases it again and stays on this task.
     const claiming = claimNext()
-    if (await resolve(detail, label, note.trim() === '' ? null : note.trim())) go(await claiming)
+    // Someone labeled this task since it was read: nothing to redo here, the reviewer moves on.
+    let taken = false
+    const given = await resolve(detail, label, note.trim() === '' ? null : note.trim(), () => (taken = true))
+    if (given !== null || taken) go(await claiming)
     else {
       leaving.current = false
       void claiming.then((id) => {
@@ -179,7 +199,7 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
             )}
           </p>
           <h1 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h1>
-          {heldBy && <ReservedBy holder={heldBy} />}
+          {heldBy && <ReservedBy holder={heldBy} you={heldBy.reviewer === me} />}
           {mine !== null && <OwnLabelNotice label={mine} />}
           {detail.flags.length > 0 && <TaskFlags flags={detail.flags} />}
         </div>
@@ -216,8 +236,9 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
         <p className="labels small">
           Labeled:{' '}
           {detail.labels.map((l) => (
-            <span key={l.id} className={`tag tag-${l.source}`}>
+            <span key={l.id} className={`tag tag-${l.source}`} data-testid="task-label">
               {l.label} · {l.reviewer}
+              {l.note !== null && <span className="label-note" data-testid="label-note"> — “{l.note}”</span>}
             </span>
           ))}
           {detail.gold !== null && <span className="muted"> · gold in the trace: {detail.gold}</span>}
@@ -232,8 +253,15 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
 }
 
 /** Who holds this task: until their label, release or the hold's expiry, a label given here is refused. */
-function ReservedBy({ holder }: { holder: Reservation }) {
+function ReservedBy({ holder, you }: { holder: Reservation; you: boolean }) {
   const until = clockTime(holder.expiresAt)
+  if (you) {
+    return (
+      <p className="notice" data-testid="reserved-by" data-reviewer={holder.reviewer} data-you="true">
+        You are reviewing this task in another tab (reserved until {until}). Label it there; a label given here is refused while that tab holds it.
+      </p>
+    )
+  }
   return (
     <p className="notice" data-testid="reserved-by" data-reviewer={holder.reviewer}>
       {holder.reviewer} is reviewing this task (reserved until {until}). A label given here is refused until they finish or
