@@ -43,6 +43,7 @@ export const API_METHODS = [
   'demo.startEmpty',
   'audit.tail',
   'audit.summary',
+  'audit.report',
   'team.getSettings',
   'team.updateSettings',
   'adjudicate.list',

@@ -58,9 +58,9 @@ export function dialectFrom(values: { columns?: string; delimiter?: string; 'no-
 }
 
 export const DIALECT_USAGE = `CSV inputs (a file ending in .csv, .tsv or .txt is label-aggregation CSV, docs/formats.md; debate
-rounds — a header, or a JSONL file's first object, naming round, seat and answer — take only --delimiter):
+rounds — a header, or a JSONL file's first object, naming round and seat or answer — take only --delimiter):
   --columns A,B,C     the order of task,worker,label in the file (default task,worker,label)
-  --delimiter D       comma | tab | space (runs of blanks); default tab for .tsv, else comma
+  --delimiter D       comma | semicolon | tab | space (runs of blanks); default tab for .tsv, else comma
   --no-header         the file has no header line (by default the first line is skipped)
   --gold FILE         gold labels, same flags, two columns task,label; gold for tasks absent
                       from the file is ignored`

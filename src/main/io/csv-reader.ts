@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { TRACE_FORMAT, type Move, type Trace } from '../../shared/trace'
 import { delimiterFor, type CsvDialect } from './csv-dialect'
 import { parseGold } from './csv-gold'
-import { parseRecords } from './csv-records'
+import { DELIMITERS, parseRecords, type Delimiter } from './csv-records'
 import { checkRow } from './csv-row'
 import { LineErrors } from './json-fields'
 import { formatCount, MAX_CANDIDATES, MAX_MOVES_PER_TASK } from './limits'
@@ -34,7 +34,14 @@ export interface TextSource {
  * rows are too few for the file's labels is refused (`task-too-large`, on its first row's line).
  */
 export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?: TextSource): CsvReadResult {
-  const { records, errors } = parseRecords(answers.text, delimiterFor(dialect, answers.file), answers.file)
+  const delimiter = delimiterFor(dialect, answers.file)
+  const { records, errors } = parseRecords(answers.text, delimiter, answers.file)
+  const form = dialect.header && records.length > 0 ? headerFault(records[0].fields, delimiter) : null
+  if (form !== null) {
+    // Every row would break the same column rule: one error that says what the file is instead.
+    errors.push({ file: answers.file, line: records[0].line, task: null, move: null, rule: 'wrong-form', message: form })
+    return { traces: [], raws: [], errors, goldIgnored: 0 }
+  }
   const at = (c: 'task' | 'worker' | 'label'): number => dialect.columns.indexOf(c)
   const byTask = new Map<string, Move[]>()
   /** Each task's first line and the bytes of its rows (its input, for `task-too-large`). */
@@ -103,6 +110,26 @@ export function readLabelCsvText(answers: TextSource, dialect: CsvDialect, gold?
   }
   return { traces, raws, errors: errors.sort(byFileThenLine(answers.file)), goldIgnored }
 }
+
+/**
+ * Why a header of other than three cells is no label-aggregation header, and what the file looks
+ * like instead: another delimiter's file, or debate rounds without one of its columns. Null for a
+ * three-cell header (its names are not read: `columns` says which is which).
+ */
+function headerFault(cells: readonly string[], delimiter: Delimiter): string | null {
+  if (cells.length === 3) return null
+  const shown = cells.length > 8 ? `${cells.slice(0, 8).join(', ')}, …` : cells.join(', ')
+  const what = `the header has ${cells.length} ${cells.length === 1 ? 'column' : 'columns'} (${shown}); a label-aggregation CSV has 3: task, worker and label`
+  const other = cells.length === 1 ? DELIMITERS.find((d) => d !== delimiter && d !== 'space' && cells[0].includes(DELIMITER_CHARS[d])) : undefined
+  if (other !== undefined) return `${what}. It looks ${other}-separated: choose the ${other} delimiter (--delimiter ${other})`
+  const names = new Set(cells.map((c) => c.trim().toLowerCase()))
+  const rounds = ['task', 'round', 'seat', 'answer'].filter((c) => !names.has(c))
+  if (rounds.length > 0 && (names.has('seat') || names.has('answer') || names.has('round')))
+    return `${what}. It looks like debate rounds, whose header must name task, round, seat and answer; it has no ${rounds.map((c) => `"${c}"`).join(', ')} column`
+  return what
+}
+
+const DELIMITER_CHARS: Record<Delimiter, string> = { comma: ',', semicolon: ';', tab: '\t', space: ' ' }
 
 /** Reads the answers file and the dialect's gold file from disk. */
 export async function readLabelCsvFile(path: string, dialect: CsvDialect): Promise<CsvReadResult> {

@@ -1,10 +1,11 @@
 import type { ReadError } from './read-error'
 
-export type Delimiter = 'comma' | 'tab' | 'space'
+export type Delimiter = 'comma' | 'semicolon' | 'tab' | 'space'
 
-const COMMA = 0x2c
 const NEWLINE = 0x0a
-export const DELIMITERS: readonly Delimiter[] = ['comma', 'tab', 'space']
+export const DELIMITERS: readonly Delimiter[] = ['comma', 'semicolon', 'tab', 'space']
+/** The quoted dialects' separators. */
+const SEPARATOR = { comma: ',', semicolon: ';' } as const
 
 export interface CsvRecord {
   /** Physical line on which the record starts (1-based; blank lines counted). */
@@ -14,14 +15,15 @@ export interface CsvRecord {
 
 /**
  * Splits a delimited text into records. `comma` is RFC 4180 (double-quoted fields may hold commas,
- * `""` and newlines); `tab` splits on each tab, unquoted, as the crowdsourcing dumps are written;
+ * `""` and newlines); `semicolon` the same with `;` between fields (spreadsheets write it where the
+ * comma is the decimal mark); `tab` splits on each tab, unquoted, as the crowdsourcing dumps are written;
  * `space` splits on runs of spaces and tabs ("whitespace-separated", as zhang-spectral-em documents
  * its files). LF or CRLF, a final newline or not, and a leading BOM are all accepted; blank lines are
  * skipped but counted. A field is taken exactly as written (no trimming) except in `space`.
  */
 export function parseRecords(text: string, delimiter: Delimiter, file: string): { records: CsvRecord[]; errors: ReadError[] } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (delimiter === 'comma') return parseQuoted(body, file)
+  if (delimiter === 'comma' || delimiter === 'semicolon') return parseQuoted(body, file, SEPARATOR[delimiter])
   const records: CsvRecord[] = []
   body.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
@@ -32,8 +34,9 @@ export function parseRecords(text: string, delimiter: Delimiter, file: string): 
   return { records, errors: [] }
 }
 
-/** RFC 4180 with CRLF or LF record ends; a quote inside an unquoted field is kept literally. */
-function parseQuoted(text: string, file: string): { records: CsvRecord[]; errors: ReadError[] } {
+/** RFC 4180 (with `sep` between fields), CRLF or LF record ends; a quote inside an unquoted field is kept literally. */
+function parseQuoted(text: string, file: string, sep: ',' | ';'): { records: CsvRecord[]; errors: ReadError[] } {
+  const SEP = sep.charCodeAt(0)
   const records: CsvRecord[] = []
   const errors: ReadError[] = []
   const bad = (line: number, message: string): void => {
@@ -58,22 +61,22 @@ function parseQuoted(text: string, file: string): { records: CsvRecord[]; errors
         field = close.value
         line += close.newlines
         i = close.next
-        if (i < n && text[i] !== ',' && text[i] !== '\n' && !(text[i] === '\r' && (i + 1 >= n || text[i + 1] === '\n'))) {
+        if (i < n && text[i] !== sep && text[i] !== '\n' && !(text[i] === '\r' && (i + 1 >= n || text[i + 1] === '\n'))) {
           if (!broken) bad(start, 'characters after a closing quote')
           broken = true
-          while (i < n && text[i] !== ',' && text[i] !== '\n') i++
+          while (i < n && text[i] !== sep && text[i] !== '\n') i++
         }
       } else {
         // Scan, then slice once: adding a character at a time builds a string per character.
         let j = i
-        while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== NEWLINE) j++
+        while (j < n && text.charCodeAt(j) !== SEP && text.charCodeAt(j) !== NEWLINE) j++
         field = text.slice(i, j)
         i = j
         if (field.endsWith('\r') && (i >= n || text[i] === '\n')) field = field.slice(0, -1)
       }
       fields.push(field)
       field = ''
-      if (i < n && text[i] === ',') {
+      if (i < n && text[i] === sep) {
         i++
         continue
       }

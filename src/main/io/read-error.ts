@@ -37,6 +37,7 @@ export const TRACE_RULES = [
 
 /** Rules added by the label-aggregation CSV reader (answers file and gold file). */
 export const CSV_RULES = [
+  'wrong-form',
   'missing-column',
   'extra-column',
   'empty-field',

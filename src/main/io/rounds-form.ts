@@ -12,10 +12,14 @@ import { isBlank } from './lines'
 export const ROUNDS_COLUMNS = ['task', 'round', 'seat', 'answer', 'model', 'text', 'confidence', 'gold', 'group', 'question', 'candidates'] as const
 export type RoundsColumn = (typeof ROUNDS_COLUMNS)[number]
 
-/** The form's mark: `round`, `seat` and `answer` named, and no `moves` (a trace line has moves). */
+/**
+ * The form's mark: `round` and `seat` or `answer` named, and no `moves` (a trace line has moves). One
+ * of the two may be missing so that such a file is read as the rounds it plainly is, and told which
+ * column it lacks, not misread as a label-aggregation CSV; no label-aggregation file names `round`.
+ */
 export function namesRoundsForm(names: Iterable<string>): boolean {
   const set = new Set(names)
-  return set.has('round') && set.has('seat') && set.has('answer') && !set.has('moves')
+  return set.has('round') && (set.has('seat') || set.has('answer')) && !set.has('moves')
 }
 
 /**

@@ -55,7 +55,9 @@ export function csvRoundRows(text: string, delimiter: Delimiter, file: string): 
   const names = header.fields
   const repeated = ROUNDS_COLUMNS.filter((c) => names.indexOf(c) !== names.lastIndexOf(c))
   if (repeated.length > 0) headerErrs.add('extra-column', `the header names ${repeated.join(', ')} more than once`)
-  for (const c of REQUIRED) if (!names.includes(c)) headerErrs.add('missing-field', `the header has no "${c}" column`)
+  const named = REQUIRED.filter((c) => names.includes(c))
+  for (const c of REQUIRED)
+    if (!names.includes(c)) headerErrs.add('missing-field', `the header has no "${c}" column: the file looks like debate rounds (its header names ${named.join(', ')}), and that form needs ${REQUIRED.join(', ')}`)
   if (!headerErrs.empty) {
     out.errors.push(...headerErrs.list)
     out.fatal = true

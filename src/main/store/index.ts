@@ -3,7 +3,7 @@
  * contract from here and never reach into a backend folder.
  */
 import { openSqliteStore, type SqliteOpenOptions } from './sqlite/open'
-import { openPostgresStore, POSTGRES_URL } from './postgres/open'
+import { openPostgresStore, passwordFree, POSTGRES_URL } from './postgres/open'
 import type { Store } from './contract'
 
 export * from './contract'
@@ -26,6 +26,11 @@ export type OpenStoreOptions = SqliteOpenOptions
  */
 export function isServerLocation(dbLocation: string): boolean {
   return typeof dbLocation === 'string' && POSTGRES_URL.test(dbLocation)
+}
+
+/** A database location as it may be shown or written anywhere: a server URL without its password. */
+export function shownLocation(dbLocation: string): string {
+  return isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation
 }
 
 /**

@@ -12,7 +12,7 @@ export const IMPORT_KINDS = ['auto', 'traces', 'rounds', 'csv', 'labels'] as con
 export const csvDialectSchema = z
   .object({
     columns: z.tuple([z.enum(['task', 'worker', 'label']), z.enum(['task', 'worker', 'label']), z.enum(['task', 'worker', 'label'])]).nullable().default(null),
-    delimiter: z.enum(['comma', 'tab', 'space']).nullable().default(null),
+    delimiter: z.enum(['comma', 'semicolon', 'tab', 'space']).nullable().default(null),
     header: z.boolean().default(true)
   })
   .strict()

@@ -6,17 +6,18 @@
 import { delimiterFor, parseRecords, type CsvDialect } from '../../../src/main/io'
 import type { SeedFile } from './seeds'
 
-const DELIM = { comma: ',', tab: '\t', space: ' ' } as const
+const DELIM = { comma: ',', semicolon: ';', tab: '\t', space: ' ' } as const
 
 export function delimiterOf(seed: Pick<SeedFile, 'dialect' | 'fileName'>): string {
   return DELIM[delimiterFor(seed.dialect, seed.fileName)]
 }
 
 function renameRows(text: string, columns: readonly string[], dialect: CsvDialect, delim: string, prefix: string): string {
-  const d = delim === ',' ? 'comma' : delim === '\t' ? 'tab' : 'space'
+  const d = delim === ',' ? 'comma' : delim === ';' ? 'semicolon' : delim === '\t' ? 'tab' : 'space'
   const { records } = parseRecords(text, d, 'seed')
   const taskAt = columns.indexOf('task')
-  const cell = (f: string): string => (delim === ',' && /[",\n\r]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)
+  const quoted = delim === ',' || delim === ';'
+  const cell = (f: string): string => (quoted && (/["\n\r]/.test(f) || f.includes(delim)) ? `"${f.replace(/"/g, '""')}"` : f)
   return `${records.map((r, i) => (dialect.header && i === 0 ? r.fields : r.fields.map((f, j) => (j === taskAt ? prefix + f : f))).map(cell).join(delim)).join('\n')}\n`
 }
 

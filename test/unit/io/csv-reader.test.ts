@@ -112,7 +112,8 @@ describe('dialect flags', () => {
     expect(() => parseColumns('task,task,label')).toThrow(/task, worker and label/)
     expect(() => parseColumns('task,worker')).toThrow()
     expect(parseDelimiter('tab')).toBe('tab')
-    expect(() => parseDelimiter(';')).toThrow(/comma, tab, space/)
+    expect(parseDelimiter('semicolon')).toBe('semicolon')
+    expect(() => parseDelimiter('|')).toThrow(/comma, semicolon, tab, space/)
   })
 
   it('readTraceOrCsv picks the reader by extension; .tsv defaults to tab', async () => {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { DIALECT_OPTIONS, DIALECT_USAGE, dialectFrom } from '../args'
 import { UsageError, type CliIo, type Command } from '../command'
 import { cliActor, dbLocationOf, LazyStore } from '../../service/cli-support'
+import { groupHeading, groupProblems } from '../../../shared/problem-groups'
 import { formatProblem, runImport } from '../../service/import'
 import { defaultDbLocation } from '../../paths'
 import type { Actor } from '../../store'
@@ -80,6 +81,8 @@ async function importFile(argv: string[], io: CliIo): Promise<number> {
     )
     for (const e of out.errors) io.err(formatProblem(e))
     if (out.errorCount > out.errors.length) io.err(`… and ${out.errorCount - out.errors.length} more`)
+    // Every line above is kept for scripts; a rule broken many times is also summed up once.
+    for (const g of groupProblems(out.errors)) if (g.kind === 'group') io.err(`${path}: ${groupHeading(g)}`)
     if (values.json === true) io.out(JSON.stringify(out))
     if (out.status === 'rejected') {
       if (values.json !== true) io.err(`${path}: ${out.errorCount} error(s); nothing was imported`)

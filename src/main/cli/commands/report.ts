@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { computeAudit } from '../../service/audit/compute'
 import { renderReport } from '../../service/audit/report'
 import { cliActor, dbLocationOf, LazyStore, requireDatabase } from '../../service/cli-support'
+import { shownLocation } from '../../store'
 import { readEngineSettings } from '../../service/engine-settings'
 import { defaultDbLocation } from '../../paths'
 import { parseFlags } from '../args'
@@ -45,7 +46,7 @@ export const reportCommand: Command = {
     try {
       const store = await db.get()
       const summary = await computeAudit(store, await readEngineSettings(store), await cliActor(store))
-      const html = renderReport(summary, dbLocation)
+      const html = renderReport(summary, shownLocation(dbLocation))
       const tmp = `${out}.partial-${process.pid}`
       try {
         writeFileSync(tmp, html, 'utf8')

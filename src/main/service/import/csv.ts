@@ -15,7 +15,7 @@ import { writeReadTasks } from './whole-file'
 import type { ImportProgress } from './writer'
 
 /** Faults not local to a line: they refuse the file even with --skip-invalid. */
-const FILE_LEVEL: ReadonlySet<string> = new Set(['too-few-candidates', 'too-many-labels', 'bad-quote'])
+const FILE_LEVEL: ReadonlySet<string> = new Set(['wrong-form', 'too-few-candidates', 'too-many-labels', 'bad-quote'])
 
 function csvSha(answers: Buffer, gold: Buffer | null, dialect: CsvDialect): string {
   const h = createHash('sha256').update(answers).update('\u0000')

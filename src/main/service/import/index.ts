@@ -5,12 +5,14 @@
  */
 import { open } from 'node:fs/promises'
 import { LABELS_FORMAT } from '../../../shared/trace'
-import { fileSize, isCsvPath, isRoundsFile } from '../../io'
+import { fileSha256, fileSize, isCsvPath, isRoundsFile } from '../../io'
 import type { Actor, Store } from '../../store'
 import { importCsvFile } from './csv'
+import { fileFault } from './file-fault'
 import { importLabelFile } from './labels'
 import { importRoundsFile } from './rounds'
-import { importTraceFile } from './traces'
+import { Problems } from './problems'
+import { importTraceFile, rejected } from './traces'
 import type { ImportOutcome, ImportRequest, StoreSource } from './types'
 import type { ImportProgress } from './writer'
 
@@ -59,6 +61,12 @@ export async function detectKind(req: Pick<ImportRequest, 'kind' | 'path' | 'fil
  */
 export async function runImport(store: Store | StoreSource, req: ImportRequest, actor: Actor, progress: ImportProgress = () => {}): Promise<ImportOutcome> {
   const kind = await detectKind(req)
+  const fault = await fileFault(req.path, req.fileName, kind)
+  if (fault !== null) {
+    const problems = new Problems()
+    problems.add(fault)
+    return rejected({ file: req.fileName, kind, sha256: (await fileSha256(req.path)).sha256 }, problems)
+  }
   const bytes = await fileSize(req.path)
   const source: StoreSource = typeof store === 'function' ? store : async () => store
   switch (kind) {

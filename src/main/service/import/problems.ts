@@ -14,7 +14,10 @@ export const IMPORT_RULES = [
   // Over a per-reviewer login: a label naming another reviewer, or claiming a blind draw.
   'not-your-label',
   'random-needs-draw',
-  'unreadable-file'
+  'unreadable-file',
+  // Faults of the whole file found before a reader runs (file-fault.ts).
+  'empty-file',
+  'not-jsonl'
 ] as const
 
 /** How many problems a summary carries; the count is always exact. */

@@ -71,7 +71,7 @@ export class SeatModels {
       if (own === undefined) this.mine.set(s.id, { model: s.model, line, task })
       else if (own.model !== s.model) {
         this.clashed = true
-        problems.add({ file, line, task, move: null, rule: 'seat-model-clash', message: `seat ${s.id} is model "${s.model}" here but "${own.model}" on line ${own.line}; a seat id names one agent` })
+        problems.add({ file, line, task, move: null, rule: 'seat-model-clash', message: `seat ${s.id} is model "${s.model}" here but "${own.model}" on line ${own.line}; a seat id names one agent. To fix: if these are two agents, give this one its own seat id (e.g. "${s.id}-${s.model}") on its lines; if it is one agent, write the same model on both lines` })
       }
     }
   }
@@ -82,7 +82,7 @@ export class SeatModels {
       const known = published[id]
       if (known !== undefined && known !== own.model) {
         this.clashed = true
-        problems.add({ file, line: own.line, task: own.task, move: null, rule: 'seat-model-clash', message: `seat ${id} is model "${own.model}" here but "${known}" in an earlier import; a seat id names one agent` })
+        problems.add({ file, line: own.line, task: own.task, move: null, rule: 'seat-model-clash', message: `seat ${id} is model "${own.model}" here but "${known}" in an earlier import; a seat id names one agent. To fix: if this is another agent, give it its own seat id in this file (e.g. "${id}-${own.model}"); if it is the same agent, write its model as "${known}"` })
       }
     }
   }

@@ -1,19 +1,24 @@
 import { useState } from 'react'
 import type { ExportKind, TaskFilterArgs } from '@shared/api'
 import { useApi } from '../api/context'
+import { downloadText } from '../components/download'
 
-/** Exports exactly the rows of the queue's current filter, as a download. */
+type Format = 'jsonl' | 'csv'
+const TYPES: Record<Format, string> = { jsonl: 'application/x-ndjson', csv: 'text/csv' }
+
+/** Exports exactly the rows of the queue's current filter, as a download, in JSONL or CSV. */
 export function ExportButtons({ filter }: { filter: TaskFilterArgs }) {
   const api = useApi()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [format, setFormat] = useState<Format>('jsonl')
 
   const run = async (what: ExportKind) => {
     setBusy(true)
     setError(null)
     try {
-      const res = await api['export.run']({ what, filter, format: 'jsonl', path: null })
-      download(res.fileName, res.content ?? '')
+      const res = await api['export.run']({ what, filter, format, path: null })
+      downloadText(res.fileName, res.content ?? '', TYPES[format])
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e))
     } finally {
@@ -22,6 +27,13 @@ export function ExportButtons({ filter }: { filter: TaskFilterArgs }) {
   }
   return (
     <span className="export">
+      <label>
+        <span className="sr-only">export format</span>
+        <select data-testid="export-format" value={format} disabled={busy} onChange={(e) => setFormat(e.target.value as Format)} title="The format of the exports: JSONL, or CSV for a spreadsheet">
+          <option value="jsonl">JSONL</option>
+          <option value="csv">CSV</option>
+        </select>
+      </label>
       <button type="button" className="secondary" data-testid="export-decisions" disabled={busy} onClick={() => run('decisions')}>
         Export decisions
       </button>
@@ -38,15 +50,4 @@ export function ExportButtons({ filter }: { filter: TaskFilterArgs }) {
       )}
     </span>
   )
-}
-
-function download(fileName: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: 'application/x-ndjson' }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = fileName
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }

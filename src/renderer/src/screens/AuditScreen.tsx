@@ -9,6 +9,7 @@ import { DriftChart } from '../audit/DriftChart'
 import { FitsPanel } from '../audit/FitsPanel'
 import { FrontierChart } from '../audit/FrontierChart'
 import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
+import { downloadText } from '../components/download'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { EmptyState, ErrorState } from '../components/States'
 import { hrefFor } from '../router'
@@ -42,6 +43,7 @@ export function AuditScreen() {
         <p className="muted small">
           {a.labeledTasks} labeled tasks ({a.randomLabels} blind) · computed {new Date(a.computedAt).toLocaleTimeString()}
         </p>
+        <ReportButton />
       </header>
       {a.labeledTasks === 0 ? (
         <EmptyState title="Nothing to audit yet">
@@ -61,6 +63,37 @@ export function AuditScreen() {
         </div>
       )}
     </div>
+  )
+}
+
+/** The audit as one self-contained HTML file, the one `arbiter report` writes, as a download. */
+function ReportButton() {
+  const api = useApi()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const run = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const r = await api['audit.report']({})
+      downloadText(r.fileName, r.content, 'text/html')
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <span className="export">
+      <button type="button" className="secondary" data-testid="download-report" disabled={busy} onClick={run} title="Every figure of this screen in one HTML file, to share or archive">
+        Download report (HTML)
+      </button>
+      {error && (
+        <span role="alert" className="error-text">
+          {error}
+        </span>
+      )}
+    </span>
   )
 }
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useRef, useState, type DragEvent } from 'react'
-import type { ImportSummary, PickedFile } from '@shared/api'
+import type { ImportProblem, ImportSummary, PickedFile } from '@shared/api'
+import { groupProblems } from '@shared/problem-groups'
 import type { ApiEvent } from '@shared/events'
 import { IMPORT_FILE_EXTENSIONS } from '@shared/contract/upload'
 import { useApi, useApiEvents } from '../api/context'
@@ -27,7 +28,7 @@ export function ImportScreen() {
   const [skipInvalid, setSkipInvalid] = useState(false)
   const [goldAs, setGoldAs] = useState<'random' | 'escalation' | ''>('')
   const [columns, setColumns] = useState<Columns>('task,worker,label')
-  const [delimiter, setDelimiter] = useState<'' | 'comma' | 'tab' | 'space'>('')
+  const [delimiter, setDelimiter] = useState<'' | 'comma' | 'semicolon' | 'tab' | 'space'>('')
   const [header, setHeader] = useState(true)
   const [phase, setPhase] = useState<'idle' | 'uploading' | 'importing'>('idle')
   const [progress, setProgress] = useState<Progress | null>(null)
@@ -127,9 +128,10 @@ export function ImportScreen() {
             </label>
             <label>
               delimiter{' '}
-              <select value={delimiter} onChange={(e) => setDelimiter(e.target.value as typeof delimiter)}>
+              <select value={delimiter} data-testid="import-delimiter" onChange={(e) => setDelimiter(e.target.value as typeof delimiter)}>
                 <option value="">by extension</option>
                 <option value="comma">comma</option>
+                <option value="semicolon">semicolon</option>
                 <option value="tab">tab</option>
                 <option value="space">space</option>
               </select>
@@ -224,18 +226,39 @@ function ImportResult({ result }: { result: ImportSummary }) {
             {result.errorCount > result.errors.length && ` (first ${result.errors.length} shown)`}
           </p>
           <ol className="import-errors">
-            {result.errors.map((e, i) => (
-              <li key={i} data-testid="import-error" data-line={e.line} data-rule={e.rule}>
-                <span className="mono">
-                  {e.file}:{e.line}
-                </span>
-                {e.task && <> · task {e.task}</>}
-                {e.move && <> · move {e.move}</>} · <strong>{e.rule}</strong> — {e.message}
-              </li>
-            ))}
+            {groupProblems(result.errors).map((g, i) =>
+              g.kind === 'one' ? (
+                <ProblemLine key={i} problem={g.problem} />
+              ) : (
+                <li key={i} data-testid="import-error-group" data-rule={g.rule} data-count={g.count}>
+                  <strong>
+                    {g.count} {g.unit}: {g.rule}
+                  </strong>{' '}
+                  — the first {g.first.length}:
+                  <ol className="import-errors">
+                    {g.first.map((p, j) => (
+                      <ProblemLine key={j} problem={p} />
+                    ))}
+                  </ol>
+                  <span className="muted">… and {g.count - g.first.length} more of the same rule.</span>
+                </li>
+              )
+            )}
           </ol>
         </>
       )}
     </section>
+  )
+}
+
+function ProblemLine({ problem: e }: { problem: ImportProblem }) {
+  return (
+    <li data-testid="import-error" data-line={e.line} data-rule={e.rule}>
+      <span className="mono">
+        {e.file}:{e.line}
+      </span>
+      {e.task && <> · task {e.task}</>}
+      {e.move && <> · move {e.move}</>} · <strong>{e.rule}</strong> — {e.message}
+    </li>
   )
 }

@@ -1,5 +1,6 @@
 /** The report's sections, one per part of the audit summary (the Audit screen's order). */
 import type { ActOrDeferView, AgreementView, AuditSummary, FrontierPoint, KappaView, MethodRow, ReviewerRow, SeatAuditRow } from '../../../../shared/api'
+import { shownLocation } from '../../../store'
 import { confusionSvg, frontierSvg, reliabilitySvg, weightsSvg } from './svg'
 import { esc, num, pct, table } from './text'
 
@@ -76,6 +77,7 @@ export function agreementSection(g: AgreementView): string {
   return `${head}<h3>Overall</h3>${overall}<h3>Per pair</h3>${pairs}</section>`
 }
 
+/** `source` is the database's location: a server URL is shown without its password, since the file is shared. */
 export function headerSection(a: AuditSummary, source: string): string {
-  return `<header><h1>Arbiter audit</h1><p class="muted">${esc(source)} · computed ${esc(a.computedAt)} · fit ${a.fitId === null ? 'none' : esc(a.fitId)} · ${a.labeledTasks} labeled tasks (${a.randomLabels} random)</p></header>`
+  return `<header><h1>Arbiter audit</h1><p class="muted">${esc(shownLocation(source))} · computed ${esc(a.computedAt)} · fit ${a.fitId === null ? 'none' : esc(a.fitId)} · ${a.labeledTasks} labeled tasks (${a.randomLabels} random)</p></header>`
 }
