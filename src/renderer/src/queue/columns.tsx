@@ -1,3 +1,4 @@
+import { probabilityPercent } from '@shared/refit-change'
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table'
 import type { QueueRow } from '@shared/api'
 import { leading } from '../api/queries'
@@ -25,7 +26,7 @@ export const columns = helper.columns([
       return (
         <span className="truncate">
           {answer ?? '—'}
-          {p !== null && <span className="muted"> {(100 * p).toFixed(0)}%</span>}
+          {p !== null && <span className="muted" data-testid="leading-p"> {probabilityPercent(p)}</span>}
         </span>
       )
     }
