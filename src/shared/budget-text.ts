@@ -3,6 +3,7 @@
  * `fit` / `decide` output and the README say the same two things — the guarantee on all tasks,
  * and the bound each acted answer clears.
  */
+import { actionAlpha } from './action-alpha'
 import type { BoundKind, BudgetSetting } from './contract/settings'
 
 const fixed = (x: number): string => x.toFixed(2)
@@ -24,7 +25,8 @@ export function boundLabel(bound: BoundKind): string {
  */
 export function budgetMeaning(beta: number | null, delta: number, epsAct: number): string {
   const b = beta === null ? 'β' : fixed(beta)
-  const threshold = beta === null ? '' : ` = ${beta - delta - epsAct > 0 ? fixed(1 - (beta - delta - epsAct)) : 'unreachable (α ≤ 0: everything is deferred)'}`
+  const alpha = beta === null ? null : actionAlpha(beta, delta, epsAct)
+  const threshold = alpha === null ? '' : ` = ${alpha > 0 ? fixed(1 - alpha) : 'unreachable (α ≤ 0: everything is deferred)'}`
   return (
     `In expectation over the calibration draw, and provided the random labels are a uniform blind sample, ` +
     `the share of ALL tasks acted on wrongly stays ≤ ${b}; every acted answer's bound is ≥ 1 − α = ` +

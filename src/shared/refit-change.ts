@@ -36,3 +36,15 @@ export function refitMoves(change: RefitChange): RefitMoves {
 export function percent(share: number): string {
   return `${(100 * share).toFixed(1)} %`
 }
+
+/**
+ * A posterior probability, one format wherever it is shown (Review's chart, the queue's column):
+ * whole percent, and "> 99 %" / "< 1 %" for what would round to a certainty it is not.
+ */
+export function probabilityPercent(p: number): string {
+  if (p >= 1) return '100 %'
+  if (p <= 0) return '0 %'
+  if (p >= 0.995) return '> 99 %'
+  if (p < 0.005) return '< 1 %'
+  return `${Math.round(100 * p)} %`
+}

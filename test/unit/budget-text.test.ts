@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { boundLabel, budgetLabel, budgetMeaning } from '../../src/shared/budget-text'
+import { actionAlpha } from '../../src/main/engine/certificate/budget'
 import { neighbourhood, whyDeferred } from '../../src/renderer/src/review/why-deferred'
 
 describe('what β means, in words (Settings, fit, decide)', () => {
@@ -12,6 +13,12 @@ describe('what β means, in words (Settings, fit, decide)', () => {
     // A budget worked out at each fit (relative, λ = auto) keeps the formula.
     expect(budgetMeaning(null, 0.03, 0.02)).toContain('stays ≤ β; every acted answer\'s bound is ≥ 1 − α = 1 − (β − 0.03 − 0.02).')
     expect(budgetMeaning(0.04, 0.03, 0.02)).toContain('unreachable (α ≤ 0: everything is deferred)')
+  })
+
+  it('agrees with the engine at the edge: β = δ + ε_act defers everything (α = 0, not a float crumb above it)', () => {
+    expect(actionAlpha(0.05, 0.03, 0.02)).toBe(0)
+    expect(budgetMeaning(0.05, 0.03, 0.02)).toContain('= unreachable (α ≤ 0: everything is deferred)')
+    expect(budgetMeaning(0.05, 0.03, 0.02)).not.toContain('= 1.00')
   })
 
   it('names each budget kind and bound', () => {

@@ -10,7 +10,7 @@ import type { Plan } from './plan'
 import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
-import { canRedecideRows, currentFit, finishDecisions, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
+import { canRedecideRows, currentFit, finishDecisions, fitStopRounds, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
 import { budgetWhatIf, countLabelsSince } from './ops/what-if'
 import { abandonOwnedImport, beginOwnedImport, publishOwnedImport, sweepDeadImports, type Owners } from './ops/import-owners'
 import { findImportBySha, listImports } from './ops/imports'
@@ -115,6 +115,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   getFit: read((d, _now, fitId) => requireFit(d, fitId)),
   currentFit: read((d) => currentFit(d)),
   budgetWhatIf: read((d, _now, input) => budgetWhatIf(d, input)),
+  fitStopRounds: read((d, _now, fitId) => fitStopRounds(d, fitId)),
   rollbackFit: write('write', ['fits', 'decisions', 'audit'], true, (d, now, fitId, actor) => rollbackFit(d, now, fitId, actor)),
 
   tallyPage: read((d, _now, after, limit) => tallyPage(d, after, limit)),

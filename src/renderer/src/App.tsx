@@ -44,7 +44,7 @@ function Console() {
     <ToastProvider>
       <QueueStateProvider>
         <ReviewSessionProvider>
-          <RefitNotice />
+          <RefitNotice screen={route.screen} />
           <Shell screen={route.screen} param={route.param} shell={info.data?.shell ?? null} reviewer={settings.data?.reviewer ?? null} />
         </ReviewSessionProvider>
       </QueueStateProvider>

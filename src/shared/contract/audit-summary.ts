@@ -41,7 +41,26 @@ export interface FrontierPoint {
   rnd: number
 }
 
+/**
+ * The current fit's own verdicts, as it made them: the figures the queue and the refit notice
+ * show, beside the held-out split evaluation, which scores a fit of half the random labels instead.
+ */
+export interface LiveFitFigures {
+  fitId: string
+  /** Tasks the fit decided (those without a human label when it ran). */
+  decided: number
+  acted: number
+  /** acted / decided (0 when it decided none). */
+  act: number
+  /** Mean of stopRound + 1 over its decided tasks, a deferred task counting T — as `rnd` of a split. */
+  rnd: number
+  /** The budget β the fit resolved; null when it resolved none (no certificate). */
+  beta: number | null
+}
+
 export interface ActOrDeferView {
+  /** The current fit's own figures; null without a decided fit. */
+  live: LiveFitFigures | null
   /** How it was measured, e.g. "10 seeded 50/50 splits of the 312 random labels". */
   protocol: string
   /** Metrics at the current budget (mean over splits). */
@@ -91,6 +110,8 @@ export interface ReviewerRow {
 
 export interface AuditSummary {
   fitId: string | null
+  /** The method the console decides with: the current fit's, else the settings' (before any fit). */
+  methodInUse: string
   labeledTasks: number
   randomLabels: number
   methods: MethodRow[]

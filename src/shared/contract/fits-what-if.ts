@@ -22,8 +22,11 @@ export interface BudgetWhatIf {
   needsRefit: string[]
   /** Why there is nothing to compare with (no fit yet, no certificate); null when there is. */
   unavailable: string | null
-  /** The current fit's tasks now (labels since it left out); null when unavailable. */
-  current: DecidedShare | null
+  /**
+   * The current fit's tasks now (labels since it left out); null when unavailable. With a proposal,
+   * also its expected wrong actions, read the same way as the proposal's at the fit's own threshold.
+   */
+  current: (DecidedShare & { expectedWrong?: number; boundedTerms?: number }) | null
   /**
    * Under the draft settings; null when a refit is needed, nothing is available, or the draft keeps
    * the fit's own λ budget with nothing else the bounds depend on changed (then it is `current`).

@@ -112,8 +112,8 @@ describe('the report’s agreement section', () => {
     expect(agreementSection({ reviewers: [], pairs: [], overall: null })).toContain('No task has labels from two reviewers yet.')
 
     const summary: AuditSummary = {
-      fitId: null, labeledTasks: 0, randomLabels: 0, methods: [],
-      actOrDefer: { protocol: 'none', current: null, frontier: [], reason: 'no labels' },
+      fitId: null, methodInUse: 'gated', labeledTasks: 0, randomLabels: 0, methods: [],
+      actOrDefer: { live: null, protocol: 'none', current: null, frontier: [], reason: 'no labels' },
       seats: [], confusionCandidates: [], reviewers: [], agreement, computedAt: '2026-11-30T12:00:00.000Z'
     }
     const report = renderReport(summary, 'db')

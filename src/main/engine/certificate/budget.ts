@@ -3,9 +3,7 @@
  * threshold is 1 − α with α = β − (δ + ε_act). With the defaults α = β − 0.05; α ≤ 0 means the
  * threshold cannot be met by any bound, so everything is deferred.
  */
-export function actionAlpha(beta: number, delta: number, epsAct: number): number {
-  return beta - (delta + epsAct)
-}
+export { actionAlpha } from '../../../shared/action-alpha'
 
 /**
  * The λ grid of λ = auto (docs/engine.md §8 "Budget"; AoD B.5): 0.25, 0.50, …, 5.00. Built as i/4 so

@@ -61,7 +61,7 @@ export function runSplit(random: readonly TaskTallies[], i: number, s: EngineSet
 
 export function actOrDeferView(
   random: readonly TaskTallies[], s: EngineSettings, pool: readonly TaskTallies[], onSplit: (done: number, total: number) => void = () => {}
-): ActOrDeferView {
+): Omit<ActOrDeferView, 'live'> {
   const protocol =
     `${AUDIT_SPLITS} seeded 50/50 splits of the ${random.length} random labels (seed ${s.seed}): ${s.method} fitted and the certificate ` +
     `built on one half (${s.state} state, ${s.bound} bound, δ = ${s.delta}, ε_act = ${s.epsAct}), the other half decided and scored; budget ${describeBudget(s.budget)}`

@@ -10,6 +10,7 @@ import { actOrDeferView, AUDIT_SPLITS } from './act-or-defer'
 import { loadAuditData } from './data'
 import { AUDIT_METHODS, methodRows } from './methods'
 import { agreementView } from './agreement'
+import { liveFitFigures } from './live-fit'
 import { reviewerRows } from './reviewers'
 import { commonCandidates, seatRows } from './seats'
 
@@ -28,6 +29,7 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
   const actOrDefer = actOrDeferView(random, settings, corpus.tasks, (done) =>
     progress({ done: base + done, total: steps, message: `act-or-defer split ${done} of ${AUDIT_SPLITS}` })
   )
+  const live = await liveFitFigures(store, fit)
   const confusionCandidates = commonCandidates(fitLabeled)
   // Label times as the fit read them (fit/record.ts): an unreadable time counts as 0.
   const timed = fitLabeled.map((t) => ({ tallies: t, time: Date.parse(corpus.labels.get(t.task)?.at ?? '') || 0 }))
@@ -37,10 +39,11 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
   progress({ done: steps, total: steps, message: null })
   return {
     fitId: fit?.id ?? null,
+    methodInUse: fit?.method ?? settings.method,
     labeledTasks: labeled.length,
     randomLabels: random.length,
     methods,
-    actOrDefer,
+    actOrDefer: { live, ...actOrDefer },
     seats,
     confusionCandidates,
     reviewers,

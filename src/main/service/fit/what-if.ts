@@ -58,17 +58,20 @@ export async function budgetWhatIf(store: Store, draft: EngineSettings): Promise
   const beta = draft.budget.beta
   const alpha = actionAlpha(beta, fitSettings(fit).delta ?? draft.delta, draft.epsAct)
   const threshold = 1 - alpha
+  const fitThreshold = typeof resolved.threshold === 'number' ? resolved.threshold : null
+  // "Now" read as the proposal is, at the fit's own threshold (the tasks it acted on and still unlabeled), so the two columns compare like with like.
+  const now = fitThreshold === null ? null : await store.budgetWhatIf({ threshold: fitThreshold, gapAtMost: GAP_MARGIN })
+  const currentNow = now === null ? current : { ...current, expectedWrong: now.expectedWrong, boundedTerms: now.boundedTerms }
   if (!(alpha > 0)) {
     // docs/engine.md §8.8: α ≤ 0 defers everything; nothing to read.
-    return { fitId: fit.id, needsRefit, unavailable: null, current, proposed: { ...current, acted: 0, queue: current.undecided, beta, alpha, threshold, expectedWrong: 0, boundedTerms: 0 } }
+    return { fitId: fit.id, needsRefit, unavailable: null, current: currentNow, proposed: { ...current, acted: 0, queue: current.undecided, beta, alpha, threshold, expectedWrong: 0, boundedTerms: 0 } }
   }
-  const fitThreshold = typeof resolved.threshold === 'number' ? resolved.threshold : null
   const r = await store.budgetWhatIf({ threshold, gapAtMost: fitThreshold === null ? null : fitThreshold - threshold + GAP_MARGIN })
   return {
     fitId: fit.id,
     needsRefit,
     unavailable: null,
-    current: { undecided: r.undecided, acted: current.acted, queue: r.undecided - current.acted },
+    current: { ...currentNow, undecided: r.undecided, acted: current.acted, queue: r.undecided - current.acted },
     proposed: { undecided: r.undecided, acted: r.acted, queue: r.undecided - r.acted, beta, alpha, threshold, expectedWrong: r.expectedWrong, boundedTerms: r.boundedTerms }
   }
 }

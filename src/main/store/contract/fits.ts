@@ -122,6 +122,14 @@ export type RedecideRowsInput = {
   limit: number
 }
 
+/** A decided fit's verdicts as it made them (labels given since included): what Audit shows as the live figures. */
+export type FitStopRounds = {
+  decided: number
+  acted: number
+  /** Σ over its acted tasks of (stop round + 1): with the deferred tasks counting T, the mean stop round of docs/engine.md §8. */
+  actedRounds: number
+}
+
 export interface FitStore {
   saveFit(input: FitInput, actor: Actor): Promise<WriteResult<FitRecord>>
   /**
@@ -158,6 +166,8 @@ export interface FitStore {
   currentFit(): Promise<FitRecord | null>
   /** One pass over the current fit's stored bounds under another threshold (BudgetWhatIfInput). */
   budgetWhatIf(input: BudgetWhatIfInput): Promise<BudgetWhatIfResult>
+  /** Fit `fitId`'s acted and decided counts and its acted tasks' rounds; null for a fit without decisions. */
+  fitStopRounds(fitId: string): Promise<FitStopRounds | null>
   /** Makes an earlier fit current again: a new fit copying its content and decisions. */
   rollbackFit(fitId: string, actor: Actor): Promise<WriteResult<FitRecord>>
 }

@@ -8,7 +8,7 @@
  * a reader never sees a half-decided fit as the current one.
  */
 import { randomUUID } from 'node:crypto'
-import { StoreError, type Actor, type FitInput, type FitRecord, type ListedFit, type SaveDecisionsResult } from '../contract'
+import { StoreError, type Actor, type FitInput, type FitRecord, type FitStopRounds, type ListedFit, type SaveDecisionsResult } from '../contract'
 import { decisionsTable, type DecidedFit } from '../fit-decisions'
 import { exec, rowOf, rowsOf, run, type Plan } from '../plan'
 import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
@@ -71,6 +71,23 @@ export function* latestDecidedFit(d: Dialect): Plan<DecidedFit | null> {
 
 export function* latestDecidedFitId(d: Dialect): Plan<string | null> {
   return (yield* latestDecidedFit(d))?.id ?? null
+}
+
+/** One pass over the fit's decisions, grouped by verdict (SQL's sum over a stored stop round). */
+export function* fitStopRounds(d: Dialect, fitId: string): Plan<FitStopRounds | null> {
+  const fit = yield* requireFit(d, fitId)
+  if (fit.decidedAt === null) return null
+  const rows = yield* rowsOf<{ decision: string; n: number | string; rounds: number | string | null }>(
+    `SELECT decision, count(*) AS n, sum(stop_round + 1) AS rounds FROM ${decisionsTable(fitId)} GROUP BY decision`
+  )
+  const out: FitStopRounds = { decided: 0, acted: 0, actedRounds: 0 }
+  for (const r of rows) {
+    out.decided += Number(r.n)
+    if (r.decision !== 'act') continue
+    out.acted += Number(r.n)
+    out.actedRounds += Number(r.rounds ?? 0)
+  }
+  return out
 }
 
 export function* listFits(d: Dialect, limit: number): Plan<ListedFit[]> {

@@ -10,8 +10,8 @@ const AXIS = { fill: 'var(--muted)', fontSize: 11 }
 export function FrontierChart({ points, currentBeta }: { points: readonly FrontierPoint[]; currentBeta: number | null }) {
   return (
     <figure className="chart frontier" data-testid="frontier-chart">
-      <ResponsiveContainer width="100%" height={260}>
-        <LineChart data={points.map((p) => ({ ...p }))} margin={{ top: 18, right: 24, bottom: 18, left: 8 }}>
+      <ResponsiveContainer width="100%" height={290}>
+        <LineChart data={points.map((p) => ({ ...p }))} margin={{ top: 18, right: 24, bottom: 22, left: 8 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
           <XAxis
             dataKey="beta"
@@ -22,7 +22,7 @@ export function FrontierChart({ points, currentBeta }: { points: readonly Fronti
           />
           <YAxis domain={[0, 1]} tick={AXIS} width={48} label={{ value: 'share of tasks', angle: -90, position: 'insideLeft', offset: 4, dy: 40, fill: 'var(--muted)', fontSize: 11 }} />
           <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v))} labelFormatter={(b) => `β = ${Number(b).toFixed(3)}`} />
-          <Legend verticalAlign="top" height={24} wrapperStyle={{ fontSize: 12 }} />
+          <Legend verticalAlign="bottom" height={24} wrapperStyle={{ fontSize: 12, bottom: 0 }} />
           {currentBeta !== null && (
             <ReferenceLine
               x={currentBeta}

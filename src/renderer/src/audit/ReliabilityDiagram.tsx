@@ -2,6 +2,8 @@ import { CartesianGrid, LabelList, Legend, Line, LineChart, ResponsiveContainer,
 import type { MethodRow } from '@shared/api'
 
 const AXIS = { fill: 'var(--muted)', fontSize: 10 }
+/** Below the axis title, outside the plot: above it, the legend sat over the points (and counts) near accuracy 1. */
+const LEGEND_BELOW = { fontSize: 10, bottom: 0 }
 
 /** Accuracy against confidence per bin, each point labelled with its bin's task count; the diagonal is perfect calibration. */
 export function ReliabilityDiagram({ row }: { row: MethodRow }) {
@@ -13,8 +15,8 @@ export function ReliabilityDiagram({ row }: { row: MethodRow }) {
       <figcaption>
         {row.method} <span className="muted">ECE {row.eceEw.toFixed(3)}</span>
       </figcaption>
-      <ResponsiveContainer width="100%" height={222}>
-        <LineChart data={data} margin={{ top: 26, right: 12, bottom: 14, left: 0 }}>
+      <ResponsiveContainer width="100%" height={240}>
+        <LineChart data={data} margin={{ top: 26, right: 12, bottom: 16, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
           <XAxis
             type="number"
@@ -26,7 +28,7 @@ export function ReliabilityDiagram({ row }: { row: MethodRow }) {
           />
           <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={AXIS} width={34} label={{ value: 'accuracy', angle: -90, position: 'insideLeft', offset: 10, dy: 24, fill: 'var(--muted)', fontSize: 10 }} />
           <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v))} />
-          <Legend verticalAlign="top" height={20} iconSize={10} wrapperStyle={{ fontSize: 10 }} />
+          <Legend verticalAlign="bottom" height={20} iconSize={10} wrapperStyle={LEGEND_BELOW} />
           <Line name="perfect calibration" dataKey="ideal" stroke="var(--border-strong)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
           <Line name="accuracy (n = tasks in bin)" dataKey="accuracy" stroke="var(--accent)" isAnimationActive={false}>
             <LabelList dataKey="count" position="top" offset={6} fill="var(--muted)" fontSize={9} />

@@ -1,3 +1,4 @@
+import { probabilityPercent } from '@shared/refit-change'
 import { shortLabel } from '../components/LongText'
 
 export interface PosteriorChartProps {
@@ -53,6 +54,4 @@ export function PosteriorChart({ candidates, posterior, answer, testId = 'poster
   )
 }
 
-export function pct(p: number): string {
-  return `${(100 * p).toFixed(p > 0.999 || p < 0.001 ? 1 : 0)}%`
-}
+export const pct = probabilityPercent

@@ -12,6 +12,7 @@ import { ReliabilityDiagram } from '../audit/ReliabilityDiagram'
 import { downloadText } from '../components/download'
 import { ProgressBar, type Progress } from '../components/ProgressBar'
 import { EmptyState, ErrorState } from '../components/States'
+import { percent } from '@shared/refit-change'
 import { hrefFor } from '../router'
 import { callKey } from '../api/call-keys'
 
@@ -116,10 +117,20 @@ function Methods({ a }: { a: AuditSummary }) {
           </thead>
           <tbody>
             {a.methods.map((m) => (
-              <tr key={`${m.method}${m.reference}`} className={m.reference ? 'reference' : undefined}>
+              <tr
+                key={`${m.method}${m.reference}`}
+                className={[m.reference ? 'reference' : '', m.method === a.methodInUse ? 'in-use' : ''].join(' ').trim() || undefined}
+                data-method={m.method}
+                data-in-use={String(m.method === a.methodInUse)}
+              >
                 <th scope="row">
                   {m.method}
                   {m.reference && <span className="tag">reference</span>}
+                  {m.method === a.methodInUse && (
+                    <span className="tag tag-good" data-testid="method-in-use" title="The method the current fit decides with (Settings → method)">
+                      in use
+                    </span>
+                  )}
                 </th>
                 {m.refused ? (
                   <td colSpan={5} className="muted">
@@ -154,35 +165,70 @@ function Methods({ a }: { a: AuditSummary }) {
 function ActOrDefer({ a }: { a: AuditSummary }) {
   const v = a.actOrDefer
   const c = v.current
+  const live = v.live
   return (
     <section className="panel wide" data-testid="audit-frontier" aria-labelledby="aod-heading">
       <h2 id="aod-heading">Act or defer</h2>
-      <p className="muted small">{v.protocol}</p>
-      {v.reason && <p className="notice">{v.reason}</p>}
-      {c && (
-        <dl className="kpis">
-          <div>
-            <dt>acted</dt>
-            <dd>{pct(c.act)}</dd>
-          </div>
-          <div>
-            <dt>accuracy when acting</dt>
-            <dd>{c.accAct === null ? '—' : pct(c.accAct)}</dd>
-          </div>
-          <div>
-            <dt>wrong actions</dt>
-            <dd>{pct(c.wa)}</dd>
-          </div>
-          <div>
-            <dt>of the budget β</dt>
-            <dd>{pct(c.waOverBeta)}</dd>
-          </div>
-          <div>
-            <dt>mean stop round</dt>
-            <dd>{c.rnd.toFixed(2)}</dd>
-          </div>
-        </dl>
-      )}
+      <div className="aod-compare">
+        <div className="aod-figures" data-testid="audit-live-fit" data-acted={live?.act ?? ''} data-rnd={live?.rnd ?? ''}>
+          <h3>Live fit: what the console acts on now</h3>
+          {live === null ? (
+            <p className="muted small">No fit has decided the tasks yet.</p>
+          ) : (
+            <>
+              <p className="muted small">
+                The current fit ({a.methodInUse}{live.beta === null ? ', no certificate' : `, β = ${live.beta.toFixed(2)}`}) over the {live.decided} tasks it decided (those without a
+                human label when it ran). Their correctness is unknown, so only the acted share and the rounds.
+              </p>
+              <dl className="kpis">
+                <div>
+                  <dt>acted</dt>
+                  <dd data-testid="live-acted">{percent(live.act)}</dd>
+                </div>
+                <div>
+                  <dt>mean stop round</dt>
+                  <dd data-testid="live-rnd">{live.rnd.toFixed(2)}</dd>
+                </div>
+              </dl>
+            </>
+          )}
+        </div>
+        <div className="aod-figures" data-testid="audit-split-eval" data-acted={c?.act ?? ''} data-rnd={c?.rnd ?? ''}>
+          <h3>Held-out split evaluation: {v.reason === null ? 'fits of half the blind labels, scored on the other half' : 'not measured'}</h3>
+          <p className="muted small">{v.protocol}</p>
+          {v.reason && <p className="notice">{v.reason}</p>}
+          {c && (
+            <dl className="kpis">
+              <div>
+                <dt>acted (held-out half)</dt>
+                <dd data-testid="split-acted">{percent(c.act)}</dd>
+              </div>
+              <div>
+                <dt>accuracy when acting</dt>
+                <dd>{c.accAct === null ? '—' : percent(c.accAct)}</dd>
+              </div>
+              <div>
+                <dt>wrong actions</dt>
+                <dd>{percent(c.wa)}</dd>
+              </div>
+              <div>
+                <dt>of the budget β</dt>
+                <dd>{percent(c.waOverBeta)}</dd>
+              </div>
+              <div>
+                <dt>mean stop round</dt>
+                <dd data-testid="split-rnd">{c.rnd.toFixed(2)}</dd>
+              </div>
+            </dl>
+          )}
+          {c && live !== null && (
+            <p className="muted small" data-testid="aod-why-differ">
+              The two differ because each split’s fit and certificate see half the {a.randomLabels} blind labels and are scored on blind-labeled tasks only; the live fit was
+              certified on all of them and decides every task without a label.
+            </p>
+          )}
+        </div>
+      </div>
       {v.frontier.length > 0 && <FrontierChart points={v.frontier} currentBeta={c?.beta ?? null} />}
     </section>
   )
@@ -285,6 +331,3 @@ function Reviewers({ a }: { a: AuditSummary }) {
   )
 }
 
-function pct(x: number): string {
-  return `${(100 * x).toFixed(1)}%`
-}

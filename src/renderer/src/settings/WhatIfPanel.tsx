@@ -65,7 +65,7 @@ function WhatIfBody({ w, settling }: { w: BudgetWhatIf; settling: boolean }) {
   return (
     <Frame state="ready" settling={settling} proposed={next}>
       <p>
-        From the current fit’s stored bounds, with β = {next.beta.toFixed(2)} an acted answer needs a bound ≥ 1 − α = {next.alpha > 0 ? next.threshold.toFixed(3) : 'unreachable (α ≤ 0)'}.
+        From the current fit’s stored bounds, with β = {next.beta.toFixed(2)} an acted answer needs a bound ≥ 1 − α = {next.alpha > 0 ? next.threshold.toFixed(3) : 'unreachable (α ≤ 0: everything is deferred)'}.
         {' '}Of the {now.undecided} tasks without a human label:
       </p>
       <table>
@@ -89,18 +89,15 @@ function WhatIfBody({ w, settling }: { w: BudgetWhatIf; settling: boolean }) {
           </tr>
           <tr>
             <th scope="row">expected wrong actions</th>
-            <td />
-            <td data-testid="what-if-wrong">
-              {next.boundedTerms > 0 ? '≤ ' : '≈ '}
-              {next.expectedWrong.toFixed(1)}
-            </td>
+            <td data-testid="what-if-wrong-now">{now.expectedWrong === undefined ? '—' : expected(now.expectedWrong, now.boundedTerms ?? 0)}</td>
+            <td data-testid="what-if-wrong">{expected(next.expectedWrong, next.boundedTerms)}</td>
           </tr>
         </tbody>
       </table>
       <p className="muted small">
-        Expected wrong actions: Σ over the acted tasks of 1 − q̂ at their stop round.
-        {next.boundedTerms > 0 &&
-          ` For ${next.boundedTerms} of them the fit kept q̂ only at another round, so 1 − L (never smaller) stands in: the figure is an upper bound.`}{' '}
+        Expected wrong actions: Σ over the acted tasks of 1 − q̂ at their stop round (now: at the current fit’s own threshold).
+        {next.boundedTerms + (now.boundedTerms ?? 0) > 0 &&
+          ` For some of them (${next.boundedTerms} if saved, ${now.boundedTerms ?? 0} now) the fit kept q̂ only at another round, so 1 − L (never smaller) stands in: the figure is an upper bound.`}{' '}
         A refit also learns from the labels given since the fit, so its figures can differ.
       </p>
     </Frame>
@@ -127,6 +124,11 @@ function Frame({ state, settling = false, proposed, children }: { state: string;
 
 function share(s: DecidedShare): string {
   return `${s.acted} (${s.undecided === 0 ? '0.0' : ((100 * s.acted) / s.undecided).toFixed(1)} %)`
+}
+
+/** "≈ 3.2", or "≤ 3.2" when some terms are 1 − L standing in for an unstored q̂ (an upper bound). */
+function expected(sum: number, boundedTerms: number): string {
+  return `${boundedTerms > 0 ? '≤' : '≈'} ${sum.toFixed(1)}`
 }
 
 function list(names: string[]): string {
