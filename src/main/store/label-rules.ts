@@ -72,6 +72,16 @@ export const LABELED_BY = (taskExpr: string): string =>
 export const SEALED_FOR = (taskExpr: string): string =>
   `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IS_SEALED(taskExpr)})`
 
+/**
+ * Calibrate drew the task for the reviewer (any of their sessions) and they have recorded no label
+ * on it since: the draw is open, and the engine's verdict stays hidden from them until they commit
+ * their blind label. One parameter: the reviewer.
+ */
+export const OPEN_DRAW = (taskExpr: string): string =>
+  `EXISTS (SELECT 1 FROM draws dr WHERE dr.task_id = ${taskExpr} AND dr.reviewer = ?
+    AND NOT EXISTS (SELECT 1 FROM labels dl WHERE dl.task_id = dr.task_id AND dl.reviewer = dr.reviewer
+      AND dl.label IS NOT NULL AND dl.at >= dr.drawn_at))`
+
 export type SqlPart = { sql: string; params: unknown[] }
 
 /**
