@@ -24,7 +24,8 @@ const TASK_FIELDS = new Set(['taskId', 'question', 'group', 'candidates', 'creat
 
 function withoutVerdict<R extends object>(row: R): R {
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(row)) out[k] = TASK_FIELDS.has(k) ? v : typeof v === 'boolean' ? false : null
+  // A `human` state says someone labeled it (the sealed rule shows that much), nothing of the verdict.
+  for (const [k, v] of Object.entries(row)) out[k] = TASK_FIELDS.has(k) || (k === 'state' && v === 'human') ? v : typeof v === 'boolean' ? false : null
   return out as R
 }
 
