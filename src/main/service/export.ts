@@ -9,7 +9,8 @@ import { basename } from 'node:path'
 import type { CallContext, ExportKind, ExportResult, TaskFilterArgs } from '../../shared/api'
 import { decisionsWriter, flagsWriter, labelsWriter, type DecisionExportRow, type ExportFormat } from '../io'
 import type { SealedViewer, Store, TaskRow } from '../store'
-import { maskQueueRows, maskRecentLabels, sealedViewerOf } from './sealed'
+import { maskDrawnRows } from './drawn'
+import { maskFlags, maskQueueRows, maskRecentLabels, sealedViewerOf } from './sealed'
 
 const PAGE = 5000
 
@@ -46,12 +47,15 @@ async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, fo
   let after: string | null = null
   const viewer = reader?.viewer ?? null
   const sealedCaller = reader !== null && viewer !== null ? reader.ctx : null
+  const drawnFor = reader?.ctx.reviewer ?? null
   if (what === 'decisions') {
     const w = decisionsWriter(format)
     yield w.header()
     for (;;) {
-      const found: TaskRow[] = await store.filteredTasks(filter, after, PAGE, viewer)
-      const page = sealedCaller === null ? found : await maskQueueRows(store, sealedCaller, found)
+      const found: TaskRow[] = await store.filteredTasks(filter, after, PAGE, viewer, drawnFor)
+      const unsealed = sealedCaller === null ? found : await maskQueueRows(store, sealedCaller, found)
+      // A task drawn for the caller blind shows no verdict, as in their queue (drawn.ts).
+      const page = reader === null ? unsealed : await maskDrawnRows(store, reader.ctx, unsealed)
       for (const r of page) {
         count.rows++
         yield w.row(decisionRow(r))
@@ -64,7 +68,9 @@ async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, fo
     const w = flagsWriter(format)
     yield w.header()
     for (;;) {
-      const { rows, lastTaskId } = await store.filteredFlags(filter, after, PAGE)
+      const { rows: found, lastTaskId } = await store.filteredFlags(filter, after, PAGE, viewer, drawnFor)
+      // Others' reasons on a task sealed or drawn blind for the caller are left out, as in task.detail.
+      const rows = reader === null ? found : await maskFlags(store, reader.ctx, found)
       for (const f of rows) {
         count.rows++
         yield w.row({ task: f.taskId, reviewer: f.reviewer, reason: f.reason, at: f.at })
@@ -76,7 +82,7 @@ async function* lines(store: Store, what: ExportKind, filter: TaskFilterArgs, fo
   const w = labelsWriter(format)
   yield w.header()
   for (;;) {
-    const { rows: found, lastTaskId } = await store.filteredLabels(filter, after, PAGE, viewer)
+    const { rows: found, lastTaskId } = await store.filteredLabels(filter, after, PAGE, viewer, drawnFor)
     const rows = sealedCaller === null ? found : await maskRecentLabels(store, sealedCaller, found)
     for (const l of rows) {
       count.rows++

@@ -8,6 +8,7 @@
  */
 import type { AuditEntryView, CallContext, QueueRow, RecentLabel } from '../../shared/api'
 import { StoreError, isStoreError, type SealedViewer, type Store } from '../store'
+import { openDrawsFor } from './drawn'
 import { readTeamSettings } from './team-settings'
 
 /** The tasks among `taskIds` that are sealed for the caller (none with one reviewer per task). */
@@ -38,16 +39,45 @@ export async function maskRecentLabels<R extends Pick<RecentLabel, 'taskId' | 'r
  * What a label row of the audit log says that names or identifies a label: the label itself, and
  * the ids an undo would take (who knows a label's id could name it in a call).
  */
-const LABEL_DETAILS = ['label', 'labelId', 'undone', 'supersedes'] as const
+const LABEL_DETAILS: readonly string[] = ['label', 'labelId', 'undone', 'supersedes']
 
-/** A label row of the audit log (record, import, undo, ruling) on a sealed task, someone else's, loses them. */
+/** What a flag row of the audit log says that task.detail would hide: the flagger's reason. */
+const FLAG_DETAILS: readonly string[] = ['reason']
+
+/**
+ * The tasks whose other reviewers' flag reasons the caller may not read (a reason may say what the
+ * council argued, or what the flagger would answer): sealed for them, or drawn for them blind and
+ * not labeled since — the rule task.detail applies to its `flags`.
+ */
+export async function flagsHiddenFor(store: Store, ctx: CallContext, taskIds: readonly string[]): Promise<Set<string>> {
+  const [sealed, drawn] = await Promise.all([sealedFor(store, ctx, taskIds), openDrawsFor(store, ctx, taskIds)])
+  return new Set([...sealed, ...drawn])
+}
+
+/** Others' flags of tasks whose flags are hidden from the caller are left out (their own stay): the flags export. */
+export async function maskFlags<R extends { taskId: string; reviewer: string }>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
+  const hidden = await flagsHiddenFor(store, ctx, rows.filter((r) => r.reviewer !== ctx.reviewer).map((r) => r.taskId))
+  return rows.filter((r) => r.reviewer === ctx.reviewer || !hidden.has(r.taskId))
+}
+
+/**
+ * A label row of the audit log (record, import, undo, ruling) on a sealed task, someone else's, loses
+ * the label and its ids; a flag row on a task whose flags are hidden from the caller loses its reason.
+ */
 export async function maskAuditEntries(store: Store, ctx: CallContext, rows: AuditEntryView[]): Promise<AuditEntryView[]> {
-  const isLabel = (a: AuditEntryView) => a.target !== null && a.action.startsWith('label.')
-  const sealed = await sealedFor(store, ctx, rows.filter(isLabel).map((a) => a.target as string))
+  const others = rows.filter((a) => a.target !== null && a.reviewer !== ctx.reviewer)
+  const isLabel = (a: AuditEntryView) => a.action.startsWith('label.')
+  const isFlag = (a: AuditEntryView) => a.action === 'task.flag'
+  const [sealed, flagsHidden] = await Promise.all([
+    sealedFor(store, ctx, others.filter(isLabel).map((a) => a.target as string)),
+    flagsHiddenFor(store, ctx, others.filter(isFlag).map((a) => a.target as string))
+  ])
   return rows.map((a) => {
-    if (!isLabel(a) || !sealed.has(a.target as string) || a.reviewer === ctx.reviewer) return a
+    if (a.target === null || a.reviewer === ctx.reviewer) return a
+    const hidden = isLabel(a) && sealed.has(a.target) ? LABEL_DETAILS : isFlag(a) && flagsHidden.has(a.target) ? FLAG_DETAILS : null
+    if (hidden === null) return a
     const details = { ...a.details }
-    for (const k of LABEL_DETAILS) delete details[k]
+    for (const k of hidden) delete details[k]
     return { ...a, details }
   })
 }

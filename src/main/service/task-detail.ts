@@ -134,22 +134,24 @@ function verdictOf(rec: TaskDetailRecord, model: FitModel, fit: FitRecord): Verd
 /**
  * `othersHidden`: the task is sealed for the caller (sealed.ts) — other reviewers' labels are left
  * out, and with them the gold and, in a blind view, the verdict: to this caller the task is unlabeled.
+ * `drawn`: Calibrate drew the task for the caller, who has not labeled it since (drawn.ts) — blind
+ * whichever view asks, until their label is committed.
  */
-export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, ctx: CallContext, othersHidden: boolean): Promise<TaskDetail> {
+export async function taskDetail(store: Store, models: ModelCache, taskId: string, blind: boolean, ctx: CallContext, othersHidden: boolean, drawn = false): Promise<TaskDetail> {
   const rec = await store.taskDetail(taskId)
   const shown = (l: LabelRecord) => !othersHidden || l.reviewer === ctx.reviewer
   const labels = rec.liveLabels.filter(shown)
   const labeled = labels.length > 0
   const fit = await store.currentFit()
   // Blind (Calibrate): the verdict stays hidden until the task is labeled (docs/engine.md §10).
-  const hide = blind && !labeled
+  const hide = (blind && !labeled) || drawn
   const verdict = hide || fit === null ? null : verdictOf(rec, await models.get(store, fit), fit)
   const state = rec.liveLabels.length > 0 ? 'human' : (rec.decision?.decision ?? null)
   const t = rec.task
   return {
     task: { id: t.id, question: t.question, group: t.group, candidates: t.candidates, createdAt: t.createdAt, version: t.version, importFile: t.fileName },
     state: hide ? null : state,
-    gold: labeled ? rec.gold : null,
+    gold: labeled && !hide ? rec.gold : null,
     moves: transcript(rec),
     verdict,
     blind: hide,

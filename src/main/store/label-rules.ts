@@ -72,6 +72,19 @@ export const LABELED_BY = (taskExpr: string): string =>
 export const SEALED_FOR = (taskExpr: string): string =>
   `(${HAS_LIVE_LABEL(taskExpr)} AND NOT ${LABELED_BY(taskExpr)} AND ${IS_SEALED(taskExpr)})`
 
+/**
+ * The task is the latest Calibrate drew for one of the reviewer's sessions (the one it shows; an
+ * earlier draw of a session was moved on from) and they have recorded no label on it since: the
+ * draw is open, and the engine's verdict stays hidden from them until they commit their blind label.
+ * One parameter: the reviewer.
+ */
+export const OPEN_DRAW = (taskExpr: string): string =>
+  // Not correlated with the task: both backends compute the (small) set once per statement, not per row.
+  `${taskExpr} IN (SELECT dr.task_id FROM draws dr WHERE dr.reviewer = ?
+    AND NOT EXISTS (SELECT 1 FROM draws dn WHERE dn.session_id = dr.session_id AND dn.drawn_at > dr.drawn_at)
+    AND NOT EXISTS (SELECT 1 FROM labels dl WHERE dl.task_id = dr.task_id AND dl.reviewer = dr.reviewer
+      AND dl.label IS NOT NULL AND dl.at >= dr.drawn_at))`
+
 export type SqlPart = { sql: string; params: unknown[] }
 
 /**

@@ -24,7 +24,7 @@ import { recordDraw } from './ops/draws'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
-import { awaitingAdjudicationPlan, drawUnlabeledPlan, effectiveLabelsPlan, sealedTasksPlan, votesPlan } from './ops/team'
+import { awaitingAdjudicationPlan, drawUnlabeledPlan, effectiveLabelsPlan, openDrawsPlan, sealedTasksPlan, votesPlan } from './ops/team'
 
 /**
  * - `read`: one snapshot (SQLite's deferred read; PostgreSQL REPEATABLE READ READ ONLY);
@@ -98,7 +98,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   recentLabels: read((d, _now, limit) => recentLabels(d, limit)),
   reviewerLabels: read((d, _now, query) => reviewerLabels(d, query)),
   countLabelsSince: read((_d, _now, since, until) => countLabelsSince(since, until)),
-  effectiveLabels: read((d) => effectiveLabelsPlan(d)),
+  effectiveLabels: read((d, _now, reviewersPerTask) => effectiveLabelsPlan(d, reviewersPerTask)),
   // The server's own record of what Calibrate drew: no screen shows it, no topic changes.
   recordDraw: write('write', [], true, (d, now, taskId, actor) => recordDraw(d, now, taskId, actor)),
 
@@ -129,8 +129,8 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   saveTallies: write('write', ['tasks', 'audit'], true, (_d, now, rows, actor) => saveTallies(now, rows, actor)),
 
   queuePage: read((d, now, query) => queuePage(d, now, query)),
-  filteredTasks: read((d, now, filter, after, limit, viewer) => filteredTasks(d, now, filter, after, limit, viewer ?? null)),
-  filteredLabels: read((d, now, filter, after, limit, viewer) => filteredLabels(d, now, filter, after, limit, viewer ?? null)),
+  filteredTasks: read((d, now, filter, after, limit, viewer, drawnFor) => filteredTasks(d, now, filter, after, limit, viewer ?? null, drawnFor ?? null)),
+  filteredLabels: read((d, now, filter, after, limit, viewer, drawnFor) => filteredLabels(d, now, filter, after, limit, viewer ?? null, drawnFor ?? null)),
   facets: read((d) => facets(d)),
   taskDetail: read((d, now, taskId) => taskDetail(d, now, taskId)),
   drawUnlabeled: read((d, _now, input) => drawUnlabeledPlan(input, d)),
@@ -143,12 +143,13 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
 
   awaitingAdjudication: read((d, _now, query) => awaitingAdjudicationPlan(query, d)),
   sealedTasks: read((d, _now, query) => sealedTasksPlan(query, d)),
-  votes: read((d) => votesPlan(d)),
+  votes: read((d, _now, reviewersPerTask) => votesPlan(d, reviewersPerTask)),
+  openDraws: read((d, _now, query) => openDrawsPlan(query, d)),
 
   // A flag is not a label: it changes the task's row in the queue (its marker) and ends a hold.
   flagTask: write('task', ['tasks', 'audit'], true, (d, now, input, actor) => flagTask(d, now, input, actor)),
   taskFlags: read((d, _now, taskId) => taskFlags(d, taskId)),
-  filteredFlags: read((d, now, filter, after, limit) => filteredFlags(d, now, filter, after, limit))
+  filteredFlags: read((d, now, filter, after, limit, viewer, drawnFor) => filteredFlags(d, now, filter, after, limit, viewer ?? null, drawnFor ?? null))
 }
 
 /** The topics these writes change, together (each once, in the order of the first to name it). */

@@ -33,6 +33,11 @@ export function viewerOf(query: QueueQuery): string | null {
   return query.viewerSession === null || query.viewerSession === undefined ? null : checkId(query.viewerSession, 'viewerSession')
 }
 
+/** The reviewer whose open draws the verdict-based filters skip, checked; null when none is given. */
+export function drawnForOf(reviewer: string | null | undefined): string | null {
+  return reviewer === null || reviewer === undefined ? null : checkId(reviewer, 'drawnFor')
+}
+
 /** The sealed viewer, checked; null when none is given or with one reviewer per task (no sealed rule). */
 export function sealedViewerOf(v: SealedViewer | null | undefined): SealedViewer | null {
   if (v === null || v === undefined) return null

@@ -8,6 +8,7 @@ import type { AuditSummary, EngineSettings } from '../../../shared/api'
 import type { Actor, Store } from '../../store'
 import { actOrDeferView, AUDIT_SPLITS } from './act-or-defer'
 import { loadAuditData } from './data'
+import { agreementVotes } from '../fit/fit-labels'
 import { AUDIT_METHODS, methodRows } from './methods'
 import { agreementView } from './agreement'
 import { liveFitFigures } from './live-fit'
@@ -35,7 +36,7 @@ export async function computeAudit(store: Store, settings: EngineSettings, actor
   const timed = fitLabeled.map((t) => ({ tallies: t, time: Date.parse(corpus.labels.get(t.task)?.at ?? '') || 0 }))
   const seats = seatRows(fit, corpus.seats.ids, timed, confusionCandidates, await store.seatModels())
   const reviewers = reviewerRows(await store.labelCounts())
-  const agreement = agreementView(await store.votes())
+  const agreement = agreementView(await agreementVotes(store))
   progress({ done: steps, total: steps, message: null })
   return {
     fitId: fit?.id ?? null,

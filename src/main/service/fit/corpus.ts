@@ -14,6 +14,7 @@ import { SeatIndex, type TaskTallies } from '../../engine'
 import type { Actor, EffectiveLabel, StoredTallies, Store, TallyPackRow, TaskTrace } from '../../store'
 import { compareIds, decodeTallyPack, encodeTallyPack, PACK_TASKS, packedAt, type DecodedPack, type PackedTallies } from '../../store/tally-pack'
 import { talliesOf } from '../import/task-input'
+import { fitLabels } from './fit-labels'
 
 
 export interface Corpus {
@@ -235,6 +236,6 @@ class PackedCorpus implements Corpus {
 
 export async function loadCorpus(store: Store, actor: Actor, onPage: (n: number) => void = () => {}): Promise<Corpus> {
   await backfillTallies(store, actor)
-  const labels = new Map((await store.effectiveLabels()).map((l) => [l.taskId, l]))
+  const labels = new Map((await fitLabels(store)).map((l) => [l.taskId, l]))
   return new PackedCorpus(labels, idOrder(await readPacks(store, onPage)))
 }

@@ -17,6 +17,7 @@ import { resolveFixedBudget } from '../../engine'
 import { hashHex } from '../../engine/hash'
 import type { Actor, FitRecord, JsonObject, JsonValue, Store } from '../../store'
 import { jsonSafe } from './record'
+import { fitLabels } from './fit-labels'
 
 export type CopyProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
 
@@ -34,7 +35,7 @@ const COPY_CHUNK = { sqlite: 25_000, postgres: 250_000 } as const
  * before it loads the corpus, so a change made while it loads makes the hashes differ.
  */
 export async function inputsDigest(store: Store): Promise<Inputs> {
-  const [sources, labels, models] = await Promise.all([store.tallySources(), store.effectiveLabels(), store.seatModels()])
+  const [sources, labels, models] = await Promise.all([store.tallySources(), fitLabels(store), store.seatModels()])
   const ids = labels.map((l) => `${l.taskId}\u0000${l.labelId}`).sort()
   const seats = Object.entries(models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   const digest = hashHex(JSON.stringify({ imports: sources.map((s) => [s.importId, s.tasks]), labels: ids, seats }))

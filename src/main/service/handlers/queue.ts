@@ -4,6 +4,7 @@ import type { QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
+import { maskDrawnRows, openDrawsFor } from '../drawn'
 import { maskQueueRows, sealedFor, sealedViewerOf } from '../sealed'
 import { taskDetail } from '../task-detail'
 import { mayAdjudicate, readTeamSettings } from '../team-settings'
@@ -32,17 +33,18 @@ type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 't
 export function queueHandlers(core: Core): H {
   return {
     // The caller's queue: tasks another session holds are left out (its own stay in); labels the
-    // caller may not see yet (sealed) are masked.
+    // caller may not see yet (sealed) are masked, and so is the verdict of a task drawn for them blind.
     'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
       const sealedViewer = await sealedViewerOf(core.store(), ctx)
-      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, sealedViewer })
-      const rows = await maskQueueRows(core.store(), ctx, page.rows.map(queueRow))
+      const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, sealedViewer, drawnFor: ctx.reviewer })
+      const rows = await maskDrawnRows(core.store(), ctx, await maskQueueRows(core.store(), ctx, page.rows.map(queueRow)))
       return { rows, total: page.total, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
     'task.detail': async ({ taskId, blind }, ctx) => {
       const hidden = (await sealedFor(core.store(), ctx, [taskId])).has(taskId)
-      return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden)
+      const drawn = (await openDrawsFor(core.store(), ctx, [taskId])).has(taskId)
+      return taskDetail(core.store(), core.models, taskId, blind, ctx, hidden, drawn)
     },
     'task.reserve': async ({ taskId, seenVersion }, ctx) => {
       const r = await core.store().reserveTask(taskId, actorOf(ctx), RESERVATION_MS, seenVersion)

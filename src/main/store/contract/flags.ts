@@ -3,7 +3,7 @@
  * task, why and when — not a label: the task keeps its state and stays in every queue, marked.
  */
 import type { Actor, WriteResult } from './common'
-import type { TaskFilter } from './queue'
+import type { SealedViewer, TaskFilter } from './queue'
 
 export type FlagRecord = {
   id: string
@@ -22,5 +22,5 @@ export interface FlagStore {
   /** A task's flags, in recording order. */
   taskFlags(taskId: string): Promise<FlagRecord[]>
   /** Flags of the next `limit` tasks the filter selects (task-id, then recording order), as filteredLabels. */
-  filteredFlags(filter: TaskFilter, afterTaskId: string | null, limit: number): Promise<{ rows: FlagRecord[]; lastTaskId: string | null }>
+  filteredFlags(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null, drawnFor?: string | null): Promise<{ rows: FlagRecord[]; lastTaskId: string | null }>
 }

@@ -122,7 +122,12 @@ export interface LabelStore {
    * now): what a refit learned since the fit before it.
    */
   countLabelsSince(since: string, until: string | null): Promise<number>
-  effectiveLabels(): Promise<EffectiveLabel[]>
+  /**
+   * Every task's effective label. With `reviewersPerTask` N > 1, a task whose blind labels are still
+   * owed (sealed: fewer than N reviewers, all blind, none adjudicated) has none yet: what fits and
+   * audits learn from must not move on a blind label some reviewer owed on that task has not given.
+   */
+  effectiveLabels(reviewersPerTask?: number): Promise<EffectiveLabel[]>
   /** Calibrate drew this task for the actor's session (recordLabel's `requireDraw`); true when new. */
   recordDraw(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
 }

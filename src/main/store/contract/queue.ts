@@ -42,6 +42,11 @@ export type QueueQuery = {
   viewerSession?: string | null
   /** The caller under the sealed rule: label-based filters skip the tasks sealed for them (SealedViewer). */
   sealedViewer?: SealedViewer | null
+  /**
+   * The caller's reviewer: the filters on the verdict (decision act/defer, candidate, spot check) skip
+   * the tasks Calibrate drew for them that they have not labeled since (TeamStore.openDraws).
+   */
+  drawnFor?: string | null
 }
 
 /**
@@ -136,9 +141,9 @@ export type DrawInput = { at: number; exclude: string[]; spotCheckOnly: boolean;
 export interface QueueStore {
   queuePage(query: QueueQuery): Promise<QueuePage>
   /** Keyset page of the same filter in task-id order (exports stream through it). */
-  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null): Promise<TaskRow[]>
+  filteredTasks(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null, drawnFor?: string | null): Promise<TaskRow[]>
   /** Live labels of the next `limit` tasks the filter selects (task-id, then recording order). */
-  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
+  filteredLabels(filter: TaskFilter, afterTaskId: string | null, limit: number, viewer?: SealedViewer | null, drawnFor?: string | null): Promise<{ rows: LabelRecord[]; lastTaskId: string | null }>
   facets(): Promise<Facets>
   taskDetail(taskId: string): Promise<TaskDetailRecord>
   drawUnlabeled(input: DrawInput): Promise<DrawResult>

@@ -30,6 +30,8 @@ export type AdjudicationPage = { rows: AwaitingTask[]; total: number }
 
 export type SealedQuery = { taskIds: string[]; reviewer: string; reviewersPerTask: number }
 
+export type OpenDrawsQuery = { taskIds: string[]; reviewer: string }
+
 /** One reviewer's vote on a task (their latest live, unadjudicated label). */
 export type Vote = { taskId: string; reviewer: string; label: string }
 
@@ -41,6 +43,14 @@ export interface TeamStore {
    * sealed, labeled by someone, not by them. Empty with one reviewer per task.
    */
   sealedTasks(query: SealedQuery): Promise<string[]>
-  /** Every vote on the tasks two or more reviewers labeled, by task then reviewer. */
-  votes(): Promise<Vote[]>
+  /**
+   * Every vote on the tasks two or more reviewers labeled, by task then reviewer; with
+   * `reviewersPerTask` N > 1 not on a task still sealed (its blind labels still owed).
+   */
+  votes(reviewersPerTask?: number): Promise<Vote[]>
+  /**
+   * Of these tasks, the ones Calibrate drew for `reviewer` that they have not labeled since: their
+   * verdict stays hidden from that reviewer until their blind label is committed.
+   */
+  openDraws(query: OpenDrawsQuery): Promise<string[]>
 }

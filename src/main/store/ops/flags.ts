@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { FLAG_REASON_MAX } from '../../../shared/limits'
-import { StoreError, type Actor, type FlagInput, type FlagRecord, type TaskFilter } from '../contract'
+import { StoreError, type Actor, type FlagInput, type FlagRecord, type SealedViewer, type TaskFilter } from '../contract'
 import { rowsOf, run, type Plan } from '../plan'
 import { checkString } from '../validate'
 import { appendAudit } from './audit'
@@ -45,8 +45,9 @@ export function* taskFlags(d: Dialect, taskId: string): Plan<FlagRecord[]> {
   return rows.map(toFlag)
 }
 
-export function* filteredFlags(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number): Plan<{ rows: FlagRecord[]; lastTaskId: string | null }> {
-  const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit)
+/** `viewer`, `drawnFor`: the caller, so a filter matches what their queue matches (filteredTasks). */
+export function* filteredFlags(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null, drawnFor: string | null = null): Plan<{ rows: FlagRecord[]; lastTaskId: string | null }> {
+  const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit, viewer, drawnFor)
   const flagged = tasks.filter((t) => t.flags > 0).map((t) => t.taskId)
   const rows = flagged.length === 0
     ? []

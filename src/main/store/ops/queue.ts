@@ -4,12 +4,12 @@
  */
 import type { Facets, LabelRecord, QueuePage, QueueQuery, SealedViewer, TaskFilter, TaskRow } from '../contract'
 import { decisionsTable } from '../fit-decisions'
-import { LIVE_LABEL } from '../label-rules'
+import { LIVE_LABEL, OPEN_DRAW } from '../label-rules'
 import { rowOf, rowsOf, type Plan } from '../plan'
 import { toTaskRow, type QueueRow } from '../queue-row'
 import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
-import { checkFilter, sealedViewerOf, viewerOf } from '../task-filter-check'
+import { checkFilter, drawnForOf, sealedViewerOf, viewerOf } from '../task-filter-check'
 import { checkInt } from '../validate'
 import { decidedCounts } from './decided-counts'
 import type { Dialect } from './dialect'
@@ -31,17 +31,25 @@ function* skipping(now: string, viewer: string | null): Plan<string | null> {
   return viewer !== null && (yield* rowOf(ANY_HELD_BY_OTHERS, now, viewer)) !== undefined ? viewer : null
 }
 
+/** The reviewer whose open draws the filters must skip; null when none is given or they have none. */
+function* withOpenDraws(reviewer: string | null): Plan<string | null> {
+  if (reviewer === null) return null
+  const open = yield* rowOf(`SELECT 1 AS x FROM (SELECT DISTINCT task_id FROM draws WHERE reviewer = ?) t WHERE ${OPEN_DRAW('t.task_id')}`, reviewer, reviewer)
+  return open === undefined ? null : reviewer
+}
+
 export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
   const viewer = yield* skipping(now, viewerOf(query))
+  const drawnFor = yield* withOpenDraws(drawnForOf(query.drawnFor))
   const fit = yield* latestDecidedFit(d)
   const fitId = fit?.id ?? null
-  const b = buildFilter(d, filter, fitId, now, false, viewer, sealedViewerOf(query.sealedViewer))
+  const b = buildFilter(d, filter, fitId, now, false, viewer, sealedViewerOf(query.sealedViewer), drawnFor)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
   const total =
-    (yield* decidedTotal(d, filter, fitId, now, viewer)) ??
+    (drawnFor === null ? yield* decidedTotal(d, filter, fitId, now, viewer) : null) ??
     (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
   const order = orderBy(d, query.sort, query.direction, b.mode)
@@ -63,11 +71,11 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
   return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
 }
 
-export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null): Plan<TaskRow[]> {
+export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null, drawnFor: string | null = null): Plan<TaskRow[]> {
   const f = checkFilter(filter)
   checkInt(limit, 'limit', 1)
   const fit = yield* latestDecidedFit(d)
-  const b = buildFilter(d, f, fit?.id ?? null, now, true, null, sealedViewerOf(viewer))
+  const b = buildFilter(d, f, fit?.id ?? null, now, true, null, sealedViewerOf(viewer), yield* withOpenDraws(drawnForOf(drawnFor)))
   const where = ['t.id > ?', ...b.where].join(' AND ')
   const rows = yield* rowsOf<QueueRow>(
     `SELECT ${rowColumns(b.mode)} FROM ${b.from} WHERE ${where} ORDER BY t.id LIMIT ?`,
@@ -76,8 +84,8 @@ export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afte
   return rows.map((r) => toTaskRow(r, fit))
 }
 
-export function* filteredLabels(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null): Plan<{ rows: LabelRecord[]; lastTaskId: string | null }> {
-  const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit, viewer)
+export function* filteredLabels(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null, drawnFor: string | null = null): Plan<{ rows: LabelRecord[]; lastTaskId: string | null }> {
+  const tasks = yield* filteredTasks(d, now, filter, afterTaskId, limit, viewer, drawnFor)
   const labeled = tasks.filter((t) => t.state === 'human').map((t) => t.taskId)
   // One statement for the page: task-id order, then recording order.
   const rows = labeled.length === 0

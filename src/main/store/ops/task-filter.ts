@@ -10,7 +10,7 @@
  */
 import { QUEUE_SORTS, type QueueSort, type SealedViewer, type TaskFilter } from '../contract'
 import { decisionsTable } from '../fit-decisions'
-import { EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL, SEALED_FOR } from '../label-rules'
+import { EFFECTIVE_LABEL_ID, HAS_LIVE_LABEL, OPEN_DRAW, SEALED_FOR } from '../label-rules'
 import { NOT_HELD_BY_OTHERS } from '../reservation-rules'
 import type { Built, FilterMode } from '../task-filter-check'
 import { checkOneOf } from '../validate'
@@ -22,9 +22,10 @@ export { rowColumns } from '../queue-row'
  * The FROM and WHERE of a filter under fit `fitId` (null: no fit yet). `forceTasks` builds the
  * task-driven shape whatever the state (exports walk task ids). `viewerSession`: leave out the
  * tasks another session holds (the caller's queue). `sealed`: the caller under the sealed rule
- * (checked, N > 1), whose label-based filters skip the tasks sealed for them.
+ * (checked, N > 1), whose label-based filters skip the tasks sealed for them. `drawnFor`: a
+ * reviewer with open Calibrate draws (checked), whose verdict-based filters skip those tasks.
  */
-export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now: string, forceTasks = false, viewerSession: string | null = null, sealed: SealedViewer | null = null): Built {
+export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now: string, forceTasks = false, viewerSession: string | null = null, sealed: SealedViewer | null = null, drawnFor: string | null = null): Built {
   const decided = !forceTasks && (f.decision === 'act' || f.decision === 'defer')
   const reservation = `LEFT JOIN reservations r ON r.task_id = t.id AND r.expires_at > ?`
   const where: string[] = []
@@ -81,6 +82,13 @@ export function buildFilter(d: Dialect, f: TaskFilter, fitId: string | null, now
   }
   if (f.flagged !== null && f.flagged !== undefined) {
     where.push(`${f.flagged ? '' : 'NOT '}EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${id})`)
+  }
+  // A task drawn for the viewer blind shows them no verdict: it matches no filter on the verdict
+  // (its decision, the engine's answer, its spot check), so its presence cannot tell them one.
+  const verdictBased = f.decision === 'act' || f.decision === 'defer' || f.candidate !== null || f.spotCheck !== null
+  if (drawnFor !== null && verdictBased) {
+    where.push(`NOT ${OPEN_DRAW(id)}`)
+    params.push(drawnFor)
   }
   if (f.search !== null && f.search.trim() !== '') {
     const terms = d.searchTerms(f.search)

@@ -8,10 +8,13 @@ import {
   AWAITS_ADJUDICATION,
   drawablePredicate,
   EFFECTIVE_LABEL_ID,
+  IS_SEALED,
   IS_VOTE,
   LIVE_LABEL,
+  OPEN_DRAW,
   SEALED_FOR,
-  type LabelDialect
+  type LabelDialect,
+  type SqlPart
 } from '../label-rules'
 import { rowsOf, type Plan } from '../plan'
 import type { Dialect } from './dialect'
@@ -19,7 +22,7 @@ import { latestDecidedFitId } from './fits'
 import { LABEL_COLUMNS, parseStringArray, toLabel, type LabelRow } from '../rows'
 import type { DrawResult } from '../../../shared/contract/calibrate'
 import { StoreError, type DrawInput, type EffectiveLabel, type LabelSource } from '../contract'
-import type { AdjudicationPage, AdjudicationQuery, SealedQuery, Vote } from '../contract'
+import type { AdjudicationPage, AdjudicationQuery, OpenDrawsQuery, SealedQuery, Vote } from '../contract'
 import { checkId, checkInt } from '../validate'
 
 const PUBLISHED_TASKS = `tasks t JOIN imports i ON i.id = t.import_id AND i.state = 'published'`
@@ -36,11 +39,23 @@ function checkIds(ids: unknown, what: string): string[] {
 
 type EffectiveRow = { id: string; task_id: string; label: string; source: LabelSource; reviewer: string; at: string }
 
-/** Every task's effective label, in task-id order. */
-export function* effectiveLabelsPlan(d: LabelDialect): Plan<EffectiveLabel[]> {
+/**
+ * A task still sealed with N reviewers per task is left out of what the labels teach: its blind
+ * labels are owed by reviewers still blind on it, and a fit, an audit or an agreement figure that
+ * moved on one of them would tell those reviewers what it said. No condition (and no parameter) with N = 1.
+ */
+function owedLeftOut(taskExpr: string, reviewersPerTask: unknown): SqlPart {
+  const perTask = reviewersPerTask === undefined ? 1 : checkInt(reviewersPerTask, 'reviewersPerTask', 1)
+  return perTask === 1 ? { sql: '', params: [] } : { sql: ` AND NOT (${IS_SEALED(taskExpr)})`, params: [perTask] }
+}
+
+/** Every task's effective label, in task-id order (with N > 1, none for a task still sealed: owedLeftOut). */
+export function* effectiveLabelsPlan(d: LabelDialect, reviewersPerTask?: number): Plan<EffectiveLabel[]> {
+  const owed = owedLeftOut('l.task_id', reviewersPerTask)
   const rows = yield* rowsOf<EffectiveRow>(
     `SELECT l.id, l.task_id, l.label, l.source, l.reviewer, l.at FROM labels l
-     WHERE ${LIVE_LABEL('l')} AND l.id = ${EFFECTIVE_LABEL_ID('l.task_id', d)} ORDER BY l.task_id`
+     WHERE ${LIVE_LABEL('l')} AND l.id = ${EFFECTIVE_LABEL_ID('l.task_id', d)}${owed.sql} ORDER BY l.task_id`,
+    ...owed.params
   )
   return rows.map((r) => ({ taskId: r.task_id, labelId: r.id, label: r.label, source: r.source, reviewer: r.reviewer, at: r.at }))
 }
@@ -114,12 +129,24 @@ export function* sealedTasksPlan(query: SealedQuery, d: LabelDialect): Plan<stri
   return ids.filter((id) => sealed.has(id))
 }
 
-/** Every vote on the tasks two or more reviewers labeled (agreement is measured on these). */
-export function* votesPlan(d: LabelDialect): Plan<Vote[]> {
+/** Which of these tasks Calibrate drew for the reviewer and they have not labeled since (TeamStore.openDraws), in the order given. */
+export function* openDrawsPlan(query: OpenDrawsQuery, d: LabelDialect): Plan<string[]> {
+  const ids = checkIds(query.taskIds, 'taskIds')
+  const reviewer = checkId(query.reviewer, 'reviewer')
+  if (ids.length === 0) return []
+  const rows = yield* rowsOf<{ id: string }>(`SELECT t.id FROM tasks t WHERE t.id IN ${d.idSet} AND ${OPEN_DRAW('t.id')}`, d.idParam(ids), reviewer)
+  const open = new Set(rows.map((r) => r.id))
+  return ids.filter((id) => open.has(id))
+}
+
+/** Every vote on the tasks two or more reviewers labeled (agreement is measured on these; owedLeftOut). */
+export function* votesPlan(d: LabelDialect, reviewersPerTask?: number): Plan<Vote[]> {
+  const owed = owedLeftOut('l.task_id', reviewersPerTask)
   const rows = yield* rowsOf<{ task_id: string; reviewer: string; label: string }>(
     `SELECT l.task_id, l.reviewer, l.label FROM labels l
      WHERE ${LIVE_LABEL('l')} AND NOT l.adjudicated AND ${IS_VOTE('l', d)} AND l.task_id IN (
-       SELECT x.task_id FROM labels x WHERE ${LIVE_LABEL('x')} AND NOT x.adjudicated GROUP BY x.task_id HAVING count(DISTINCT x.reviewer) >= 2)`
+       SELECT x.task_id FROM labels x WHERE ${LIVE_LABEL('x')} AND NOT x.adjudicated GROUP BY x.task_id HAVING count(DISTINCT x.reviewer) >= 2)${owed.sql}`,
+    ...owed.params
   )
   // Sorted here, not by the server's collation, so both backends return the same order.
   const votes = rows.map((r) => ({ taskId: r.task_id, reviewer: r.reviewer, label: r.label }))
