@@ -8,7 +8,7 @@ import { dbLocationOf } from '../../service/cli-support'
 import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
 
-const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE]
+const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE] [--adjudicator NAME]...
 
 Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to open
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
@@ -19,6 +19,9 @@ Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to
                      printed, and every label and audit entry made through it carries NAME, which
                      Settings cannot change. Without it: one URL, reviewer name from Settings.
   --reviewers FILE   the same, one reviewer name a line (blank lines and lines starting with # skipped)
+  --adjudicator NAME name this reviewer (one of the logins) an adjudicator at start (repeat for more):
+                     with logins, only a named adjudicator rules, imports gold as random and changes
+                     the team settings; none is named until you do
 
 Tokens are random per launch and never written anywhere: after a restart, hand out the new URLs.`
 
@@ -34,7 +37,9 @@ export const serveCommand: Command = {
     const reviewers = reviewersOf(values.reviewer ?? [], values.reviewers)
     if (!isServerLocation(dbLocation)) mkdirSync(dirname(dbLocation), { recursive: true })
 
-    const server = await startConsoleServer({ dbLocation, port, reviewers })
+    const adjudicators = values.adjudicator ?? []
+    if (adjudicators.length > 0 && reviewers.length === 0) throw new UsageError('--adjudicator needs per-reviewer logins (--reviewer or --reviewers)')
+    const server = await startConsoleServer({ dbLocation, port, reviewers, adjudicators })
     io.out(`Arbiter console for ${isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation}`)
     if (reviewers.length === 0) io.out(`Open: ${server.host.loginUrl}`)
     else {
@@ -83,7 +88,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: { db: { type: 'string' }, port: { type: 'string' }, reviewer: { type: 'string', multiple: true }, reviewers: { type: 'string' } },
+      options: { db: { type: 'string' }, port: { type: 'string' }, reviewer: { type: 'string', multiple: true }, reviewers: { type: 'string' }, adjudicator: { type: 'string', multiple: true } },
       strict: true,
       allowPositionals: false
     })
