@@ -16,6 +16,11 @@ export interface ConsoleServerOptions {
   token?: string
   /** One login (token, URL) per reviewer name; absent: one login, reviewer from Settings. */
   reviewers?: readonly string[]
+  /**
+   * Names these reviewers the team's adjudicators at start, as the operator (the CLI) would: with
+   * per-reviewer logins nobody adjudicates until someone is named, and only an adjudicator names others.
+   */
+  adjudicators?: readonly string[]
   rendererDir?: string
   /**
    * Create the demo database when `dbLocation` does not exist yet. Default: only for the default
@@ -40,6 +45,11 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   const store = await openStore(opts.dbLocation)
   const service = await createService({ store, dbLocation: opts.dbLocation, nativeBinding: null, shell: 'web' })
   try {
+    if (opts.adjudicators !== undefined && opts.adjudicators.length > 0) {
+      const unknown = opts.adjudicators.filter((a) => !(opts.reviewers ?? []).includes(a))
+      if (unknown.length > 0) throw Object.assign(new Error(`adjudicator ${unknown.join(', ')} has no login: name them with --reviewer too`), { code: 'bad_input' })
+      await service.handlers['team.updateSettings']({ patch: { adjudicators: [...opts.adjudicators] } }, { ...service.context(), shell: 'cli' })
+    }
     const host = await startWebHost({
       handlers: service.handlers,
       subscribe: service.subscribe,

@@ -48,7 +48,8 @@ beforeAll(async () => {
   } finally {
     await store.close()
   }
-  server = await startConsoleServer({ dbLocation, reviewers: REVIEWERS })
+  // `serve --adjudicator carol`: with logins nobody adjudicates or changes the team settings until named.
+  server = await startConsoleServer({ dbLocation, reviewers: REVIEWERS, adjudicators: ['carol'] })
   await setDwell(server, 0)
   const ctx = server.service.context()
   await server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, ctx)
@@ -144,11 +145,11 @@ describeWith(CHROMIUM, 'team mode: two reviewers per task, sealed, adjudicated, 
   const bobLabel = (task: string) => (task === tasks[3] ? 'true' : aliceLabel(task))
   const ruling = 'false'
 
-  it('sets two reviewers per task and carol as adjudicator in Settings → Team', async () => {
-    const page = pages.alice
+  it('sets two reviewers per task in Settings → Team, as carol, the adjudicator named at start', async () => {
+    const page = pages.carol
     await go(page, 'settings')
     await page.getByTestId('settings-reviewers-per-task').fill('2')
-    await page.getByTestId('settings-adjudicators').fill('carol')
+    await expect.poll(() => page.getByTestId('settings-adjudicators').inputValue()).toBe('carol')
     await page.getByTestId('settings-team-save').click()
     await page.getByTestId('settings-team').getByText('Saved.').waitFor()
     await shot(page, 'settings', { element: page.getByTestId('settings-team') })

@@ -1,8 +1,20 @@
-import { DEFAULT_TEAM_SETTINGS, teamSettingsSchema, type TeamSettings } from '../../shared/api'
+import { DEFAULT_TEAM_SETTINGS, mayAdjudicate, teamSettingsSchema, type CallContext, type TeamSettings } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import type { Actor, Store } from '../store'
 import { PrefixedSettings } from './prefixed-settings'
 
-export { mayAdjudicate } from '../../shared/api'
+/** The caller holds the adjudicator's rights (shared/contract/team.ts `mayAdjudicate`); the CLI always does. */
+export function isAdjudicator(settings: TeamSettings, ctx: CallContext): boolean {
+  return ctx.shell === 'cli' || mayAdjudicate(settings, ctx.reviewer, ctx.reviewerFromToken === true)
+}
+
+/** Refuses `what` unless the caller is an adjudicator, naming who is. */
+export async function requireAdjudicator(store: Store, ctx: CallContext, what: string): Promise<TeamSettings> {
+  const team = await readTeamSettings(store)
+  if (isAdjudicator(team, ctx)) return team
+  const who = team.adjudicators.length === 0 ? 'no adjudicator is named (the team settings name them; `arbiter serve --adjudicator NAME`)' : `only ${team.adjudicators.join(', ')} may`
+  throw new ApiError('unauthorized', `${what} needs an adjudicator: ${who}`)
+}
 
 /**
  * Team settings belong to the database, shared by everyone on it, under `team.<name>`:

@@ -12,15 +12,22 @@ const reviewerName = z.string().trim().min(1).max(80)
 export const teamSettingsSchema = z.object({
   /** N: a task stays sealed (Calibrate draws it for more reviewers) until N reviewers labeled it. */
   reviewersPerTask: z.number().int().min(1).max(20),
-  /** Who may adjudicate a disagreement; empty: any reviewer. */
+  /** Who may adjudicate a disagreement; empty: nobody with per-reviewer logins, the one local user otherwise. */
   adjudicators: z.array(reviewerName).max(100)
 })
 export type TeamSettings = z.infer<typeof teamSettingsSchema>
 export const DEFAULT_TEAM_SETTINGS: TeamSettings = { reviewersPerTask: 1, adjudicators: [] }
 
-/** Anyone may adjudicate unless the `adjudicators` setting names who may (the service decides; the console shows). */
-export function mayAdjudicate(settings: TeamSettings, reviewer: string): boolean {
-  return settings.adjudicators.length === 0 || settings.adjudicators.includes(reviewer)
+/**
+ * Who holds the adjudicator's rights (rule on a disagreement, undo a ruling, end another's hold,
+ * change the team settings, import labels as `random`). With per-reviewer logins (`perLogin`) only
+ * a named adjudicator: a team that names none has none, so no login can steer the calibration set
+ * by granting itself the role. Without logins (the desktop app, `serve` alone) the one local user
+ * is everyone, unless the setting names who adjudicates. The service decides; the console shows.
+ */
+export function mayAdjudicate(settings: TeamSettings, reviewer: string, perLogin: boolean): boolean {
+  if (settings.adjudicators.length === 0) return !perLogin
+  return settings.adjudicators.includes(reviewer)
 }
 
 /** A task whose reviewers disagree, with every live label and who gave it. */
@@ -40,7 +47,7 @@ export interface AdjudicationList {
   total: number
   offset: number
   limit: number
-  /** Whether the caller may adjudicate (the `adjudicators` setting is empty or names them). */
+  /** Whether the caller may adjudicate (team.ts `mayAdjudicate`). */
   canAdjudicate: boolean
 }
 

@@ -84,7 +84,9 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
         reviewers: ['alice', 'bob', 'carol']
       })
       await call('alice', 'engine.updateSettings', { patch: { autoRefit: false } })
-      expect((await team({ adjudicators: ['carol'] })).status).toBe(200)
+      // With per-reviewer logins nobody adjudicates until named: the operator (the CLI) names carol.
+      const named = await dispatch(service.handlers, 'team.updateSettings', { patch: { adjudicators: ['carol'] } }, { ...service.context(), shell: 'cli' })
+      expect(named.ok).toBe(true)
     })
     afterEach(async () => {
       await host?.close()

@@ -9,7 +9,7 @@ import { isServerLocation, passwordFree } from '../../store'
 import { UsageError, type Command } from '../command'
 import { DEFAULT_SERVE_PORT, preferredServePort, rememberServePort } from '../serve-port'
 
-const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE]
+const usage = `Usage: arbiter serve [--db PATH] [--port N] [--reviewer NAME]... [--reviewers FILE] [--adjudicator NAME]...
 
 Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to open
 (it carries a per-launch token; opening it sets a session cookie). Stop with Ctrl+C.
@@ -21,6 +21,9 @@ Serves the review console in a browser, on 127.0.0.1 only, and prints the URL to
                      printed, and every label and audit entry made through it carries NAME, which
                      Settings cannot change. Without it: one URL, reviewer name from Settings.
   --reviewers FILE   the same, one reviewer name a line (blank lines and lines starting with # skipped)
+  --adjudicator NAME name this reviewer (one of the logins) an adjudicator at start (repeat for more):
+                     with logins, only a named adjudicator rules, imports gold as random and changes
+                     the team settings; none is named until you do
 
 Tokens are random per launch and never written anywhere: after a restart, hand out the new URLs.`
 
@@ -36,7 +39,9 @@ export const serveCommand: Command = {
     const reviewers = reviewersOf(values.reviewer ?? [], values.reviewers)
     if (!isServerLocation(dbLocation)) makeDataFolder(dirname(dbLocation))
 
-    const server = await startServe({ dbLocation, port, reviewers }, io)
+    const adjudicators = values.adjudicator ?? []
+    if (adjudicators.length > 0 && reviewers.length === 0) throw new UsageError('--adjudicator needs per-reviewer logins (--reviewer or --reviewers)')
+    const server = await startServe({ dbLocation, port, reviewers, adjudicators }, io)
 
     // The first SIGINT or SIGTERM closes the server cleanly. The handlers stay while it closes: a
     // signal delivered twice (tsx relays it to its child, a process manager repeats it) would
@@ -62,13 +67,13 @@ export const serveCommand: Command = {
  * another program holds it.
  */
 export async function startServe(
-  opts: { dbLocation: string; port: number | null; reviewers: string[] },
+  opts: { dbLocation: string; port: number | null; reviewers: string[]; adjudicators?: string[] },
   io: { out(line: string): void },
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ConsoleServer> {
   const { dbLocation, reviewers } = opts
   const chosen = opts.port === null
-  const server = await startConsoleServer({ dbLocation, port: opts.port ?? preferredServePort(env), portFallback: chosen, reviewers })
+  const server = await startConsoleServer({ dbLocation, port: opts.port ?? preferredServePort(env), portFallback: chosen, reviewers, adjudicators: opts.adjudicators ?? [] })
   if (chosen) rememberServePort(server.host.port, env)
   io.out(`Arbiter console for ${isServerLocation(dbLocation) ? passwordFree(dbLocation) : dbLocation}`)
   if (server.host.busyPort !== null) {
@@ -106,7 +111,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: { db: { type: 'string' }, port: { type: 'string' }, reviewer: { type: 'string', multiple: true }, reviewers: { type: 'string' } },
+      options: { db: { type: 'string' }, port: { type: 'string' }, reviewer: { type: 'string', multiple: true }, reviewers: { type: 'string' }, adjudicator: { type: 'string', multiple: true } },
       strict: true,
       allowPositionals: false
     })

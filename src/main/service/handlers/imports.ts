@@ -12,6 +12,7 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import type { Uploads } from '../uploads'
 import { refuseHostPathFromConsole } from './local-paths'
+import { requireAdjudicator } from '../team-settings'
 
 /**
  * Uploads belong to a login: the web host names each call's session `<login's session>/<tab>`
@@ -49,6 +50,8 @@ export function importHandlers(core: Core, uploads: Uploads): H {
     },
     'imports.run': async ({ source, kind, skipInvalid, goldAs, dialect, gold }, ctx) => {
       if (source.kind === 'path' || gold?.kind === 'path') refuseHostPathFromConsole(ctx, 'import')
+      // Gold imported as `random` enters the calibration set without a draw: the adjudicator's call.
+      if (goldAs === 'random') await requireAdjudicator(core.store(), ctx, 'importing gold labels as random')
       const owner = uploadOwner(ctx)
       const file = resolve(uploads, owner, source)
       const goldFile = gold === null ? null : resolve(uploads, owner, gold)

@@ -4,7 +4,7 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import { maskConflict, maskRecentLabels } from '../sealed'
 import { labelView } from '../task-detail'
-import { mayAdjudicate, readTeamSettings } from '../team-settings'
+import { isAdjudicator, readTeamSettings } from '../team-settings'
 
 type H = Pick<ServerHandlers, 'labels.resolve' | 'labels.undo' | 'labels.recent'>
 
@@ -38,7 +38,7 @@ export function labelHandlers(core: Core): H {
     },
     'labels.undo': async ({ labelId, expectedVersion }, ctx) => {
       // The store lets a label's own reviewer undo it, and a ruling only an adjudicator.
-      const mayUndoRulings = mayAdjudicate(await readTeamSettings(core.store()), ctx.reviewer)
+      const mayUndoRulings = isAdjudicator(await readTeamSettings(core.store()), ctx)
       const r = await core.store().undoLabel({ labelId, expectedVersion, mayUndoRulings }, actorOf(ctx))
       core.changed(r.topics)
       return { ...r.value, refitScheduled: await core.labelsChanged() }

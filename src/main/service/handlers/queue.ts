@@ -7,8 +7,7 @@ import { actorOf } from '../core'
 import { maskDrawnRows, openDrawsFor } from '../drawn'
 import { maskQueueRows, sealedFor, sealedViewerOf } from '../sealed'
 import { taskDetail } from '../task-detail'
-import { mayAdjudicate, readTeamSettings } from '../team-settings'
-import { ApiError } from '../../../shared/errors'
+import { readTeamSettings, requireAdjudicator } from '../team-settings'
 
 /**
  * How long opening a task holds it for this window (10 minutes). The review screen
@@ -69,10 +68,7 @@ export function queueHandlers(core: Core): H {
     },
     // An adjudicator ends another reviewer's hold, e.g. of a window left open.
     'task.releaseHold': async ({ taskId }, ctx) => {
-      const team = await readTeamSettings(core.store())
-      if (!mayAdjudicate(team, ctx.reviewer)) {
-        throw new ApiError('unauthorized', `only ${team.adjudicators.join(', ')} may release another reviewer's hold (the team's adjudicators setting)`)
-      }
+      await requireAdjudicator(core.store(), ctx, "releasing another reviewer's hold")
       const r = await core.store().releaseHold(taskId, actorOf(ctx))
       if (r.value !== null) core.changed(r.topics)
       return { released: r.value }

@@ -9,7 +9,7 @@ import { topicsOf, type AwaitingTask } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
 import { labelView } from '../task-detail'
-import { mayAdjudicate, readTeamSettings, updateTeamSettings } from '../team-settings'
+import { isAdjudicator, readTeamSettings, requireAdjudicator, updateTeamSettings } from '../team-settings'
 
 type H = Pick<ServerHandlers, 'team.getSettings' | 'team.updateSettings' | 'adjudicate.list' | 'adjudicate.resolve'>
 
@@ -25,12 +25,9 @@ export function teamHandlers(core: Core): H {
   return {
     'team.getSettings': () => readTeamSettings(core.store()),
     'team.updateSettings': async ({ patch }, ctx) => {
-      // Once the adjudicators setting names who may adjudicate, only they change the team settings:
-      // otherwise any reviewer could name themselves and undo a ruling or end a hold.
-      const current = await readTeamSettings(core.store())
-      if (!mayAdjudicate(current, ctx.reviewer)) {
-        throw new ApiError('unauthorized', `only ${current.adjudicators.join(', ')} may change the team settings (the team's adjudicators setting)`)
-      }
+      // Only an adjudicator changes the team settings: otherwise a reviewer could name themselves
+      // and undo a ruling, or set N to 1 to read a teammate's blind label and set it back.
+      await requireAdjudicator(core.store(), ctx, 'changing the team settings')
       const settings = await updateTeamSettings(core.store(), patch, actorOf(ctx))
       // N decides what Calibrate draws and what awaits adjudication: both views refresh.
       core.changed([...topicsOf('setSettings'), 'labels'])
@@ -42,20 +39,21 @@ export function teamHandlers(core: Core): H {
       return {
         rows: page.rows.map((t) => ({ taskId: t.taskId, question: t.question, group: t.group, candidates: t.candidates, version: t.version, labels: t.labels.map(labelView) })),
         total: page.total, offset, limit,
-        canAdjudicate: mayAdjudicate(team, ctx.reviewer)
+        canAdjudicate: isAdjudicator(team, ctx)
       }
     },
     'adjudicate.resolve': async ({ taskId, label, expectedVersion, note }, ctx) => {
       const store = core.store()
-      const team = await readTeamSettings(store)
-      if (!mayAdjudicate(team, ctx.reviewer)) {
-        throw new ApiError('unauthorized', `only ${team.adjudicators.join(', ')} may adjudicate (the team's adjudicators setting)`)
-      }
+      const team = await requireAdjudicator(store, ctx, 'a ruling')
       const [task] = (await store.awaitingAdjudication({ reviewersPerTask: team.reviewersPerTask, taskId, offset: 0, limit: 1 })).rows
       if (task === undefined) {
         const { version } = await store.getTaskSummary(taskId)
         if (version !== expectedVersion) throw new ApiError('conflict', `task ${taskId} changed since it was read (version ${expectedVersion}, now ${version}): reload it`)
         throw new ApiError('bad_input', `task ${taskId} is not awaiting adjudication: its reviewers agree, it is still sealed, or it was adjudicated`)
+      }
+      // A judge of her own dispute is no judge: a reviewer with a vote on the task does not rule on it.
+      if (task.labels.some((l) => l.reviewer === ctx.reviewer)) {
+        throw new ApiError('unauthorized', `${ctx.reviewer} labeled task ${taskId}: another adjudicator rules on a disagreement she is part of`)
       }
       const r = await store.recordLabel(
         { taskId, label, source: rulingSource(task), reviewer: ctx.reviewer, note, expectedVersion, adjudicated: true },

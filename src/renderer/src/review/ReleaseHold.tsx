@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { mayAdjudicate, type Reservation } from '@shared/api'
 import { useApi } from '../api/context'
-import { useSettings } from '../api/queries'
+import { useAppInfo, useSettings } from '../api/queries'
 import { useTeamSettings } from '../api/team-queries'
 import { useToast } from '../components/Toasts'
 
@@ -15,9 +15,10 @@ export function ReleaseHold({ holder }: { holder: Reservation }) {
   const toast = useToast()
   const settings = useSettings()
   const team = useTeamSettings()
+  const info = useAppInfo()
   const [busy, setBusy] = useState(false)
   const me = settings.data?.reviewer
-  if (me === undefined || team.data === undefined || !mayAdjudicate(team.data, me)) return null
+  if (me === undefined || team.data === undefined || info.data === undefined || !mayAdjudicate(team.data, me, info.data.reviewerFromToken)) return null
   const release = () => {
     setBusy(true)
     api['task.releaseHold']({ taskId: holder.taskId })
