@@ -74,6 +74,10 @@ describeWith(CHROMIUM, 'Calibrate undo acts on the task on screen only (Chromium
 
     // B has no label yet: Undo has nothing to act on here, and says so; A's label stays.
     await page.keyboard.press('Backspace')
+    // Whatever the console says about it, A keeps its label and B stays on screen.
+    await page.getByTestId('toast').first().waitFor(SOON)
+    expect(await liveLabels(a)).toEqual([[aLabel, 'random']])
+    expect(await onScreen()).toBe(b)
     await page.getByTestId('toast').filter({ hasText: 'Nothing to undo on this task' }).first().waitFor(SOON)
     await page.getByTestId('calibrate-undo').click()
     await screenshots('calibrate-undo-nothing', () => page.getByTestId('toast').filter({ hasText: 'Nothing to undo on this task' }).first().waitFor(SOON))
