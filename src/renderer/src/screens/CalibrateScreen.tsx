@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { DEFAULT_SETTINGS, type LabelSource, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useSettings, useTaskDetail } from '../api/queries'
@@ -56,8 +56,15 @@ export function CalibrateScreen() {
   const [pin, setPin] = useState<{ round: string; taskId: string } | null>(null)
   if (fresh !== null && pin?.round !== round) setPin({ round, taskId: fresh })
   const taskId = pin?.round === round ? pin.taskId : fresh
-  // The draw may come back labeled (a reload, another window): its label is given, its verdict seen.
-  const given = taskId !== null && changing !== taskId && (revealed === taskId || (draw.data?.labeled === true && draw.data.taskId === taskId))
+  const given = taskId !== null && changing !== taskId && revealed === taskId
+  // A draw labeled before this window showed it (a reload, another window) is moved on from: a fresh
+  // screen offers a task to label, never a verdict it did not reveal.
+  const stale = draw.data?.labeled === true && draw.data.taskId !== null && revealed !== draw.data.taskId && changing !== draw.data.taskId ? draw.data.taskId : null
+  useEffect(() => {
+    if (stale === null) return
+    setAfter(stale)
+    setDone((n) => n + 1)
+  }, [stale])
   const detail = useTaskDetail(taskId, !given && changing !== taskId)
   // Undo acts on the task on screen only: its blind label, just committed, is taken back to be
   // replaced on the same draw (a blind label is never simply undone: its task stays in C).
