@@ -2,8 +2,9 @@
  * The reviewer's own labels: the history panel, and undo as the store
  * keeps it — the caller's latest live label of one screen's source, so an undo survives a reload,
  * follows the reviewer to any window, and never takes back another screen's label (Review undoes
- * escalation labels, neither a ruling; a blind label is replaced on its draw, never undone — ops/calibration-set.ts). An undo of a label whose task has
- * moved on since is the store's `conflict` (ops/labels.ts `requireNotMovedOn`).
+ * escalation labels, never a ruling; a blind label is replaced on its draw, never undone:
+ * ops/calibration-set.ts). An undo of a label whose task has moved on since is the store's
+ * `conflict` (ops/labels.ts `requireNotMovedOn`).
  */
 import type { HistoryLabel, ServerHandlers } from '../../../shared/api'
 import type { ReviewerLabel } from '../../store'
