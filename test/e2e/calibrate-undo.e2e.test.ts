@@ -2,7 +2,8 @@
  * Undo in Calibrate acts on the task on screen only, on the demo database in Chromium: after a blind
  * label on A and a move to B, Undo (the key and the button) on B never reaches back to A's label; on
  * B it takes B's label back to be changed on the same draw, and a second Undo still leaves A alone.
- * Screenshots: the "nothing to undo here" notice, light and dark, 1440 and 1024 wide.
+ * Skip moves on from a draw, counted and capped, and Audit shows each reviewer's draws and skips.
+ * Screenshots: the "nothing to undo here" notice and Audit's skips, light and dark, 1440 and 1024 wide.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -105,6 +106,29 @@ describeWith(CHROMIUM, 'Calibrate undo acts on the task on screen only (Chromium
     await expect.poll(() => liveLabels(b), SOON).toEqual([[bLabel, 'random']])
     expect(await liveLabels(a)).toEqual([[aLabel, 'random']])
   })
+
+  it('skips a draw with Skip (counted, capped) and shows the reviewer’s draws and skips on Audit', async () => {
+    const me = server.service.context().reviewer
+    // A fresh page: the draw labeled in the test before is moved on from, a new one is shown.
+    await page.goto(`${server.host.url}#/calibrate`)
+    await page.reload()
+    const shown = await armedTask()
+    expect(await page.getByTestId('verdict-hidden').count()).toBe(1)
+    const skip = page.getByTestId('calibrate-skip')
+    const left = Number(await skip.getAttribute('data-skips-left'))
+    expect(left).toBeGreaterThan(0)
+    await skip.click()
+    await expect.poll(onScreen, SOON).not.toBe(shown)
+    await expect.poll(() => skip.getAttribute('data-skips-left'), SOON).toBe(String(left - 1))
+    expect(await liveLabels(shown)).toEqual([])
+
+    await page.goto(`${server.host.url}#/audit`)
+    const cell = page.locator(`[data-testid="audit-reviewer-skips"][data-reviewer="${me}"]`)
+    // The audit summary is computed in a worker on the first open: give it the time it takes.
+    await cell.waitFor({ timeout: 60_000 })
+    expect(await cell.getAttribute('data-skips')).toBe('1')
+    await screenshots('audit-reviewer-skips', () => cell.scrollIntoViewIfNeeded())
+  }, 120_000)
 
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([])
