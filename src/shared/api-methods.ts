@@ -26,6 +26,7 @@ export const API_METHODS = [
   'labels.undoLast',
   'flags.add',
   'calibrate.draw',
+  'calibrate.skip',
   'imports.upload',
   'imports.pick',
   'imports.run',

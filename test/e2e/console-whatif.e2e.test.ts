@@ -199,20 +199,17 @@ describeWith(CHROMIUM, 'a refit that moves the queue is said plainly; Calibrate 
     // Committed at once, with no question in between.
     expect((await liveLabels(first)).map((l) => l.source)).toEqual(['random'])
 
-    // Undo inside the 3 seconds: the label is superseded and the task comes back with the verdict
-    // it showed (a label of it now is escalation: its verdict was seen); moving on draws another.
+    // Undo inside the 3 seconds: the task on screen takes a new label on the same draw (its blind
+    // label stays until replaced, and the replacement is blind too); moving on draws another.
     await moveOn(first)
     const undone = await labelBlind('1')
     await page.getByTestId('calibrate-undo-bar-undo').click()
-    await expect.poll(async () => (await liveLabels(undone)).length).toBe(0)
     await bar.waitFor({ state: 'detached' })
-    await page.getByTestId('calibrate-seen').waitFor()
+    await page.getByTestId('calibrate-changing').waitFor()
     expect(await onScreen()).toBe(undone)
-    // Labeled again, it is escalation: no bar (no blind commit), and Enter moves on.
-    await armed.waitFor()
-    await page.keyboard.press('2')
-    await page.getByTestId('calibrate-escalated').waitFor()
-    expect(await bar.count()).toBe(0)
+    expect((await liveLabels(undone)).map((l) => l.source)).toEqual(['random'])
+    await labelBlind('2')
+    expect((await liveLabels(undone)).map((l) => [l.source, l.label])).toEqual([['random', (await call('task.detail', { taskId: undone, blind: false })).task.candidates[1]]])
     await moveOn(undone)
 
     // Left alone, the bar goes after 3 seconds and the label stays.

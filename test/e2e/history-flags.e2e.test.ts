@@ -1,12 +1,12 @@
 /**
  * Undo, the history panel and flags, on the demo database in Chromium:
  * - undo follows the reviewer, not the window — it survives a reload, works in Calibrate
- *   (the task comes back, and a label given after its reveal is stored as escalation, said so), and
+ *   (on the task on screen: its blind label is changed on the same draw and stays blind), and
  *   never crosses screens (Backspace in Review leaves a Calibrate blind label alone); undo of a label
  *   whose task moved on since (another reviewer labeled it) is a conflict shown as such;
  * - the history panel lists the reviewer's last 20 labels from the store, across reloads;
  *   one click or `p` reopens one; a moved-on one is marked; a reopened blind label says that
- *   changing it stores escalation;
+ *   it belongs to the calibration set, and Review refuses a label over it;
  * - Flag / can't decide with a reason: a record, not a label; it hands the task back; the
  *   queue marks it and filters on it; progress counts it apart; it exports as arbiter.flags/1.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
@@ -58,6 +58,15 @@ const liveLabelsOf = async (taskId: string) => (await detailOf(taskId)).labels.m
 async function labelAs(ctx: CallContext, taskId: string, pick = 0, source: 'random' | 'escalation' = 'escalation') {
   const d = await detailOf(taskId)
   return server.service.handlers['labels.resolve']({ taskId, label: d.task.candidates[pick], expectedVersion: d.task.version, source, note: null }, ctx)
+}
+
+/**
+ * A fresh unlabeled draw for the console's login: a labeled draw stands until the console moves on
+ * from it, so this moves on from the login's current one (the next Calibrate page takes the new one over).
+ */
+async function freshDraw(): Promise<string> {
+  const current = (await server.service.handlers['calibrate.draw']({ spotCheckOnly: false, after: null }, me())).taskId
+  return (await server.service.handlers['calibrate.draw']({ spotCheckOnly: false, after: current }, me())).taskId as string
 }
 
 const shownTask = () => page.getByTestId('review-task').getAttribute('data-task-id', { timeout: 1000 })
@@ -113,8 +122,6 @@ describeWith(CHROMIUM, 'undo follows the reviewer, not the window (Chromium, dem
     await page.waitForTimeout(500)
     expect(await shownTask()).toBe(task)
     expect((await liveLabelsOf(blind)).map(([, , source]) => source)).toEqual(['random'])
-    // Tidy up for the next tests: Calibrate's own undo takes it back (tested below).
-    await server.service.handlers['labels.undoLast']({ source: 'random' }, me())
   })
 
   it('survives a reload: the label given before it is undone after it, and its task comes back', async () => {
@@ -132,25 +139,26 @@ describeWith(CHROMIUM, 'undo follows the reviewer, not the window (Chromium, dem
     expect(await liveLabelsOf(a)).toEqual([])
   })
 
-  it('works in Calibrate: the undone task comes back, its verdict seen, and a new label is stored as escalation, said so', async () => {
+  it('works in Calibrate: the blind label of the task on screen is changed on its draw, and stays blind', async () => {
+    await freshDraw()
     await page.goto(`${server.host.url}#/calibrate`)
     const blind = await armedTask()
     await page.getByTestId('verdict-hidden').waitFor(SOON)
     await page.keyboard.press('1')
     await page.getByTestId('posterior-bar').first().waitFor({ state: 'attached', ...SOON })
     await page.keyboard.press('Backspace')
-    await page.getByTestId('calibrate-seen').waitFor(SOON)
+    await page.getByTestId('calibrate-changing').waitFor(SOON)
     expect(await shownTask()).toBe(blind)
-    expect(await liveLabelsOf(blind)).toEqual([])
-    await screenshots('calibrate-undone-seen', () => page.getByTestId('calibrate-seen').waitFor())
+    // Not undone: the task stays in the calibration set until its replacement.
+    expect((await liveLabelsOf(blind)).map(([, , source]) => source)).toEqual(['random'])
+    await screenshots('calibrate-changing', () => page.getByTestId('calibrate-changing').waitFor())
 
     await armedTask()
     await page.keyboard.press('2')
-    await page.getByTestId('calibrate-escalated').waitFor(SOON)
-    expect((await liveLabelsOf(blind)).map(([, , source]) => source)).toEqual(['escalation'])
-    await screenshots('calibrate-escalated', () => page.getByTestId('calibrate-escalated').waitFor())
-    // Tidy up: nothing of this test stays in the calibration set or the queue's labels.
-    await server.service.handlers['labels.undoLast']({ source: 'escalation' }, me())
+    await page.getByTestId('calibrate-undo-bar').waitFor(SOON)
+    const d = await detailOf(blind)
+    expect(await liveLabelsOf(blind)).toEqual([[server.service.context().reviewer, d.task.candidates[1], 'random']])
+    expect(await page.getByTestId('calibrate-escalated').count()).toBe(0)
   })
 
   it('shows undo of a label whose task moved on since as a conflict, and changes nothing', async () => {
@@ -215,21 +223,21 @@ describeWith(CHROMIUM, 'the history panel (Chromium, demo database)', () => {
     await page.keyboard.press('p')
     await expect.poll(shownTask, SOON).toBe(newest[1])
 
-    // Undo's rules there: a reopened blind label says a change is stored as escalation, and is.
+    // A blind label belongs to the calibration set: Review says so, and a label given there is
+    // refused (only its labeler on the same draw, or an adjudicator, changes it).
     // A blind label is one of a task Calibrate drew for that session (the server keeps its draws).
-    const blind = (await server.service.handlers['calibrate.draw']({ exclude: [], spotCheckOnly: false }, me())).taskId as string
+    const blind = await freshDraw()
     await labelAs(me(), blind, 0, 'random')
     await openReview(blind)
     await page.getByTestId('review-own-random').waitFor(LIVE)
     await screenshots('review-own-random', () => page.getByTestId('review-own-random').waitFor())
     await page.keyboard.press('2')
-    await expect.poll(shownTask, SOON).not.toBe(blind)
-    expect((await liveLabelsOf(blind)).map(([, , source]) => source)).toEqual(['escalation'])
+    await page.getByTestId('toast-conflict').filter({ hasText: 'blind label' }).first().waitFor(SOON)
+    expect((await liveLabelsOf(blind)).map(([, , source]) => source)).toEqual(['random'])
     const first = page.getByTestId('history-item').first()
     await expect.poll(() => first.getAttribute('data-task-id'), SOON).toBe(blind)
-    // The panel refreshes from the label's change event, coalesced: the new row arrives shortly after.
-    await expect.poll(() => first.getAttribute('data-source'), SOON).toBe('escalation')
-    await expect.poll(() => page.locator(`[data-testid="history-item"][data-task-id="${blind}"][data-source="random"]`).getAttribute('data-live'), SOON).toBe('false')
+    await expect.poll(() => first.getAttribute('data-source'), SOON).toBe('random')
+    await expect.poll(() => first.getAttribute('data-live'), SOON).toBe('true')
   })
 })
 

@@ -131,8 +131,8 @@ describe('audit.summary on the demo database', () => {
 
   it('counts labels by reviewer and source', () => {
     expect(summary.reviewers).toEqual([
-      { reviewer: 'demo:calibrate', random: DEMO_RANDOM_LABELS, escalation: 0, undone: 0 },
-      { reviewer: 'demo:reviewer', random: 0, escalation: DEMO_ESCALATIONS, undone: 0 }
+      { reviewer: 'demo:calibrate', random: DEMO_RANDOM_LABELS, escalation: 0, undone: 0, draws: 0, skips: 0 },
+      { reviewer: 'demo:reviewer', random: 0, escalation: DEMO_ESCALATIONS, undone: 0, draws: 0, skips: 0 }
     ])
   })
 

@@ -81,8 +81,14 @@ describe('the demo database', () => {
     expect(draw).toMatchObject({ unlabeled: DEMO_TASKS - DEMO_RANDOM_LABELS - DEMO_ESCALATIONS, randomLabels: DEMO_RANDOM_LABELS })
     const blind = await call<{ verdict: unknown; state: unknown; blind: boolean }>('task.detail', { taskId: draw.taskId, blind: true })
     expect(blind).toMatchObject({ verdict: null, state: null, blind: true })
-    const spot = await call<{ taskId: string }>('calibrate.draw', { spotCheckOnly: true })
-    const row = (await call<{ rows: { taskId: string; spotCheck: boolean }[] }>('queue.page', { filter: { decision: null, search: spot.taskId } })).rows[0]
+    // The open draw stands until labeled or skipped (switching streams re-draws nothing); a skip
+    // asking for the spot-check stream draws from it.
+    expect((await call<{ taskId: string }>('calibrate.draw', { spotCheckOnly: true })).taskId).toBe(draw.taskId)
+    const spot = await call<{ taskId: string }>('calibrate.skip', { taskId: draw.taskId, spotCheckOnly: true })
+    // Drawn for this login, its row shows it no verdict (spot-checked or not) until labeled: ask as another.
+    const other = { ...service.context(), reviewer: 'another-reviewer', sessionId: 'another-window' }
+    const page = await dispatch(service.handlers, 'queue.page', { filter: { decision: null, search: spot.taskId } }, other)
+    const row = page.ok ? (page.value as { rows: { taskId: string; spotCheck: boolean }[] }).rows[0] : null
     expect(row).toMatchObject({ taskId: spot.taskId, spotCheck: true })
   })
 

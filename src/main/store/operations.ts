@@ -20,7 +20,7 @@ import { reviewerLabels } from './ops/history'
 import { getTaskSummary, liveLabels, recordLabel, undoLabel } from './ops/labels'
 import { facets, filteredLabels, filteredTasks, queuePage } from './ops/queue'
 import { recentLabels, releaseHold, releaseTask, reserveTask } from './ops/reservations'
-import { recordDraw } from './ops/draws'
+import { calibrateDraw, drawCounts, openDrawOf, recordDraw } from './ops/draws'
 import { getSettings, setSettings } from './ops/settings'
 import { counts } from './ops/status'
 import { importTallyPage, saveTallyPacks, saveTallies, seatModels, tallyPack, tallyPage, tallySources, tasksWithoutTallies } from './ops/tallies'
@@ -100,7 +100,14 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   countLabelsSince: read((_d, _now, since, until) => countLabelsSince(since, until)),
   effectiveLabels: read((d, _now, reviewersPerTask) => effectiveLabelsPlan(d, reviewersPerTask)),
   // The server's own record of what Calibrate drew: no screen shows it, no topic changes.
-  recordDraw: write('write', [], true, (d, now, taskId, actor) => recordDraw(d, now, taskId, actor)),
+  recordDraw: write('write', [], true, (d, now, taskId, actor, ttlMs) => recordDraw(d, now, taskId, actor, ttlMs)),
+  // A draw changes no screen but the caller's own Calibrate, which asked for it: no topic.
+  calibrateDraw: write('write', [], true, (d, now, input, actor) => calibrateDraw(d, now, input, actor)),
+  drawCounts: read(() => drawCounts()),
+  openDrawOf: read(function* (d, _now, reviewer) {
+    const r = yield* openDrawOf(d, reviewer)
+    return r === undefined ? null : { reviewer: r.reviewer, sessionId: r.session_id, taskId: r.task_id, drawnAt: r.drawn_at, expiresAt: r.expires_at, labelId: r.label_id }
+  }),
 
   saveFit: write('write', ['fits', 'audit'], true, (d, now, input, actor) => saveFit(d, now, input, actor)),
   // Invisible until finished: no topic changes (the fit's running count is not shown as news).

@@ -106,6 +106,9 @@ export interface ReviewerRow {
   escalation: number
   /** Undone (superseded) labels. */
   undone: number
+  /** Calibrate draws made for this login, and those it skipped or let expire (capped; docs/team.md). */
+  draws: number
+  skips: number
 }
 
 export interface AuditSummary {

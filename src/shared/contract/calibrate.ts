@@ -1,6 +1,6 @@
 /** Calibrate: the blind draw of an unlabeled task (docs/engine.md §10's random labels). */
 import { z } from 'zod'
-import { defineCalls, id, query, returns } from './call'
+import { command, defineCalls, id, query, returns } from './call'
 
 export interface DrawResult {
   taskId: string | null
@@ -10,14 +10,31 @@ export interface DrawResult {
   randomLabels: number
 }
 
+/** The caller's draw (docs/team.md "Calibrate's draw"): at most one open per login, for a limited time. */
+export interface CalibrateDrawResult extends DrawResult {
+  /** When the draw stops taking a blind label (null: nothing drawn). */
+  expiresAt: string | null
+  /** Draws this login skipped (or let expire), and how many more it may skip. */
+  skips: number
+  skipsLeft: number
+  /** The draw already has the caller's label (a console reopened on it shows it given, to change or move on from). */
+  labeled: boolean
+}
+
 export const calibrateCalls = defineCalls({
   /**
-   * A query though it records the draw for the caller's session (that record is what lets a
-   * `random` label in): the record changes no topic, and the console asks again after each label.
+   * A query though it records the draw for the caller's login (that record is what lets a
+   * `random` label in): asked again, it answers the same open draw until it is labeled, skipped or
+   * expires, so refetching draws nothing new. The server alone chooses: no exclusions but the
+   * login's own skips.
    */
   'calibrate.draw': query(
-    z.object({ exclude: z.array(id).max(10_000).default([]), spotCheckOnly: z.boolean().default(false) }).strict(),
-    returns<DrawResult>(),
+    // `after`: the task the console moves on from. Not an exclusion: it only closes the caller's own
+    // labeled draw of that task; without it a labeled draw is answered again while it lives.
+    z.object({ spotCheckOnly: z.boolean().default(false), after: id.nullable().default(null) }).strict(),
+    returns<CalibrateDrawResult>(),
     ['labels']
-  )
+  ),
+  /** Skips the caller's open draw of `taskId` (counted, capped per login) and draws anew. */
+  'calibrate.skip': command(z.object({ taskId: id, spotCheckOnly: z.boolean().default(false) }).strict(), returns<CalibrateDrawResult>())
 })

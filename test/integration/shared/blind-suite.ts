@@ -7,11 +7,13 @@
  * Each case starts from a fresh database with one fit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AuditEntryView, AuditSummary, CallContext, DrawResult, ExportResult, FitSummary, QueuePageResult, QueueRow, ResolveResult, TaskDetail } from '../../../src/shared/api'
+import type { AuditEntryView, AuditSummary, CallContext, ExportResult, FitSummary, QueuePageResult, QueueRow, ResolveResult, TaskDetail } from '../../../src/shared/api'
 import { dispatch } from '../../../src/main/host/dispatch'
 import { createService, type Service } from '../../../src/main/service'
 import { cleanCouncil } from '../../../src/main/sim'
-import { openStore } from '../../../src/main/store'
+import { openStore, type Store } from '../../../src/main/store'
+import { actorOf } from '../../../src/main/service/core'
+import { drawChosen } from '../../helpers/chosen-draw'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { seedTraces } from '../../helpers/seed'
 
@@ -22,6 +24,7 @@ export function defineBlindSuite(name: string, makeDbLocation: MakeDbLocation): 
   describe(`blind through every side door on ${name}`, () => {
     let location: DbLocation | null = null
     let service: Service
+    let store: Store
     let ids: string[] = []
     const as = (reviewer: string): CallContext => ({ ...service.context(), reviewer, sessionId: `window-${reviewer}` })
     let alice: CallContext
@@ -34,9 +37,9 @@ export function defineBlindSuite(name: string, makeDbLocation: MakeDbLocation): 
       return env.value as T
     }
     const detail = (taskId: string, ctx: CallContext, blind = false) => call<TaskDetail>('task.detail', { taskId, blind }, ctx)
-    /** Calibrate's draw for `ctx`, every task but `only` excluded. */
+    /** Calibrate's draw of `only` for `ctx` (the server's draw rule, every other task left out). */
     const drawOnly = async (only: string, ctx: CallContext) => {
-      expect((await call<DrawResult>('calibrate.draw', { exclude: ids.filter((id) => id !== only) }, ctx)).taskId).toBe(only)
+      expect(await drawChosen(store, actorOf(ctx), only, ids)).toBe(true)
     }
     const blindLabel = async (taskId: string, label: string, ctx: CallContext) => {
       const version = (await detail(taskId, ctx, true)).task.version
@@ -54,7 +57,7 @@ export function defineBlindSuite(name: string, makeDbLocation: MakeDbLocation): 
 
     beforeEach(async () => {
       location = await makeDbLocation()
-      const store = await openStore(location.dbLocation)
+      store = await openStore(location.dbLocation)
       const traces = [...cleanCouncil({ tasks: TASKS, seed: 5 })]
       await seedTraces(store, traces)
       ids = traces.map((t) => t.task).sort()

@@ -12,6 +12,7 @@ import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
 import { createService, type Service } from '../../../src/main/service'
 import { openStore, type Store } from '../../../src/main/store'
+import { drawChosen, sessionOfTab } from '../../helpers/chosen-draw'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { rawRequest } from '../../helpers/http'
 import { exampleTraces, seedTraces } from '../../helpers/seed'
@@ -40,7 +41,10 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
     const detail = async (reviewer: string, taskId: string) => (await call<TaskDetail>(reviewer, 'task.detail', { taskId })).value
     async function resolve(reviewer: string, taskId: string, source: 'random' | 'escalation', pick = 0, tab?: string): Promise<ResolveResult> {
       // A random label needs Calibrate's draw of its task for the session first (the server keeps its draws).
-      if (source === 'random') await call(reviewer, 'calibrate.draw', { exclude: ids.filter((t) => t !== taskId) }, tab)
+      if (source === 'random') {
+        const sessionId = await sessionOfTab(store, reviewer, () => call(reviewer, 'calibrate.draw', {}, tab))
+        expect(await drawChosen(store, { reviewer, sessionId, shell: 'web' }, taskId, ids)).toBe(true)
+      }
       const d = await detail(reviewer, taskId)
       const r = await call<ResolveResult>(reviewer, 'labels.resolve', { taskId, label: d.task.candidates[pick], expectedVersion: d.task.version, source }, tab)
       expect(r.status, JSON.stringify(r.error)).toBe(200)
@@ -85,9 +89,11 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
       // Review has nothing left to undo: alice's Calibrate label is not Review's.
       expect((await call<UndoLastResult>('alice', 'labels.undoLast', { source: 'escalation' })).value).toEqual({ undone: null })
       expect((await detail('alice', ids[0])).labels.map((l) => l.reviewer)).toEqual(['alice'])
+      // Nor is a blind label undone from Calibrate: its task stays in the calibration set, and its
+      // labeler replaces it on the same draw instead.
       const calibrate = await call<UndoLastResult>('alice', 'labels.undoLast', { source: 'random' })
-      expect(calibrate.value.undone).toMatchObject({ taskId: ids[0], source: 'random' })
-      expect(await history('alice')).toEqual([[ids[1], 'escalation', false], [ids[0], 'random', false]])
+      expect(calibrate).toMatchObject({ status: 409, error: { code: 'conflict', details: { taskId: ids[0], reason: 'blind-label' } } })
+      expect(await history('alice')).toEqual([[ids[1], 'escalation', false], [ids[0], 'random', true]])
       expect((await detail('bob', ids[2])).labels.map((l) => l.reviewer)).toEqual(['bob'])
     })
 
@@ -104,15 +110,13 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
       expect((await detail('alice', ids[3])).labels.map((l) => l.reviewer)).toEqual(['alice', 'bob'])
     })
 
-    it('stores a blind label given again after its reveal as escalation, and says so', async () => {
+    it('keeps a blind label changed on its own draw blind: the labeler’s replacement, not an escalation', async () => {
       expect((await resolve('alice', ids[4], 'random')).source).toBe('random')
-      await call('alice', 'labels.undoLast', { source: 'random' })
-      const again = await resolve('alice', ids[4], 'random', 1)
-      expect(again.source).toBe('escalation')
-      expect((await detail('alice', ids[4])).labels.map((l) => [l.reviewer, l.source])).toEqual([['alice', 'escalation']])
-      // A reviewer who never labeled the task labels it blind as asked.
-      await call('alice', 'labels.undoLast', { source: 'escalation' })
-      expect((await resolve('bob', ids[4], 'random')).source).toBe('random')
+      // The labeler's change of mind on the same draw replaces the blind label and stays blind.
+      const d = await detail('alice', ids[4])
+      const again = await call<ResolveResult>('alice', 'labels.resolve', { taskId: ids[4], label: d.task.candidates[1], expectedVersion: d.task.version, source: 'random' })
+      expect(again.value.source).toBe('random')
+      expect((await detail('alice', ids[4])).labels.map((l) => [l.reviewer, l.source, l.label])).toEqual([['alice', 'random', d.task.candidates[1]]])
     })
 
     it('records a flag with its reason, hands the task back, keeps it in every queue marked, filters and exports it', async () => {

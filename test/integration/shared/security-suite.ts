@@ -9,13 +9,14 @@
  * starts from a fresh database.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AuditEntryView, DrawResult, ExportResult, ImportSummary, QueuePageResult, ReserveResult, TaskDetail } from '../../../src/shared/api'
+import type { AuditEntryView, ExportResult, ImportSummary, QueuePageResult, ReserveResult, TaskDetail } from '../../../src/shared/api'
 import { UPLOAD_HEADER, uploadHeaderValue, type UploadSlice } from '../../../src/shared/contract/upload'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
 import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
 import { createService, type Service } from '../../../src/main/service'
 import { openStore, type Store } from '../../../src/main/store'
+import { drawChosen, sessionOfTab } from '../../helpers/chosen-draw'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { rawRequest } from '../../helpers/http'
 import { exampleTraces, seedTraces } from '../../helpers/seed'
@@ -61,9 +62,11 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
     const version = async (reviewer: string, taskId: string) => (await call<TaskDetail>(reviewer, 'task.detail', { taskId })).value.task.version
     const resolve = async (reviewer: string, taskId: string, label: string, source: 'random' | 'escalation' = 'escalation', tab?: string) =>
       call<{ labelId: string; version: number }>(reviewer, 'labels.resolve', { taskId, label, expectedVersion: await version(reviewer, taskId), source }, tab)
-    /** Calibrate's draw for `reviewer`, every task but `taskId` excluded. */
+    /** Calibrate's draw of `taskId` for `reviewer`'s tab (the server's draw rule, every other task left out). */
     const draw = async (reviewer: string, taskId: string, tab?: string) =>
-      (await call<DrawResult>(reviewer, 'calibrate.draw', { exclude: TASKS.filter((t) => t !== taskId) }, tab)).value.taskId
+      (await drawChosen(store, { reviewer, sessionId: await sessionOfTab(store, reviewer, () => call(reviewer, 'calibrate.draw', {}, tab)), shell: 'web' }, taskId, TASKS))
+        ? taskId
+        : null
     const importLabels = async (reviewer: string, lines: string[]) => {
       const up = await uploadSlice<{ uploadId: string }>(reviewer, { uploadId: null, fileName: 'mine.labels.jsonl', offset: 0 }, `${lines.join('\n')}\n`)
       expect(up.status).toBe(200)

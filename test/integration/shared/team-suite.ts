@@ -6,11 +6,13 @@
  * an adjudicated label of the labels' source and audited; agreement in the audit summary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AdjudicationList, AuditEntryView, AuditSummary, CallContext, DrawResult, QueuePageResult, RecentLabel, ResolveResult, TaskDetail, TeamSettings } from '../../../src/shared/api'
+import type { AdjudicationList, AuditEntryView, AuditSummary, CallContext, QueuePageResult, RecentLabel, ResolveResult, TaskDetail, TeamSettings } from '../../../src/shared/api'
 import { dispatch } from '../../../src/main/host/dispatch'
 import { createService, type Service } from '../../../src/main/service'
 import { cleanCouncil } from '../../../src/main/sim'
-import { openStore } from '../../../src/main/store'
+import { openStore, type Store } from '../../../src/main/store'
+import { actorOf } from '../../../src/main/service/core'
+import { drawChosen } from '../../helpers/chosen-draw'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { seedTraces } from '../../helpers/seed'
 
@@ -20,6 +22,7 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
   describe(`several reviewers per task on ${name}`, () => {
     let location: DbLocation | null = null
     let service: Service
+    let store: Store
     let ids: string[] = []
     const as = (reviewer: string): CallContext => ({ ...service.context(), reviewer, sessionId: `window-${reviewer}` })
     let ana: CallContext
@@ -37,9 +40,8 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
       if (env.ok) throw new Error(`${method} succeeded`)
       return env.error
     }
-    /** Draws for `ctx`, every task but `only` excluded: is `only` drawable for them? */
-    const drawable = async (only: string, ctx: CallContext) =>
-      (await call<DrawResult>('calibrate.draw', { exclude: ids.filter((id) => id !== only) }, ctx)).taskId === only
+    /** Is `only` drawable for `ctx` (the server's draw rule, every other task left out)? If so it is their draw now. */
+    const drawable = async (only: string, ctx: CallContext) => drawChosen(store, actorOf(ctx), only, ids)
     const detail = (taskId: string, ctx: CallContext, blind = true) => call<TaskDetail>('task.detail', { taskId, blind }, ctx)
     /** A blind label: Calibrate draws the task for `ctx` first (`random` needs the server's draw). */
     const resolve = async (taskId: string, label: string, expectedVersion: number, ctx: CallContext) => {
@@ -49,7 +51,7 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
 
     beforeAll(async () => {
       location = await makeDbLocation()
-      const store = await openStore(location.dbLocation)
+      store = await openStore(location.dbLocation)
       const traces = [...cleanCouncil({ tasks: TASKS, seed: 3 })]
       await seedTraces(store, traces)
       ids = traces.map((t) => t.task).sort()
@@ -160,13 +162,15 @@ export function defineTeamSuite(name: string, makeDbLocation: MakeDbLocation): v
         await resolve(ids[i], d.task.candidates[0], 0, ana)
         await resolve(ids[i], d.task.candidates[same ? 0 : 1], 1, bo)
       }
-      // No longer sealed for cy (N reached): a label from the queue, not a draw.
+      // No longer sealed for cy (N reached), and its blind labels are the calibration set's: cy's
+      // label from the queue would replace them without an adjudication, so it is refused.
       const c = await detail(ids[1], cy)
-      await call<ResolveResult>('labels.resolve', { taskId: ids[1], label: c.task.candidates[0], expectedVersion: c.task.version, source: 'escalation' }, cy)
+      const refused = await failure('labels.resolve', { taskId: ids[1], label: c.task.candidates[0], expectedVersion: c.task.version, source: 'escalation' }, cy)
+      expect(refused).toMatchObject({ code: 'conflict', details: { reason: 'calibration-set' } })
       const a = await call<AuditSummary>('audit.summary', {}, ana)
-      expect(a.agreement.reviewers).toEqual(['ana', 'bo', 'cy'])
-      expect(a.agreement.pairs.map((p) => [p.a, p.b, p.tasks, p.observed])).toEqual([['ana', 'bo', 4, 0.5], ['ana', 'cy', 1, 1], ['bo', 'cy', 1, 1]])
-      expect(a.agreement.overall).toMatchObject({ tasks: 4, minRaters: 2, maxRaters: 3 })
+      expect(a.agreement.reviewers).toEqual(['ana', 'bo'])
+      expect(a.agreement.pairs.map((p) => [p.a, p.b, p.tasks, p.observed])).toEqual([['ana', 'bo', 4, 0.5]])
+      expect(a.agreement.overall).toMatchObject({ tasks: 4, minRaters: 2, maxRaters: 2 })
       expect(a.agreement.overall?.kappa).not.toBeNull()
     })
   })

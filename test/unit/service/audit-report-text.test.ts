@@ -1,6 +1,6 @@
 /** The report's escaping (audit/report/text.ts): hostile text from the database never becomes markup. */
 import { describe, expect, it } from 'vitest'
-import { reviewerRows } from '../../../src/main/service/audit/reviewers'
+import { reviewerRows, withDrawCounts } from '../../../src/main/service/audit/reviewers'
 import { esc, short } from '../../../src/main/service/audit/report/text'
 
 describe('report text', () => {
@@ -24,8 +24,21 @@ describe('reviewer rows', () => {
         { reviewer: 'bo', source: 'random', live: 5, superseded: 0 }
       ])
     ).toEqual([
-      { reviewer: 'bo', random: 5, escalation: 0, undone: 0 },
-      { reviewer: 'ana', random: 1, escalation: 2, undone: 1 }
+      { reviewer: 'bo', random: 5, escalation: 0, undone: 0, draws: 0, skips: 0 },
+      { reviewer: 'ana', random: 1, escalation: 2, undone: 1, draws: 0, skips: 0 }
+    ])
+  })
+
+  it('adds each login’s Calibrate draws and skips, with a row for a login that only drew', () => {
+    const rows = reviewerRows([{ reviewer: 'ana', source: 'random', live: 3, superseded: 0 }])
+    expect(
+      withDrawCounts(rows, [
+        { reviewer: 'ana', draws: 5, labeled: 3, skips: 2 },
+        { reviewer: 'cy', draws: 4, labeled: 0, skips: 4 }
+      ])
+    ).toEqual([
+      { reviewer: 'ana', random: 3, escalation: 0, undone: 0, draws: 5, skips: 2 },
+      { reviewer: 'cy', random: 0, escalation: 0, undone: 0, draws: 4, skips: 4 }
     ])
   })
 })

@@ -3,6 +3,7 @@ import { basename } from 'node:path'
 import type { AuditSummary, CallContext, ServerHandlers } from '../../../shared/api'
 import { isServerLocation } from '../../store'
 import { AuditCache, auditKey } from '../audit/cache'
+import { withDrawCounts } from '../audit/reviewers'
 import { renderReport } from '../audit/report'
 import type { Core } from '../core'
 import { readEngineSettings } from '../engine-settings'
@@ -18,10 +19,11 @@ export function auditHandlers(core: Core): H {
     // in the summary cached under the older key, and the next open sees a new key and recomputes.
     // The cache never serves a summary older than its key.
     const key = await auditKey(store, settings)
-    return cache.get(key, async () => {
+    const a = await cache.get(key, async () => {
       const { value } = await core.job({ kind: 'audit', dbLocation: core.opts.dbLocation, nativeBinding: core.opts.nativeBinding, settings, actor: core.actor(ctx) })
       return value
     })
+    return { ...a, reviewers: withDrawCounts(a.reviewers, await store.drawCounts()) }
   }
   return {
     'audit.summary': async (_args, ctx) => summary(ctx),

@@ -1,6 +1,6 @@
 /** Queue, task detail, reservations (an adjudicator's release of another's too) and Calibrate's draw. */
 import { randomInt } from 'node:crypto'
-import type { QueueRow, ServerHandlers } from '../../../shared/api'
+import type { CalibrateDrawResult, CallContext, QueueRow, ServerHandlers } from '../../../shared/api'
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
@@ -16,6 +16,12 @@ import { readTeamSettings, requireAdjudicator } from '../team-settings'
  */
 export const RESERVATION_MS = 10 * 60_000
 
+/**
+ * How long a Calibrate draw takes its blind label (30 minutes): long enough to read a long
+ * transcript, short enough that a draw left open is soon a counted skip (docs/team.md).
+ */
+export const DRAW_MS = 30 * 60_000
+
 export function queueRow(r: TaskRow): QueueRow {
   return {
     taskId: r.taskId, question: r.question, group: r.group, candidates: r.candidates, createdAt: r.createdAt, version: r.version, moves: r.moves,
@@ -27,7 +33,7 @@ export function queueRow(r: TaskRow): QueueRow {
   }
 }
 
-type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 'task.reserve' | 'task.release' | 'task.releaseHold' | 'calibrate.draw'>
+type H = Pick<ServerHandlers, 'queue.page' | 'queue.facets' | 'task.detail' | 'task.reserve' | 'task.release' | 'task.releaseHold' | 'calibrate.draw' | 'calibrate.skip'>
 
 export function queueHandlers(core: Core): H {
   return {
@@ -57,14 +63,14 @@ export function queueHandlers(core: Core): H {
       return { released: r.value }
     },
     // A uniform draw (docs/engine.md §10): the random number comes from the OS, the pick from the store;
-    // with N reviewers per task, among the tasks this reviewer may still label blind.
-    'calibrate.draw': async ({ exclude, spotCheckOnly }, ctx) => {
-      const { reviewersPerTask } = await readTeamSettings(core.store())
-      const at = randomInt(0, 2 ** 47) / 2 ** 47
-      const drawn = await core.store().drawUnlabeled({ at, exclude, spotCheckOnly, reviewer: ctx.reviewer, reviewersPerTask })
-      // The server's record of the draw: only this session may label this task `random`.
-      if (drawn.taskId !== null) await core.store().recordDraw(drawn.taskId, actorOf(ctx))
-      return drawn
+    // with N reviewers per task, among the tasks this reviewer may still label blind. The store keeps
+    // the login's one open draw: asked again, it answers that one.
+    'calibrate.draw': async ({ spotCheckOnly, after }, ctx) => draw(core, ctx, spotCheckOnly, false, after),
+    'calibrate.skip': async ({ taskId, spotCheckOnly }, ctx) => {
+      const open = await draw(core, ctx, spotCheckOnly, false)
+      // A skip names the task it skips: a late click never skips a draw its window has not shown.
+      if (open.taskId !== taskId) return open
+      return draw(core, ctx, spotCheckOnly, true)
     },
     // An adjudicator ends another reviewer's hold, e.g. of a window left open.
     'task.releaseHold': async ({ taskId }, ctx) => {
@@ -74,4 +80,10 @@ export function queueHandlers(core: Core): H {
       return { released: r.value }
     }
   }
+}
+
+async function draw(core: Core, ctx: CallContext, spotCheckOnly: boolean, skip: boolean, after: string | null = null): Promise<CalibrateDrawResult> {
+  const { reviewersPerTask } = await readTeamSettings(core.store())
+  const at = randomInt(0, 2 ** 47) / 2 ** 47
+  return (await core.store().calibrateDraw({ at, spotCheckOnly, reviewersPerTask, skip, ttlMs: DRAW_MS, after }, actorOf(ctx))).value
 }

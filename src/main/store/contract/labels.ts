@@ -1,4 +1,5 @@
 /** Labels: the append-only label log, one task's summary, the effective label, recent labels. */
+import type { CalibrateDrawResult } from '../../../shared/contract/calibrate'
 import type { LabelSource } from '../../../shared/vocabularies'
 import type { Actor, WriteResult } from './common'
 
@@ -34,9 +35,10 @@ export type RecordLabelInput = {
   /** When the label was given (label files carry it); default now. */
   at?: string | null
   /**
-   * A console's resolve: a `random` label only for a task Calibrate drew for the
-   * actor's session (`recordDraw`), else `unauthorized`. The blind draw, not the client, says what
-   * enters the calibration set.
+   * A console's resolve: a `random` label only on the actor's login's open, unexpired draw of the
+   * task (`calibrateDraw`) from the session it was handed to, else `unauthorized`; and no label
+   * takes a task out of the calibration set (ops/calibration-set.ts). The blind draw, not the
+   * client, says what enters the calibration set.
    */
   requireDraw?: boolean
 }
@@ -45,7 +47,28 @@ export type RecordLabelInput = {
  * `mayUndoRulings`: the actor is an adjudicator (the team's setting, which the service reads). Only
  * a label's own reviewer undoes it; an adjudicated ruling only an adjudicator.
  */
-export type UndoLabelInput = { labelId: string; expectedVersion: number; mayUndoRulings?: boolean }
+export type UndoLabelInput = {
+  labelId: string
+  expectedVersion: number
+  mayUndoRulings?: boolean
+  /** A console's undo: a blind (`random`) label is not undone but replaced on its draw (ops/calibration-set.ts). */
+  keepBlind?: boolean
+}
+
+/**
+ * Calibrate's draw for the actor's login (ops/draws.ts). `at`: a uniform number in [0, 1) from the OS;
+ * `after`: the task the console moves on from (its labeled draw is then closed; any other value keeps it).
+ */
+export type CalibrateDrawInput = { at: number; spotCheckOnly: boolean; reviewersPerTask: number; skip: boolean; ttlMs: number; after?: string | null }
+
+/** The draw, its expiry (null: nothing drawn), and the login's skips so far and left. */
+export type CalibrateDraw = CalibrateDrawResult
+
+/** A login's current Calibrate draw: the session it was handed to, its expiry, the label given on it (null: none yet). */
+export type OpenDraw = { reviewer: string; sessionId: string; taskId: string; drawnAt: string; expiresAt: string; labelId: string | null }
+
+/** One login's Calibrate draws, blind labels given on them, and skips (Audit shows them). */
+export type DrawCount = { reviewer: string; draws: number; labeled: number; skips: number }
 
 /** `labelId` is the row written (the new label, or the undo marker). */
 export type LabelWriteResult = { labelId: string; taskId: string; version: number }
@@ -128,6 +151,15 @@ export interface LabelStore {
    * audits learn from must not move on a blind label some reviewer owed on that task has not given.
    */
   effectiveLabels(reviewersPerTask?: number): Promise<EffectiveLabel[]>
-  /** Calibrate drew this task for the actor's session (recordLabel's `requireDraw`); true when new. */
-  recordDraw(taskId: string, actor: Actor): Promise<WriteResult<boolean>>
+  /**
+   * Makes `taskId` the actor's login's open draw, for the actor's session, for `ttlMs`; true when
+   * it was not already. Calibrate's own draw is `calibrateDraw`; this is a test's way to draw a
+   * task of its choosing (nothing of the console calls it).
+   */
+  recordDraw(taskId: string, actor: Actor, ttlMs?: number): Promise<WriteResult<boolean>>
+  /** Calibrate's draw: the open one while it lives, else a new uniform one; `skip` counts against a cap. */
+  calibrateDraw(input: CalibrateDrawInput, actor: Actor): Promise<WriteResult<CalibrateDraw>>
+  drawCounts(): Promise<DrawCount[]>
+  /** The login's current draw (open or labeled), or null. */
+  openDrawOf(reviewer: string): Promise<OpenDraw | null>
 }

@@ -12,7 +12,8 @@ import { checkId } from '../validate'
 import { appendAudit } from './audit'
 import { LIVE_LABEL } from '../label-rules'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
-import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, toImport, type ImportRow } from '../rows'
+import { EMPTY_IMPORT_COUNTS, IMPORT_COLUMNS, LABEL_COLUMNS, toImport, toLabel, type ImportRow, type LabelRow } from '../rows'
+import { checkKeepsCalibrationSet } from './calibration-set'
 import type { Dialect } from './dialect'
 import { claimForWrite, keepCurrentLabeledCounts } from './labels'
 
@@ -38,10 +39,12 @@ type TaskCheck = { candidates: string }
 function* appendCallersLabel(d: Dialect, now: string, importId: string, r: ImportedLabel, actor: Actor): Plan<void> {
   yield* rowOf(`SELECT t.id FROM tasks t WHERE t.id = ?${d.forUpdate('t')}`, r.taskId)
   yield* claimForWrite(d, now, r.taskId, actor)
-  const own = yield* rowOf<{ id: string }>(
-    `SELECT l.id FROM labels l WHERE l.task_id = ? AND l.reviewer = ? AND NOT l.adjudicated AND ${LIVE_LABEL('l')} ORDER BY l.${d.seq} DESC LIMIT 1`,
+  const own = yield* rowOf<LabelRow>(
+    `SELECT ${LABEL_COLUMNS} FROM labels l WHERE l.task_id = ? AND l.reviewer = ? AND NOT l.adjudicated AND ${LIVE_LABEL('l')} ORDER BY l.${d.seq} DESC LIMIT 1`,
     r.taskId, actor.reviewer
   )
+  // A file is no draw: it neither replaces a blind label nor joins another reviewer's.
+  yield* checkKeepsCalibrationSet(r.taskId, actor.reviewer, r.source, own === undefined ? null : toLabel(own), false)
   const labelId = randomUUID()
   const supersedes = own?.id ?? null
   yield* run(INSERT_LABEL, labelId, r.taskId, r.label, r.source, r.reviewer, r.at, r.note, supersedes, d.bool(false), actor.sessionId)

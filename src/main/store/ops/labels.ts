@@ -29,7 +29,8 @@ import { appendAudit } from './audit'
 import { keepLabeledCounts } from './decided-counts'
 import type { Dialect } from './dialect'
 import { latestDecidedFitId } from './fits'
-import { checkMayUndo, requireDrawn } from './label-ownership'
+import { checkMayUndo, markDrawLabeled, requireDrawn } from './label-ownership'
+import { checkBlindUndo, checkKeepsCalibrationSet } from './calibration-set'
 import { laterLabel } from './history'
 
 type TaskRow = { id: string; question: string | null; candidates: string; grp: string | null; version: number }
@@ -150,14 +151,17 @@ export function* recordLabel(d: Dialect, now: string, input: RecordLabelInput, a
   const at = input.at === null || input.at === undefined ? now : checkIsoUtc(input.at, 'at')
   const supersedes = input.supersedes === null || input.supersedes === undefined ? null : input.supersedes
   yield* checkVersion(d, task, input.expectedVersion)
-  if (supersedes !== null) yield* requireSupersedable(supersedes, task.id)
-  if (input.requireDraw === true && source === 'random') yield* requireDrawn(task.id, actor)
+  const replaced = supersedes === null ? null : yield* requireSupersedable(supersedes, task.id)
+  const fromConsole = input.requireDraw === true
+  const draw = fromConsole && source === 'random' ? yield* requireDrawn(d, now, task.id, actor, supersedes) : null
+  if (fromConsole && input.adjudicated !== true) yield* checkKeepsCalibrationSet(task.id, reviewer, source, replaced, draw !== null)
   yield* claimForWrite(d, now, task.id, actor)
 
   const adjudicated = input.adjudicated === true
   const labelId = yield* insertLabel(d, {
     taskId: task.id, label, source, reviewer, at, note, supersedes, adjudicated, sessionId: actor.sessionId
   })
+  if (draw !== null) yield* markDrawLabeled(draw, labelId)
   const version = yield* bumpVersion(task)
   yield* appendAudit(now, actor, labelAction(adjudicated), task.id, {
     labelId, label, source, reviewer, supersedes, adjudicated, version
@@ -188,6 +192,7 @@ export function* undoLabel(d: Dialect, now: string, input: UndoLabelInput, actor
   const target = yield* getLabel(input.labelId)
   if (target === null) throw new StoreError('not_found', `no label ${input.labelId}`, { labelId: input.labelId })
   checkMayUndo(target, actor, input.mayUndoRulings === true)
+  if (input.keepBlind === true) checkBlindUndo(target)
   const task = yield* requireTask(d, target.taskId, true)
   yield* checkVersion(d, task, input.expectedVersion)
   yield* requireSupersedable(target.id, task.id)

@@ -314,6 +314,10 @@ function Reviewers({ a }: { a: AuditSummary }) {
             <th scope="col">blind</th>
             <th scope="col">escalation</th>
             <th scope="col">undone</th>
+            <th scope="col" title="Calibrate draws made for this reviewer">draws</th>
+            <th scope="col" title="Draws skipped or left to expire, capped per reviewer: a reviewer skipping most draws steers the calibration set toward easy tasks">
+              skipped
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -323,6 +327,10 @@ function Reviewers({ a }: { a: AuditSummary }) {
               <td>{r.random}</td>
               <td>{r.escalation}</td>
               <td>{r.undone}</td>
+              <td>{r.draws}</td>
+              <td data-testid="audit-reviewer-skips" data-reviewer={r.reviewer} data-skips={r.skips}>
+                {r.draws === 0 ? 0 : `${r.skips} (${Math.round((100 * r.skips) / r.draws)} %)`}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { DEFAULT_SETTINGS, type LabelSource, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
 import { useEngineSettings, useSettings, useTaskDetail } from '../api/queries'
@@ -12,7 +12,7 @@ import { useDwell } from '../review/use-dwell'
 import { DwellHint } from '../review/DwellHint'
 import { TaskBody } from '../review/TaskBody'
 import { useResolve } from '../review/use-resolve'
-import { useUndo } from '../review/use-undo'
+import { useToast } from '../components/Toasts'
 import { UndoBar, type BlindCommit } from '../review/UndoBar'
 import { useReviewSession } from '../review/session'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
@@ -27,43 +27,69 @@ export function labelsNeeded(k: number, auto: boolean): number {
 
 export function CalibrateScreen() {
   const api = useApi()
-  const [done, setDone] = useState<string[]>([])
+  const toast = useToast()
+  // Bumped on each move to the next task (and each skip): the draw is asked again.
+  const [done, setDone] = useState(0)
+  // The task the reviewer moved on from: the server closes that labeled draw and draws anew. Any
+  // other ask (a refetch after anyone's label) answers the draw on screen, so it can still be changed.
+  const [after, setAfter] = useState<string | null>(null)
   const [spotOnly, setSpotOnly] = useState(false)
   const draw = useQuery({
-    queryKey: callKey('calibrate.draw', done.length, spotOnly),
-    queryFn: () => api['calibrate.draw']({ exclude: done, spotCheckOnly: spotOnly }),
+    queryKey: callKey('calibrate.draw', done, spotOnly, after),
+    queryFn: () => api['calibrate.draw']({ spotCheckOnly: spotOnly, after }),
     staleTime: Infinity
   })
   const settings = useEngineSettings()
   const reviewerSettings = useSettings()
   const [revealed, setRevealed] = useState<string | null>(null)
-  // Tasks whose blind label this reviewer undid after its reveal: shown again with their verdict,
-  // and a label given now is stored as escalation. `reopened`: the undone one,
-  // shown until the reviewer moves on (an undo after moving on brings its task back).
-  const [seen, setSeen] = useState<ReadonlySet<string>>(new Set())
-  const [reopened, setReopened] = useState<string | null>(null)
-  const { undo, busy: undoing } = useUndo('random')
+  // The task on screen whose blind label the reviewer took back to change it: shown with its
+  // verdict (already seen), and the next key replaces the label on the same draw.
+  const [changing, setChanging] = useState<string | null>(null)
   // The latest blind commit, offered for undo for three seconds: the same undo as ⌫.
   const [commit, setCommit] = useState<BlindCommit | null>(null)
-  // Anyone's label refetches the draw (its counts are live), and a refetch draws afresh: the task
-  // on screen stays pinned until the reviewer moves on, else it would change under them — even
-  // right after their own label, before they could read the verdict it reveals.
-  const round = `${done.length}:${spotOnly}`
+  const [skipping, setSkipping] = useState(false)
+  // Anyone's label refetches the draw (its counts are live): the server answers the open draw
+  // until it is labeled, and the task on screen stays pinned until the reviewer moves on, so it
+  // never changes under them — even right after their own label, before they read its verdict.
+  const round = `${done}:${spotOnly}`
   const fresh = draw.data?.taskId ?? null
   const [pin, setPin] = useState<{ round: string; taskId: string } | null>(null)
   if (fresh !== null && pin?.round !== round) setPin({ round, taskId: fresh })
-  const taskId = reopened ?? (pin?.round === round ? pin.taskId : fresh)
-  const detail = useTaskDetail(taskId, revealed !== taskId && (taskId === null || !seen.has(taskId)))
-  // Calibrate undoes the reviewer's latest random label only (never Review's, never a ruling).
-  const undoLast = async () => {
-    const t = await undo()
-    if (t === null) return
-    setSeen((s) => new Set(s).add(t))
-    setReopened(t)
+  const taskId = pin?.round === round ? pin.taskId : fresh
+  const given = taskId !== null && changing !== taskId && revealed === taskId
+  // A draw labeled before this window showed it (a reload, another window) is moved on from: a fresh
+  // screen offers a task to label, never a verdict it did not reveal.
+  const stale = draw.data?.labeled === true && draw.data.taskId !== null && revealed !== draw.data.taskId && changing !== draw.data.taskId ? draw.data.taskId : null
+  useEffect(() => {
+    if (stale === null) return
+    setAfter(stale)
+    setDone((n) => n + 1)
+  }, [stale])
+  const detail = useTaskDetail(taskId, !given && changing !== taskId)
+  // Undo acts on the task on screen only: its blind label, just committed, is taken back to be
+  // replaced on the same draw (a blind label is never simply undone: its task stays in C).
+  const undoOnScreen = async () => {
+    if (taskId === null || !given) {
+      toast({ kind: 'info', text: 'Nothing to undo on this task: Undo changes the label of the task on screen, once you gave it.' })
+      return
+    }
+    setChanging(taskId)
     setRevealed(null)
     setCommit(null)
   }
-  useHotkeys({ Backspace: () => void undoLast(), 'ctrl+z': () => void undoLast() })
+  useHotkeys({ Backspace: () => void undoOnScreen(), 'ctrl+z': () => void undoOnScreen() })
+  const skip = () => {
+    if (taskId === null || skipping) return
+    setSkipping(true)
+    api['calibrate.skip']({ taskId, spotCheckOnly: spotOnly })
+      .then(() => {
+        setDone((n) => n + 1)
+        setRevealed(null)
+        setChanging(null)
+      })
+      .catch((e: unknown) => toast({ kind: 'error', text: `Not skipped: ${String((e as Error).message)}` }))
+      .finally(() => setSkipping(false))
+  }
 
   if (draw.isPending || settings.isPending || reviewerSettings.isPending) return <Loading />
   if (draw.isError) return <ErrorState error={draw.error} />
@@ -77,8 +103,19 @@ export function CalibrateScreen() {
         <label className="inline">
           <input type="checkbox" checked={spotOnly} onChange={(e) => setSpotOnly(e.target.checked)} /> spot-check stream only
         </label>
-        <button type="button" className="secondary" data-testid="calibrate-undo" onClick={() => void undoLast()} disabled={undoing}>
-          Undo your last blind label <kbd>⌫</kbd>
+        <button type="button" className="secondary" data-testid="calibrate-undo" onClick={() => void undoOnScreen()}>
+          Change this task’s label <kbd>⌫</kbd>
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="calibrate-skip"
+          data-skips-left={draw.data.skipsLeft}
+          onClick={skip}
+          disabled={skipping || taskId === null || given || draw.data.skipsLeft === 0}
+          title="Skipped draws are counted per reviewer and capped: skipping hard tasks would leave the calibration set easier than the tasks it certifies."
+        >
+          Skip ({draw.data.skipsLeft} left)
         </button>
       </header>
       <Progress random={random} auto={auto} unlabeled={draw.data.unlabeled} />
@@ -92,24 +129,27 @@ export function CalibrateScreen() {
         <ErrorState error={detail.error} />
       ) : (
         <BlindTask
-          key={`${taskId}:${seen.has(taskId)}`}
+          key={`${taskId}:${changing === taskId}`}
           detail={detail.data}
-          revealed={revealed === taskId}
-          seen={seen.has(taskId)}
+          revealed={given}
+          changing={changing === taskId}
           dwellMs={dwellMs}
           onLabeled={(label, source) => {
             setRevealed(taskId)
-            // The bar follows a blind commit; a label of a task whose verdict was seen is not one.
+            setChanging(null)
+            // The bar follows a blind commit; a label stored as escalation is not one.
             setCommit(source === 'random' ? { taskId, label, at: Date.now() } : null)
           }}
           onNext={() => {
-            setDone((d) => (d.includes(taskId) ? d : [...d, taskId]))
+            setAfter(taskId)
+            setDone((n) => n + 1)
             setRevealed(null)
-            setReopened(null)
+            setChanging(null)
+            setCommit(null)
           }}
         />
       )}
-      {commit !== null && <UndoBar key={commit.at} commit={commit} onClose={() => setCommit(null)} onUndo={undoLast} />}
+      {commit !== null && <UndoBar key={commit.at} commit={commit} onClose={() => setCommit(null)} onUndo={undoOnScreen} />}
     </div>
   )
 }
@@ -150,14 +190,14 @@ function Progress({ random, auto, unlabeled }: { random: number; auto: boolean; 
 interface BlindTaskProps {
   detail: TaskDetail
   revealed: boolean
-  seen: boolean
+  changing: boolean
   /** The reading time before a label counts (Settings). */
   dwellMs: number
   onLabeled: (label: string, source: LabelSource) => void
   onNext: () => void
 }
 
-function BlindTask({ detail, revealed, seen, dwellMs, onLabeled, onNext }: BlindTaskProps) {
+function BlindTask({ detail, revealed, changing, dwellMs, onLabeled, onNext }: BlindTaskProps) {
   const { resolve, busy } = useResolve('random')
   // The source the store kept for this window's label here: escalation once the verdict was seen.
   const [stored, setStored] = useState<LabelSource | null>(null)
@@ -205,10 +245,9 @@ function BlindTask({ detail, revealed, seen, dwellMs, onLabeled, onNext }: Blind
         {detail.task.group && <> · {detail.task.group}</>} · drawn uniformly at random
       </p>
       <h2 className="question">{detail.task.question === null ? '(no question text)' : <LongText text={detail.task.question} limit={QUESTION_CHARS} />}</h2>
-      {seen && !revealed && (
-        <p className="notice" data-testid="calibrate-seen">
-          You undid your blind label after seeing this task’s verdict. A label you give now is stored as <strong>escalation</strong>: it leaves the
-          calibration set (the certificate uses blind labels only).
+      {changing && !revealed && (
+        <p className="notice" data-testid="calibrate-changing">
+          Changing your blind label on the same draw: the label you give now replaces it, and the task stays in the calibration set.
         </p>
       )}
       {revealed && stored === 'escalation' && (

@@ -287,8 +287,8 @@ function OwnLabelNotice({ label }: { label: HistoryLabel }) {
   if (label.source === 'random' && !label.adjudicated) {
     return (
       <p className="notice" data-testid="review-own-random">
-        Your blind label here is “{label.label}” (Calibrate). You have seen the verdict now: a label you give here is stored as <strong>escalation</strong> and
-        this task leaves the calibration set.
+        Your blind label here is “{label.label}” (Calibrate). It belongs to the calibration set: only you, in Calibrate on the same draw, or an adjudicator
+        change it — a label given here is refused.
       </p>
     )
   }

@@ -58,9 +58,15 @@ ${table(['seat', 'model', 'reliability', 'weight', 'evidence', 'flag', 'drift'],
 <h3>Confusion</h3><p class="muted">P(seat endorses column | truth row) ${set}.</p><div class="plots">${heat.join('\n')}</div></section>`
 }
 
+/** Skipped draws and their share of the login's draws. */
+export const skipShare = (r: Pick<ReviewerRow, 'draws' | 'skips'>): string => (r.draws === 0 ? '0' : `${r.skips} (${Math.round((100 * r.skips) / r.draws)} %)`)
+
 export function reviewersSection(reviewers: readonly ReviewerRow[]): string {
-  const rows = reviewers.map((r) => [esc(r.reviewer), String(r.random), String(r.escalation), String(r.undone)])
-  const body = rows.length === 0 ? '<p>No labels yet.</p>' : table(['reviewer', 'random (live)', 'escalation (live)', 'undone or replaced'], rows, [false, true, true, true])
+  const rows = reviewers.map((r) => [esc(r.reviewer), String(r.random), String(r.escalation), String(r.undone), String(r.draws), skipShare(r)])
+  const body =
+    rows.length === 0
+      ? '<p>No labels yet.</p>'
+      : table(['reviewer', 'random (live)', 'escalation (live)', 'undone or replaced', 'Calibrate draws', 'skipped or expired'], rows, [false, true, true, true, true, true])
   return `<section id="reviewers"><h2>Labels by reviewer</h2>${body}</section>`
 }
 

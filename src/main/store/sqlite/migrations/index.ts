@@ -9,6 +9,7 @@ import { migration as m0007 } from './0007-calibrate-draws'
 import { migration as m0008 } from './0008-flags-reviewer-history'
 import { migration as m0009 } from './0009-decision-rounds'
 import { migration as m0010 } from './0010-labeled-counts'
+import { migration as m0011 } from './0011-draw-lifetime'
 
 /** The SQLite schema history, in order. Append new files; never edit or reorder shipped ones. */
-export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010]
+export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011]
