@@ -71,6 +71,13 @@ export const NOT_HELD_BY_OTHERS = (idExpr: string): string =>
   `NOT EXISTS (SELECT 1 FROM reservations rx WHERE rx.task_id = ${idExpr} AND rx.expires_at > ? AND rx.session_id <> ?)`
 
 /**
+ * A WHERE clause: a live reservation of another session holds the task `idExpr`. Parameters, in
+ * order: now, the viewer's session. Driven by the (few) live reservations.
+ */
+export const HELD_BY_OTHERS = (idExpr: string): string =>
+  `${idExpr} IN (SELECT rx.task_id FROM reservations rx WHERE rx.expires_at > ? AND rx.session_id <> ?)`
+
+/**
  * How many tasks of a fit's unlabeled `decision` view other sessions hold: what the viewer's queue
  * total leaves out when it comes from the fit's stored counts. Driven by the (few) live
  * reservations. `table`: the fit's decisions (../fit-decisions.ts). Parameters, in order: now,
