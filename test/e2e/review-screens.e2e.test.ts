@@ -109,4 +109,39 @@ describeWith(CHROMIUM, 'Review and Adjudicate as a reviewer reads them (Chromium
     expect(back.left, JSON.stringify(frames)).toBe(before)
     expect(pageErrors).toEqual([])
   })
+
+  it('shows the disputed task’s posterior and transcript beside the labels in dispute on Adjudicate', async () => {
+    const h = server.service.handlers
+    const ctx = server.service.context()
+    await h['team.updateSettings']({ patch: { reviewersPerTask: 2 } }, ctx)
+    // Two reviewers label one deferred task differently: it awaits a ruling.
+    const [t] = await queue('defer')
+    const alice = { ...ctx, reviewer: 'alice', sessionId: 'alice-1' }
+    const bob = { ...ctx, reviewer: 'bob', sessionId: 'bob-1' }
+    const first = await h['labels.resolve']({ taskId: t.taskId, label: t.candidates[0], expectedVersion: t.version, source: 'escalation', note: null }, alice)
+    await h['labels.resolve']({ taskId: t.taskId, label: t.candidates[1], expectedVersion: first.version, source: 'escalation', note: null }, bob)
+    const detail = await h['task.detail']({ taskId: t.taskId, blind: false }, ctx)
+
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.goto(`${server.host.url}#/adjudicate`)
+      const card = page.locator(`[data-testid="adjudicate-task"][data-task-id=${JSON.stringify(t.taskId)}]`)
+      await card.waitFor(SOON)
+      expect(await card.getByTestId('adjudicate-label').count()).toBe(2)
+      const evidence = card.getByTestId('adjudicate-evidence')
+      await evidence.getByTestId('posterior-bar').first().waitFor({ state: 'attached', ...SOON })
+      // The posterior is the task's own, bar for bar; the transcript holds every move of its debate.
+      const bars = await evidence.getByTestId('posterior-bar').evaluateAll((els) => els.map((e) => e.getAttribute('data-candidate')))
+      expect(bars).toEqual(detail.task.candidates)
+      const moves = await evidence.getByTestId('transcript-move').evaluateAll((els) => els.map((e) => e.getAttribute('data-move-id')))
+      expect(moves.sort()).toEqual(detail.moves.map((m) => m.id).sort())
+      // Beside the labels, not below them.
+      const [labels, ev] = await Promise.all([card.getByTestId('adjudicate-labels').boundingBox(), evidence.boundingBox()])
+      expect(ev!.x).toBeGreaterThan(labels!.x + labels!.width - 1)
+      expect(ev!.y).toBeLessThan(labels!.y + labels!.height)
+      await page.screenshot({ path: join(SHOTS, `adjudicate-evidence-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: 1440, height: 900 })
+    expect(pageErrors).toEqual([])
+  })
 })
