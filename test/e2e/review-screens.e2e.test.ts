@@ -4,7 +4,8 @@
  *   above the decision and the posterior), for an acted and a deferred task at 1440 and 1024 px;
  * - an undo brings its task back whole: the certificate never leaves the screen on the way, and
  *   "left in the queue" already counts the task again when it shows;
- * - Adjudicate shows each disputed task's transcript and posterior beside the labels in dispute.
+ * - Adjudicate shows each disputed task's transcript and posterior beside the labels in dispute;
+ * - the queue says how many of its tasks another reviewer holds (left out of the list, yet counted).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -49,7 +50,7 @@ const armed = (taskId: string) => page.locator(`[data-testid="review-task"][data
 const shownTask = () => page.getByTestId('review-task').getAttribute('data-task-id', { timeout: 1000 }).catch(() => null)
 const left = () => page.getByTestId('review-progress').getAttribute('data-left', { timeout: 1000 }).catch(() => null)
 
-describeWith(CHROMIUM, 'Review and Adjudicate as a reviewer reads them (Chromium)', () => {
+describeWith(CHROMIUM, 'Review, Adjudicate and the queue as a reviewer reads them (Chromium)', () => {
   it('starts the verdict column level with the candidates, for an acted and a deferred task at 1440 and 1024 px', async () => {
     const tasks = { acted: (await queue('act'))[0].taskId, deferred: (await queue('defer'))[0].taskId }
     for (const [kind, taskId] of Object.entries(tasks)) {
@@ -143,5 +144,23 @@ describeWith(CHROMIUM, 'Review and Adjudicate as a reviewer reads them (Chromium
     }
     await page.setViewportSize({ width: 1440, height: 900 })
     expect(pageErrors).toEqual([])
+  })
+
+  it('says on the queue how many tasks another reviewer holds, so the list and the deferred count add up', async () => {
+    const [t] = await queue('defer')
+    const carol = { ...server.service.context(), reviewer: 'carol', sessionId: 'carol-1' }
+    expect((await server.service.handlers['task.reserve']({ taskId: t.taskId }, carol)).mine).not.toBeNull()
+    try {
+      await page.goto(`${server.host.url}#/queue`)
+      const total = page.locator('[data-testid="queue-total"][data-held="1"]')
+      await total.waitFor(SOON)
+      expect(await total.innerText()).toContain('1 held by another reviewer')
+      const listed = Number(await total.getAttribute('data-total'))
+      const deferred = Number(await page.getByTestId('count-deferred').innerText())
+      expect(listed + 1).toBe(deferred)
+      await page.screenshot({ path: join(SHOTS, 'queue-held-by-another.png') })
+    } finally {
+      await server.service.handlers['task.release']({ taskId: t.taskId }, carol)
+    }
   })
 })
