@@ -45,8 +45,10 @@ function* withOpenDraws(reviewer: string | null): Plan<string | null> {
 function* heldByOthers(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, viewer: string, sealed: SealedViewer | null, drawnFor: string | null): Plan<number> {
   const b = buildFilter(d, filter, fitId, now, false, null, sealed, drawnFor)
   const id = b.mode === 'decided' ? 'd.task_id' : 't.id'
-  const where = [...b.where, HELD_BY_OTHERS(id)].join(' AND ')
-  return (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} WHERE ${where}`, ...b.fromParams, ...b.params, now, viewer))?.n ?? 0
+  const where = [`${id} = h.held_id`, ...b.where].join(' AND ')
+  // CROSS JOIN: SQLite keeps the holds the outer loop (a primary-key lookup each); PostgreSQL plans it freely.
+  const sql = `SELECT count(*) AS n FROM ${HELD_BY_OTHERS} CROSS JOIN ${b.from} WHERE ${where}`
+  return (yield* rowOf<{ n: number }>(sql, now, viewer, ...b.fromParams, ...b.params))?.n ?? 0
 }
 
 export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
