@@ -71,6 +71,14 @@ export const NOT_HELD_BY_OTHERS = (idExpr: string): string =>
   `NOT EXISTS (SELECT 1 FROM reservations rx WHERE rx.task_id = ${idExpr} AND rx.expires_at > ? AND rx.session_id <> ?)`
 
 /**
+ * The tasks other sessions hold (one reservation per task), as a FROM item `h` (`h.held_id`) to
+ * drive a join from: there are few live holds, and a filter over every deferred task must not be
+ * walked to find them. Parameters, in order: now, the viewer's session.
+ */
+export const HELD_BY_OTHERS =
+  '(SELECT rx.task_id AS held_id FROM reservations rx WHERE rx.expires_at > ? AND rx.session_id <> ?) h'
+
+/**
  * How many tasks of a fit's unlabeled `decision` view other sessions hold: what the viewer's queue
  * total leaves out when it comes from the fit's stored counts. Driven by the (few) live
  * reservations. `table`: the fit's decisions (../fit-decisions.ts). Parameters, in order: now,

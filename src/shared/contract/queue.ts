@@ -56,6 +56,11 @@ export interface QueuePageResult {
   rows: QueueRow[]
   /** Rows matching the filter (all pages). */
   total: number
+  /**
+   * Tasks matching the filter that another reviewer (or another window) holds: left out of this
+   * queue while held, yet in the counts. `total + heldByOthers` is the count for everyone.
+   */
+  heldByOthers: number
   offset: number
   limit: number
   fitId: string | null

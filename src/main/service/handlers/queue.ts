@@ -43,7 +43,7 @@ export function queueHandlers(core: Core): H {
       const sealedViewer = await sealedViewerOf(core.store(), ctx)
       const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, sealedViewer, drawnFor: ctx.reviewer })
       const rows = await maskDrawnRows(core.store(), ctx, await maskQueueRows(core.store(), ctx, page.rows.map(queueRow)))
-      return { rows, total: page.total, offset, limit, fitId: page.fitId }
+      return { rows, total: page.total, heldByOthers: page.heldByOthers, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),
     'task.detail': async ({ taskId, blind }, ctx) => {

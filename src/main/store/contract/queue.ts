@@ -84,7 +84,11 @@ export type TaskRow = {
   flags: number
 }
 
-export type QueuePage = { rows: TaskRow[]; total: number; fitId: string | null }
+/**
+ * `heldByOthers`: tasks matching the filter that the viewer's queue leaves out because another
+ * session holds them (0 without a viewer): `total + heldByOthers` is what the filter matches for everyone.
+ */
+export type QueuePage = { rows: TaskRow[]; total: number; heldByOthers: number; fitId: string | null }
 
 export type Facets = { groups: { group: string | null; count: number }[]; seats: string[] }
 

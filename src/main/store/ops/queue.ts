@@ -7,7 +7,7 @@ import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL, OPEN_DRAW } from '../label-rules'
 import { rowOf, rowsOf, type Plan } from '../plan'
 import { toTaskRow, type QueueRow } from '../queue-row'
-import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { ANY_HELD_BY_OTHERS, HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { checkFilter, drawnForOf, sealedViewerOf, viewerOf } from '../task-filter-check'
 import { checkInt } from '../validate'
@@ -38,6 +38,19 @@ function* withOpenDraws(reviewer: string | null): Plan<string | null> {
   return open === undefined ? null : reviewer
 }
 
+/**
+ * How many tasks matching the filter another session holds: the viewer's queue leaves them out,
+ * the counts do not, and the queue says so. Only asked when someone else holds a task at all.
+ */
+function* heldByOthers(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, viewer: string, sealed: SealedViewer | null, drawnFor: string | null): Plan<number> {
+  const b = buildFilter(d, filter, fitId, now, false, null, sealed, drawnFor)
+  const id = b.mode === 'decided' ? 'd.task_id' : 't.id'
+  const where = [`${id} = h.held_id`, ...b.where].join(' AND ')
+  // CROSS JOIN: SQLite keeps the holds the outer loop (a primary-key lookup each); PostgreSQL plans it freely.
+  const sql = `SELECT count(*) AS n FROM ${HELD_BY_OTHERS} CROSS JOIN ${b.from} WHERE ${where}`
+  return (yield* rowOf<{ n: number }>(sql, now, viewer, ...b.fromParams, ...b.params))?.n ?? 0
+}
+
 export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
@@ -52,6 +65,7 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
     (drawnFor === null ? yield* decidedTotal(d, filter, fitId, now, viewer) : null) ??
     (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
+  const held = viewer === null ? 0 : yield* heldByOthers(d, filter, fitId, now, viewer, sealedViewerOf(query.sealedViewer), drawnFor)
   const order = orderBy(d, query.sort, query.direction, b.mode)
   const rows =
     b.mode === 'decided' && d.pageDecisionsFirst
@@ -68,7 +82,7 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
           `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
-  return { rows: rows.map((r) => toTaskRow(r, fit)), total, fitId }
+  return { rows: rows.map((r) => toTaskRow(r, fit)), total, heldByOthers: Number(held), fitId }
 }
 
 export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null, drawnFor: string | null = null): Plan<TaskRow[]> {

@@ -12,10 +12,11 @@ import { Transcript } from './Transcript'
  * The transcript beside the engine's verdict. While `blind` (Calibrate), the verdict column
  * shows nothing of the posterior, weights or gap: the reviewer must not be anchored by them.
  */
-export const TaskBody = memo(function TaskBody({ detail }: { detail: TaskDetail }) {
+export const TaskBody = memo(function TaskBody({ detail, whole = false }: { detail: TaskDetail; whole?: boolean }) {
   // The transcript paints first; the charts (the heaviest part) follow in a background render, so
-  // resolve → next shows the next task without waiting for them.
-  const sidePanels = useDeferredValue<TaskDetail | null>(detail, null)
+  // resolve → next shows the next task without waiting for them. `whole`: a task coming back (an
+  // undo) paints with its charts, so its certificate does not blink out and back.
+  const sidePanels = useDeferredValue<TaskDetail | null>(detail, whole ? detail : null)
   const v = detail.verdict
   const weights: Record<string, number> = {}
   for (const s of v?.seats ?? []) if (s.weight !== null) weights[s.seat] = s.weight

@@ -39,7 +39,13 @@ export function useUndo(source: LabelSource) {
       // The undo bumped the task's version: a cached copy of it (e.g. Calibrate's revealed view)
       // must not be shown, or the next label would go out against the old version and conflict.
       qc.removeQueries({ queryKey: callKey('task.detail', res.undone.taskId), type: 'inactive' })
-      await qc.invalidateQueries({ queryKey: callKey('task.detail', res.undone.taskId) })
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: callKey('task.detail', res.undone.taskId) }),
+        // The task is back in the queue: the counts and "left" say so with the undo, not after the
+        // change event's coalescing window.
+        qc.invalidateQueries({ queryKey: callKey('app.counts') }),
+        qc.invalidateQueries({ queryKey: callKey('queue.page') })
+      ])
       toast({ kind: 'info', text: `Undid “${shortLabel(res.undone.label ?? '')}” on ${res.undone.taskId}.` })
       return res.undone.taskId
     } catch (e) {

@@ -10,9 +10,11 @@ import { useToast } from '../components/Toasts'
 import { hrefFor } from '../router'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 import { callKey } from '../api/call-keys'
+import { DisputeEvidence } from '../adjudicate/DisputeEvidence'
 
 /**
- * Adjudicate: the tasks whose reviewers disagree, each with every label and who gave it.
+ * Adjudicate: the tasks whose reviewers disagree, each with every label and who gave it, beside
+ * the task's posterior and transcript.
  * The adjudicator's pick is recorded as an adjudicated label: it becomes the task's label.
  */
 export function AdjudicateScreen() {
@@ -89,49 +91,52 @@ function Disagreement({ task, allowed }: { task: AwaitingTaskView; allowed: bool
   }
 
   return (
-    <section className="panel" data-testid="adjudicate-task" data-task-id={task.taskId} aria-labelledby={`adj-${task.taskId}`}>
-      <h2 id={`adj-${task.taskId}`} className="question">
-        {task.question === null ? '(no question text)' : <LongText text={task.question} limit={QUESTION_CHARS} />}
-      </h2>
-      <p className="muted small">
-        <a className="mono" href={hrefFor('review', task.taskId)}>
-          {task.taskId}
-        </a>
-        {task.group && <> · {task.group}</>}
-      </p>
-      <table className="data" data-testid="adjudicate-labels">
-        <TableHead columns={['reviewer', 'label', 'source', 'note']} />
-        <tbody>
-          {task.labels.map((l) => (
-            <tr key={l.id} data-testid="adjudicate-label" data-reviewer={l.reviewer} data-label={l.label ?? ''}>
-              <th scope="row">{l.reviewer}</th>
-              <td>{l.label}</td>
-              <td>{l.source}</td>
-              <td>{l.note ?? ''}</td>
-            </tr>
+    <section className="panel adjudicate-task" data-testid="adjudicate-task" data-task-id={task.taskId} aria-labelledby={`adj-${task.taskId}`}>
+      <div className="adjudicate-ruling">
+        <h2 id={`adj-${task.taskId}`} className="question">
+          {task.question === null ? '(no question text)' : <LongText text={task.question} limit={QUESTION_CHARS} />}
+        </h2>
+        <p className="muted small">
+          <a className="mono" href={hrefFor('review', task.taskId)}>
+            {task.taskId}
+          </a>
+          {task.group && <> · {task.group}</>}
+        </p>
+        <table className="data" data-testid="adjudicate-labels">
+          <TableHead columns={['reviewer', 'label', 'source', 'note']} />
+          <tbody>
+            {task.labels.map((l) => (
+              <tr key={l.id} data-testid="adjudicate-label" data-reviewer={l.reviewer} data-label={l.label ?? ''}>
+                <th scope="row">{l.reviewer}</th>
+                <td>{l.label}</td>
+                <td>{l.source}</td>
+                <td>{l.note ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <label className="field">
+          <span>Note (optional, kept with the ruling)</span>
+          <input data-testid="adjudicate-note" value={note} maxLength={4000} disabled={!allowed || busy} onChange={(e) => setNote(e.target.value)} />
+        </label>
+        <div className="candidates" role="group" aria-label="Rule with a candidate">
+          {task.candidates.map((c, i) => (
+            <button
+              key={`${i}:${c}`}
+              type="button"
+              className="candidate"
+              data-testid="adjudicate-pick"
+              data-candidate={c}
+              disabled={!allowed || busy}
+              onClick={() => void rule(c)}
+            >
+              <span className="candidate-text">{c}</span>
+              {votes(c).length > 0 && <span className="muted small"> ({votes(c).join(', ')})</span>}
+            </button>
           ))}
-        </tbody>
-      </table>
-      <label className="field">
-        <span>Note (optional, kept with the ruling)</span>
-        <input data-testid="adjudicate-note" value={note} maxLength={4000} disabled={!allowed || busy} onChange={(e) => setNote(e.target.value)} />
-      </label>
-      <div className="candidates" role="group" aria-label="Rule with a candidate">
-        {task.candidates.map((c, i) => (
-          <button
-            key={`${i}:${c}`}
-            type="button"
-            className="candidate"
-            data-testid="adjudicate-pick"
-            data-candidate={c}
-            disabled={!allowed || busy}
-            onClick={() => void rule(c)}
-          >
-            <span className="candidate-text">{c}</span>
-            {votes(c).length > 0 && <span className="muted small"> ({votes(c).join(', ')})</span>}
-          </button>
-        ))}
+        </div>
       </div>
+      <DisputeEvidence taskId={task.taskId} />
     </section>
   )
 }

@@ -15,6 +15,7 @@ export function QueueScreen() {
   const { query, setQuery, cursor, setCursor } = useQueueState()
   const first = useQueuePage(query, 0)
   const total = first.data?.total ?? 0
+  const held = first.data?.heldByOthers ?? 0
 
   const open = useCallback((row: QueueRow, index: number) => {
     markKey('open')
@@ -60,7 +61,12 @@ export function QueueScreen() {
         <Loading />
       ) : total === 0 ? (
         <EmptyState title={query.filter.decision === 'defer' && !query.filter.search && !query.filter.group ? 'Nothing waits for review' : 'No task matches this filter'}>
-          {c.tasks === 0 ? (
+          {held > 0 ? (
+            <p data-testid="queue-total" data-total={0} data-held={held}>
+              {held} matching {held === 1 ? 'task is' : 'tasks are'} held by {held === 1 ? 'another reviewer' : 'other reviewers'} right now; a task
+              comes back here if its reviewer releases it without a label.
+            </p>
+          ) : c.tasks === 0 ? (
             <p>
               This database holds no tasks yet. Import council traces on the <a href={hrefFor('import')}>Import</a> screen (or with{' '}
               <code>arbiter import</code>), then fit and decide.
@@ -77,7 +83,12 @@ export function QueueScreen() {
       ) : (
         <>
           <p className="hint muted">
-            {total} {total === 1 ? 'task' : 'tasks'} · click a row or <kbd>j</kbd>/<kbd>k</kbd> then <kbd>Enter</kbd> to open it
+            <span data-testid="queue-total" data-total={total} data-held={held}>
+              {total} {total === 1 ? 'task' : 'tasks'}
+              {/* Left out of this list while held, yet in the counts above: the two then add up. */}
+              {held > 0 && <> · {held} held by {held === 1 ? 'another reviewer' : 'other reviewers'} (not listed until released)</>}
+            </span>{' '}
+            · click a row or <kbd>j</kbd>/<kbd>k</kbd> then <kbd>Enter</kbd> to open it
           </p>
           <QueueTable query={query} total={total} cursor={cursor} onOpen={open} />
         </>

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { DEFAULT_SETTINGS, type FlagView, type HistoryLabel, type Reservation, type TaskDetail } from '@shared/api'
 import { useApi } from '../api/context'
@@ -25,6 +26,7 @@ import { useResolve } from '../review/use-resolve'
 import { laterText, useUndo } from '../review/use-undo'
 import { markKey, markShown } from '../perf-marks'
 import { hrefFor } from '../router'
+import { callKey } from '../api/call-keys'
 import { LongText, QUESTION_CHARS } from '../components/LongText'
 import { clockTime, shortDateTime } from '../components/time-text'
 
@@ -42,6 +44,8 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   }, [taskId, next, claimNext])
   const detail = useTaskDetail(taskId)
   const settings = useSettings()
+  // The task an undo just brought back (its detail fetched before the screen moved to it).
+  const [undoneTo, setUndoneTo] = useState<string | null>(null)
   const progress = useReviewProgress()
   useProgressTitle(progress)
 
@@ -65,11 +69,22 @@ export function ReviewScreen({ taskId }: { taskId: string | null }) {
   if (detail.isPending || settings.isPending) return <Loading />
   if (detail.isError) return <ErrorState error={detail.error} />
   const dwellMs = settings.data?.dwellMs ?? DEFAULT_SETTINGS.dwellMs
-  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} dwellMs={dwellMs} />
+  return <Review key={taskId} detail={detail.data} claimNext={claimNext} progress={progress} dwellMs={dwellMs} returned={undoneTo === taskId} onUndone={setUndoneTo} />
 }
 
-function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; claimNext: () => Promise<string | null>; progress: Progress; dwellMs: number }) {
+interface ReviewProps {
+  detail: TaskDetail
+  claimNext: () => Promise<string | null>
+  progress: Progress
+  dwellMs: number
+  /** The task came back by an undo: it paints whole at once. */
+  returned: boolean
+  onUndone: (taskId: string) => void
+}
+
+function Review({ detail, claimNext, progress, dwellMs, returned, onUndone }: ReviewProps) {
   const api = useApi()
+  const qc = useQueryClient()
   const toast = useToast()
   const { resolve, reopen, busy } = useResolve('escalation')
   const { undo, busy: undoing } = useUndo('escalation')
@@ -144,7 +159,13 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
     if (t === detail.task.id) {
       reopen(t)
       leaving.current = false
-    } else go(t)
+      return
+    }
+    // Its detail is fetched before the screen moves, so the task comes back whole (certificate
+    // included) rather than through a loading screen.
+    await qc.prefetchQuery({ queryKey: callKey('task.detail', t, false), queryFn: () => api['task.detail']({ taskId: t, blind: false }) })
+    onUndone(t)
+    go(t)
   }
   const canUndo = (history.data ?? []).some((l) => l.live && l.source === 'escalation' && !l.adjudicated)
   const sendFlag = async (reason: string) => {
@@ -224,27 +245,33 @@ function Review({ detail, claimNext, progress, dwellMs }: { detail: TaskDetail; 
           </div>
         </div>
       </header>
-      <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={choose} />
-      <DwellHint ms={dwell.tooQuick} />
-      <label className="note">
-        <span className="muted small">
-          Note <kbd>n</kbd> (saved with your label)
-        </span>
-        <textarea ref={noteRef} rows={1} value={note} maxLength={4000} onChange={(e) => setNote(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.blur()} />
-      </label>
-      {detail.labels.length > 0 && (
-        <p className="labels small">
-          Labeled:{' '}
-          {detail.labels.map((l) => (
-            <span key={l.id} className={`tag tag-${l.source}`} data-testid="task-label">
-              {l.label} · {l.reviewer}
-              {l.note !== null && <span className="label-note" data-testid="label-note"> — “{l.note}”</span>}
+      {/* The candidates and the note head the transcript's column; the verdict column starts level
+          with them rather than below, where a full-width block left its side empty. */}
+      <div className="review-grid">
+        <div className="review-lead">
+          <CandidateButtons candidates={candidates} keys={keys} current={current} disabled={busy} onPick={choose} />
+          <DwellHint ms={dwell.tooQuick} />
+          <label className="note">
+            <span className="muted small">
+              Note <kbd>n</kbd> (saved with your label)
             </span>
-          ))}
-          {detail.gold !== null && <span className="muted"> · gold in the trace: {detail.gold}</span>}
-        </p>
-      )}
-      <TaskBody detail={detail} />
+            <textarea ref={noteRef} rows={1} value={note} maxLength={4000} onChange={(e) => setNote(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.blur()} />
+          </label>
+          {detail.labels.length > 0 && (
+            <p className="labels small">
+              Labeled:{' '}
+              {detail.labels.map((l) => (
+                <span key={l.id} className={`tag tag-${l.source}`} data-testid="task-label">
+                  {l.label} · {l.reviewer}
+                  {l.note !== null && <span className="label-note" data-testid="label-note"> — “{l.note}”</span>}
+                </span>
+              ))}
+              {detail.gold !== null && <span className="muted"> · gold in the trace: {detail.gold}</span>}
+            </p>
+          )}
+        </div>
+        <TaskBody detail={detail} whole={returned} />
+      </div>
       <HistoryPanel currentTaskId={detail.task.id} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
       {flagOpen && <FlagDialog taskId={detail.task.id} busy={flagging} onSubmit={(r) => void sendFlag(r)} onClose={() => setFlagOpen(false)} />}
