@@ -100,6 +100,14 @@ describe('the report draws the Audit screen’s figures alike', () => {
     }
     expect(charts.filter((c) => c.includes('class="reliability drifting"'))).toHaveLength(1)
   })
+
+  it('leaves out a drift point whose time cannot be placed, instead of failing the whole report', () => {
+    const bad = seat('A9', false)
+    bad.driftChart.points[1] = { ...bad.driftChart.points[1], at: 'not a time' }
+    const report = renderReport({ ...summary, seats: [bad] }, 'demo.db')
+    const line = /<polyline class="reliability" points="([^"]+)"/.exec(report)
+    expect(pointsOf(line![1])).toBe(2)
+  })
 })
 
 describe('the report’s act-or-defer section and method in use', () => {

@@ -38,16 +38,19 @@ export function driftSvg(seat: SeatAuditRow): string {
   if (c.noTimeOrder) return '<p class="no-time-order">No time order: most labels share one time (imported at once), so drift cannot be judged.</p>'
   if (c.points.length === 0) return '<p class="muted">No labeled task this seat moved in.</p>'
   const flagged = seat.drift?.flagged === true
-  const times = c.points.map((p) => Date.parse(p.at))
+  // A time the date parser cannot place has no spot on a time axis (and would make the formatters throw).
+  const points = c.points.map((p) => ({ ...p, ms: Date.parse(p.at) })).filter((p) => Number.isFinite(p.ms))
+  if (points.length === 0) return '<p class="muted">No label time to draw.</p>'
+  const times = points.map((p) => p.ms)
   const first = times[0]
   const last = times[times.length - 1]
   const fr = new Frame(40, 8, WIDTH - 56, 120, first, last)
   const cls = flagged ? 'reliability drifting' : 'reliability'
-  const line = series(cls, c.points.map((p, i) => ({
+  const line = series(cls, points.map((p, i) => ({
     x: fr.x(times[i]), y: fr.y(p.reliability), tip: `up to ${DAY_CLOCK.format(times[i])} UTC: ${num(p.reliability)} (${p.tasks} tasks)`
   })))
-  const recentMs = c.recentFrom === null ? null : Date.parse(c.recentFrom)
-  const recent = recentMs === null ? '' : `<line class="recent" x1="${f(fr.x(recentMs))}" x2="${f(fr.x(recentMs))}" y1="${fr.y0}" y2="${f(fr.bottom)}"/>` +
+  const recentMs = c.recentFrom === null ? NaN : Date.parse(c.recentFrom)
+  const recent = !Number.isFinite(recentMs) ? '' : `<line class="recent" x1="${f(fr.x(recentMs))}" x2="${f(fr.x(recentMs))}" y1="${fr.y0}" y2="${f(fr.bottom)}"/>` +
     `<text class="tick" x="${f(fr.x(recentMs) + 3)}" y="${fr.y0 + 10}">recent 20 %</text>`
   const items = [[cls, 'reliability per bin of labels']] as const
   const keys = legend(items, WIDTH, fr.bottom + 42)
