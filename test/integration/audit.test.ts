@@ -43,9 +43,13 @@ function arbiter(...argv: string[]): { status: number | null; stdout: string; st
   return spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['src/main/cli/index.ts', ...argv], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 })
 }
 
-/** Plots the report must draw for a summary: a reliability diagram per scored method, the frontier, the weights, a heatmap per seat with a matrix. */
+/**
+ * Plots the report must draw for a summary: a reliability diagram per scored method, the frontier, a drift chart per seat
+ * whose labels are in time order (as the Audit screen), the weights, a heatmap per seat with a matrix.
+ */
 function expectedPlots(a: AuditSummary): number {
   return a.methods.filter((m) => m.refused === null && m.n > 0).length + (a.actOrDefer.frontier.length > 0 ? 1 : 0) +
+    a.seats.filter((s) => !s.driftChart.noTimeOrder && s.driftChart.points.length > 0).length +
     (a.seats.some((s) => s.weight !== null) ? 1 : 0) + a.seats.filter((s) => s.confusion !== null).length
 }
 

@@ -3,8 +3,8 @@ import type { AuditSummary } from '../../../src/shared/api'
 import { renderReport } from '../../../src/main/service/audit/report'
 
 const summary: AuditSummary = {
-  fitId: null, labeledTasks: 0, randomLabels: 0, methods: [],
-  actOrDefer: { protocol: 'none', current: null, frontier: [], reason: 'no labels' },
+  fitId: null, methodInUse: 'gated', labeledTasks: 0, randomLabels: 0, methods: [],
+  actOrDefer: { live: null, protocol: 'none', current: null, frontier: [], reason: 'no labels' },
   seats: [], confusionCandidates: [], reviewers: [], agreement: { reviewers: [], pairs: [], overall: null }, computedAt: '2026-11-30T12:00:00.000Z'
 }
 

@@ -23,8 +23,8 @@ export function renderReport(a: AuditSummary, source: string): string {
 </head>
 <body>
 ${headerSection(a, source)}
-${methodsSection(a.methods, a.labeledTasks)}
-${actOrDeferSection(a.actOrDefer, a.randomLabels)}
+${methodsSection(a.methods, a.labeledTasks, a.methodInUse)}
+${actOrDeferSection(a.actOrDefer, a.randomLabels, a.methodInUse)}
 ${seatsSection(a.seats, a.confusionCandidates, a.fitId)}
 ${reviewersSection(a.reviewers)}
 ${agreementSection(a.agreement)}

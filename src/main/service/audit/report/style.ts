@@ -22,11 +22,15 @@ figure { display: inline-flex; flex-direction: column; margin: 0; padding: 8px; 
 figcaption { width: 0; min-width: 100%; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
 svg text { fill: var(--fg); font: 10px system-ui, sans-serif; } svg .axis { font-size: 11px; fill: var(--muted); }
 svg .frame { fill: none; stroke: var(--line); } svg .grid { stroke: var(--line); stroke-dasharray: 2 3; }
-svg .bar { fill: var(--pos); } svg .gap { fill: var(--gap); } svg .conf { stroke: var(--fg); stroke-width: 2; } svg .diag { stroke: var(--muted); stroke-dasharray: 4 3; }
-svg .pos { fill: var(--pos); } svg .neg { fill: var(--neg); } svg .axisline { stroke: var(--muted); }
-svg polyline { fill: none; stroke-width: 2; } svg line.act, svg polyline.act { stroke: var(--pos); stroke-width: 2; }
-svg circle.act { fill: var(--pos); } svg circle.current { fill: none; stroke: var(--accent); stroke-width: 2.5; }
-svg .accact { stroke: var(--accent); stroke-dasharray: 1 3; stroke-width: 2; } svg .wa { stroke: var(--neg); stroke-dasharray: 5 3; stroke-width: 2; }
-svg .budget { stroke: var(--muted); stroke-width: 1; }
-svg .heat { fill: var(--pos); } svg text.cell { font-size: 10px; } svg text.cell.on { fill: #ffffff; }
+svg .diag, svg .budget { stroke: var(--muted); stroke-dasharray: 4 3; stroke-width: 1.5; fill: none; } svg .axisline { stroke: var(--muted); }
+svg .pos { fill: var(--pos); } svg .neg { fill: var(--neg); }
+svg polyline { fill: none; stroke-width: 1.5; } svg circle.dot { fill: var(--bg); stroke-width: 1.5; }
+svg .accuracy, svg .act, svg .reliability { stroke: var(--pos); } svg .wa, svg .reliability.drifting { stroke: var(--neg); }
+svg .current { stroke: var(--fg); stroke-width: 1.5; } svg .recent { stroke: var(--muted); stroke-dasharray: 4 3; }
+svg text.count { font-size: 9px; fill: var(--muted); } svg .legend line { stroke-width: 2; }
+svg .heat.right { fill: var(--accent); } svg .heat.wrong { fill: var(--neg); } svg text.cell { font-size: 10px; } svg text.cell.on { fill: #ffffff; }
+.tag { display: inline-block; font-size: 11px; border-radius: 10px; padding: 0 7px; margin-left: 6px; border: 1px solid var(--accent); color: var(--accent); font-style: normal; }
+tr.in-use td { font-weight: 600; background: var(--panel); }
+.compare { display: flex; flex-wrap: wrap; gap: 12px; } .figures { flex: 1 1 380px; border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; }
+.figures h3 { margin-top: 4px; } .figures td:first-child { white-space: nowrap; } .no-time-order { max-width: 300px; color: var(--muted); }
 `

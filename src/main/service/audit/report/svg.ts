@@ -1,69 +1,53 @@
 /**
  * The report's plots as inline SVG strings: no script, no external resource, so the file opens
  * anywhere and stays readable in ten years. Plot titles and labels come from the database and are
- * escaped (text.ts). Colours come from CSS classes, so the dark theme restyles them.
+ * escaped (text.ts). Colours come from CSS classes, so the dark theme restyles them. The reliability
+ * diagram and the frontier are the console's line charts (src/renderer/src/audit/), drawn alike.
  */
 import type { FrontierPoint, MethodRow, SeatAuditRow } from '../../../../shared/api'
+import { f, Frame, legend, legendHeight, numberTicks, series, svg } from './plot'
 import { esc, num, short } from './text'
 
-const f = (x: number): string => (Math.round(x * 10) / 10).toString()
+const UNIT = [0, 0.5, 1]
 
-/** A unit-square plot area: maps [0, xMax] × [0, 1] onto `w` × `h` pixels at (x0, y0). */
-class Frame {
-  constructor(readonly x0: number, readonly y0: number, readonly w: number, readonly h: number, readonly xMax = 1) {}
-  x = (v: number): number => this.x0 + (v / this.xMax) * this.w
-  y = (v: number): number => this.y0 + (1 - v) * this.h
-
-  axes(xLabel: string, yLabel: string, xTicks: readonly number[]): string {
-    const yTicks = [0, 0.5, 1]
-    const grid = yTicks.map((t) => `<line class="grid" x1="${f(this.x0)}" x2="${f(this.x0 + this.w)}" y1="${f(this.y(t))}" y2="${f(this.y(t))}"/>` +
-      `<text class="tick" x="${f(this.x0 - 4)}" y="${f(this.y(t) + 3)}" text-anchor="end">${t}</text>`).join('')
-    const xt = xTicks.map((t) => `<text class="tick" x="${f(this.x(t))}" y="${f(this.y0 + this.h + 12)}" text-anchor="middle">${t}</text>`).join('')
-    return `<rect class="frame" x="${this.x0}" y="${this.y0}" width="${this.w}" height="${this.h}"/>${grid}${xt}` +
-      `<text class="axis" x="${f(this.x0 + this.w / 2)}" y="${f(this.y0 + this.h + 26)}" text-anchor="middle">${xLabel}</text>` +
-      `<text class="axis" transform="translate(11 ${f(this.y0 + this.h / 2)}) rotate(-90)" text-anchor="middle">${yLabel}</text>`
-  }
-}
-
-const svg = (w: number, h: number, title: string, body: string): string =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${title}"><title>${title}</title>${body}</svg>`
-
-/** Reliability diagram: accuracy per equal-width confidence bin, its gap to the bin's mean confidence, and the diagonal. */
+/** Reliability diagram: accuracy against mean confidence per equal-width bin, each point labelled with its bin's task count; dashed, perfect calibration. */
 export function reliabilitySvg(row: MethodRow): string {
-  const fr = new Frame(40, 8, 200, 170)
-  const bars = row.bins.filter((b) => b.count > 0 && b.accuracy !== null && b.confidence !== null).map((b) => {
-    const x = fr.x(b.lo) + 1
-    const w = fr.x(b.hi) - fr.x(b.lo) - 2
-    const acc = b.accuracy as number
-    const conf = b.confidence as number
-    const tip = `<title>${num(b.lo, 1)}–${num(b.hi, 1)}: ${b.count} tasks, accuracy ${num(acc)}, mean confidence ${num(conf)}</title>`
-    // Overconfidence (confidence above accuracy) is shaded above the bar; the tick marks the mean confidence either way.
-    const over = conf > acc ? `<rect class="gap" x="${f(x)}" y="${f(fr.y(conf))}" width="${f(w)}" height="${f(fr.y(acc) - fr.y(conf))}"/>` : ''
-    const tick = `<line class="conf" x1="${f(x)}" x2="${f(x + w)}" y1="${f(fr.y(conf))}" y2="${f(fr.y(conf))}"/>`
-    return `<g><rect class="bar" x="${f(x)}" y="${f(fr.y(acc))}" width="${f(w)}" height="${f(fr.y(0) - fr.y(acc))}"/>${over}${tick}${tip}</g>`
-  })
+  const fr = new Frame(40, 22, 200, 160)
+  const pts = row.bins.filter((b) => b.count > 0 && b.accuracy !== null && b.confidence !== null).map((b) => ({
+    x: fr.x(b.confidence as number), y: fr.y(b.accuracy as number), count: b.count,
+    tip: `${num(b.lo, 1)}–${num(b.hi, 1)}: ${b.count} tasks, accuracy ${num(b.accuracy)}, mean confidence ${num(b.confidence)}`
+  }))
   const diag = `<line class="diag" x1="${fr.x(0)}" y1="${fr.y(0)}" x2="${fr.x(1)}" y2="${fr.y(1)}"/>`
+  const counts = pts.map((p) => `<text class="count" x="${f(p.x)}" y="${f(p.y - 6)}" text-anchor="middle">${p.count}</text>`).join('')
+  const items = [['accuracy', 'accuracy (n = tasks in bin)'], ['diag', 'perfect calibration']] as const
+  const keys = legend(items, 250, fr.bottom + 42)
   const title = `${esc(row.method)}: reliability (ECE_ew ${num(row.eceEw)}, n = ${row.n})`
-  return svg(250, 215, title, fr.axes('confidence', 'accuracy', [0, 0.5, 1]) + bars.join('') + diag)
+  return svg(250, fr.bottom + 34 + legendHeight(items, 250), title, fr.axes('confidence', 'accuracy', numberTicks(UNIT), UNIT) + diag + series('accuracy', pts) + counts + keys, 'plot-reliability')
 }
 
-const polyline = (cls: string, pts: [number, number][]): string =>
-  pts.length === 0 ? '' : `<polyline class="${cls}" points="${pts.map(([x, y]) => `${f(x)},${f(y)}`).join(' ')}"/>`
+/** Ticks at a round step from 0 to at most `max`. */
+const stepTicks = (max: number): number[] => {
+  const step = max <= 0.3 ? 0.05 : max <= 0.6 ? 0.1 : 0.2
+  return Array.from({ length: Math.floor(max / step + 1e-9) + 1 }, (_, i) => Math.round(i * step * 100) / 100)
+}
 
-/** Risk–automation frontier: Act, Acc|Act and WA against β, with the line WA = β the budget bounds. */
-export function frontierSvg(points: readonly FrontierPoint[], current: FrontierPoint | null): string {
-  const xMax = Math.max(0.5, ...points.map((p) => p.beta))
-  const fr = new Frame(40, 8, 300, 180, xMax)
-  const act = polyline('act', points.map((p) => [fr.x(p.beta), fr.y(p.act)]))
-  const accAct = polyline('accact', points.filter((p) => p.accAct !== null).map((p) => [fr.x(p.beta), fr.y(p.accAct as number)]))
-  const wa = polyline('wa', points.map((p) => [fr.x(p.beta), fr.y(p.wa)]))
-  const budget = `<line class="budget" x1="${fr.x(0)}" y1="${fr.y(0)}" x2="${f(fr.x(xMax))}" y2="${f(fr.y(Math.min(1, xMax)))}"/>`
-  const dots = points.map((p) => `<circle class="act" cx="${f(fr.x(p.beta))}" cy="${f(fr.y(p.act))}" r="2.5"><title>β = ${num(p.beta, 2)}: Act ${num(p.act)}, WA ${num(p.wa)}</title></circle>`).join('')
-  const now = current === null ? '' : `<circle class="current" cx="${f(fr.x(current.beta))}" cy="${f(fr.y(current.act))}" r="5"><title>current budget β = ${num(current.beta, 3)}: Act ${num(current.act)}</title></circle>`
-  const legend = [['act', 'Act'], ['accact', 'Acc|Act'], ['wa', 'WA'], ['budget', 'WA = β']].map(([cls, label], i) =>
-    `<line class="${cls}" x1="352" x2="372" y1="${20 + i * 16}" y2="${20 + i * 16}"/><text class="tick" x="376" y="${24 + i * 16}">${label}</text>`).join('')
-  const ticks = [0, 0.1, 0.2, 0.3, 0.4, 0.5].filter((t) => t <= xMax)
-  return svg(440, 225, 'risk–automation frontier (β sweep)', fr.axes('β (declared budget)', 'share of tasks', ticks) + budget + act + accAct + wa + dots + now + legend)
+/**
+ * Risk–automation frontier, as the console draws it: the acted share and the wrong actions against β,
+ * the line WA = β the budget bounds, and a vertical line at the current budget.
+ */
+export function frontierSvg(points: readonly FrontierPoint[], currentBeta: number | null): string {
+  const xMax = Math.max(1e-9, ...points.map((p) => p.beta))
+  const fr = new Frame(48, 18, 460, 200, 0, xMax)
+  const at = (p: FrontierPoint, y: number, what: string) => ({ x: fr.x(p.beta), y: fr.y(y), tip: `β = ${num(p.beta, 3)}: ${what}` })
+  const act = series('act', points.map((p) => at(p, p.act, `acted share ${num(p.act)}`)))
+  const wa = series('wa', points.map((p) => at(p, p.wa, `wrong actions ${num(p.wa)}`)))
+  const budget = `<polyline class="budget" points="${points.map((p) => `${f(fr.x(p.beta))},${f(fr.y(Math.min(1, p.beta)))}`).join(' ')}"/>`
+  const now = currentBeta === null ? '' : `<line class="current" x1="${f(fr.x(currentBeta))}" x2="${f(fr.x(currentBeta))}" y1="${fr.y0}" y2="${f(fr.bottom)}"/>` +
+    `<text class="current-label" x="${f(fr.x(currentBeta) + 4)}" y="${fr.y0 + 11}">current β = ${num(currentBeta, 2)}</text>`
+  const items = [['act', 'acted share'], ['wa', 'wrong actions (share of all)'], ['budget', 'β (the budget line)']] as const
+  const keys = legend(items, 530, fr.bottom + 44)
+  const axes = fr.axes('wrong-action budget β', 'share of tasks', numberTicks(stepTicks(xMax)), [0, 0.25, 0.5, 0.75, 1])
+  return svg(530, fr.bottom + 36 + legendHeight(items, 530), 'risk–automation frontier (β sweep)', axes + budget + act + wa + now + keys, 'plot-frontier')
 }
 
 /** Seat weights w_i as horizontal bars about zero; negative (counts against what it endorses) marked. Values sit in their own column so no bar covers a label. */
@@ -86,7 +70,7 @@ export function weightsSvg(seats: readonly SeatAuditRow[]): string {
   return svg(440, h, 'seat weights', `<line class="axisline" x1="${mid}" x2="${mid}" y1="4" y2="${h - 4}"/>` + bars.join(''))
 }
 
-/** P(seat endorses column | truth row) as a heatmap; the cell's shade is the probability. */
+/** P(seat endorses column | truth row) as a heatmap, coloured as the console's: the diagonal (being right) green, the rest red; the shade is the probability. */
 export function confusionSvg(seat: string, candidates: readonly string[], m: readonly (readonly number[])[]): string {
   const K = candidates.length
   const cell = K <= 4 ? 40 : K <= 8 ? 28 : 18
@@ -96,13 +80,13 @@ export function confusionSvg(seat: string, candidates: readonly string[], m: rea
     const x = left + c * cell
     const y = top + r * cell
     const text = K <= 8 ? `<text class="cell${p > 0.55 ? ' on' : ''}" x="${x + cell / 2}" y="${y + cell / 2 + 4}" text-anchor="middle">${num(p, 2)}</text>` : ''
-    return `<g><rect class="heat" x="${x}" y="${y}" width="${cell - 1}" height="${cell - 1}" fill-opacity="${num(0.06 + 0.94 * p, 3)}"/>${text}` +
+    return `<g><rect class="heat ${r === c ? 'right' : 'wrong'}" x="${x}" y="${y}" width="${cell - 1}" height="${cell - 1}" fill-opacity="${num(0.06 + 0.94 * p, 3)}"/>${text}` +
       `<title>truth ${esc(candidates[r])} → endorses ${esc(candidates[c])}: ${num(p)}</title></g>`
   }))
   const rows = candidates.map((c, r) => `<text class="tick" x="${left - 4}" y="${top + r * cell + cell / 2 + 4}" text-anchor="end">${short(c, 12)}</text>`)
   const cols = candidates.map((c, j) => `<text class="tick" transform="translate(${left + j * cell + cell / 2 + 3} ${top - 4}) rotate(-45)">${short(c, 10)}</text>`)
   const w = left + K * cell + 40
   const h = top + K * cell + 22
-  const axes = `<text class="axis" x="4" y="${top - 6}">truth ↓</text><text class="axis" x="${left + (K * cell) / 2}" y="${h - 6}" text-anchor="middle">endorsed →</text>`
+  const axes = `<text class="axis" x="4" y="${top - 6}">truth ↓</text><text class="axis" x="${left + (K * cell) / 2}" y="${h - 6}" text-anchor="middle">says →</text>`
   return svg(w, h, `${esc(seat)}: P(endorses column | truth row)`, cells.join('') + rows.join('') + cols.join('') + axes)
 }

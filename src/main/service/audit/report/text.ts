@@ -23,10 +23,11 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(digits)} %`
 }
 
-/** A table from already-escaped cells; `numeric` columns are right-aligned. */
-export function table(head: readonly string[], rows: readonly string[][], numeric: readonly boolean[] = []): string {
+/** A table from already-escaped cells; `numeric` columns are right-aligned; `rowClass` (a class name per row, '' for none) marks rows. */
+export function table(head: readonly string[], rows: readonly string[][], numeric: readonly boolean[] = [], rowClass: readonly string[] = []): string {
   const cls = (i: number) => (numeric[i] ? ' class="n"' : '')
   const th = head.map((h, i) => `<th${cls(i)}>${h}</th>`).join('')
-  const body = rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${c}</td>`).join('')}</tr>`).join('\n')
+  const tr = (j: number) => (rowClass[j] ? `<tr class="${rowClass[j]}">` : '<tr>')
+  const body = rows.map((r, j) => `${tr(j)}${r.map((c, i) => `<td${cls(i)}>${c}</td>`).join('')}</tr>`).join('\n')
   return `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`
 }
