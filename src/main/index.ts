@@ -5,11 +5,15 @@
 import { app, dialog } from 'electron'
 import { join } from 'node:path'
 import { startDesktopCore, type DesktopCore } from './desktop'
-import { openMainWindow, pickImportFile } from './host/electron'
+import { guardEveryWebContents, openMainWindow, pickImportFile } from './host/electron'
 import { defaultDataDir } from './paths'
+
+const rendererIndex = join(__dirname, '../renderer/index.html')
 
 app.setName('Arbiter')
 app.enableSandbox()
+// Before any window: every webContents, ours or not, is guarded from the moment it exists.
+guardEveryWebContents(rendererIndex)
 
 let core: DesktopCore | null = null
 
@@ -22,7 +26,7 @@ async function launch(): Promise<void> {
     subscribe: core.service.subscribe,
     context: core.service.context,
     preloadPath: join(__dirname, '../preload/index.js'),
-    rendererIndex: join(__dirname, '../renderer/index.html')
+    rendererIndex
   })
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_UPLOAD_SLICE_BYTES, UPLOAD_HEADER, uploadHeaderValue, type UploadSlice } from '../../src/shared/contract/upload'
+import { dispatch } from '../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../src/main/host/web'
 import { createService, type Service } from '../../src/main/service'
 import { openStore } from '../../src/main/store'
@@ -80,7 +81,8 @@ beforeAll(async () => {
     uploads: { root: uploadsRoot, limits: { perFileBytes: PER_FILE, perLoginBytes: 2 * PER_FILE } }
   })
   host = await startWebHost({ handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: renderer, reviewers: ['alice', 'bob'] })
-  expect((await json('alice', 'engine.updateSettings', { patch: { autoRefit: false } })).status).toBe(200)
+  // The operator's own setting (engine settings are an adjudicator's, and no login is one here).
+  expect((await dispatch(service.handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, service.context())).ok).toBe(true)
 })
 
 afterAll(async () => {

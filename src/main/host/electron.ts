@@ -3,7 +3,7 @@
  * places allowed to import `electron`; everything it decides lives in electron-free modules
  * (hardening.ts, dispatch.ts) that tests exercise under Node.
  */
-import { BrowserWindow, dialog, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { pathToFileURL } from 'node:url'
 import type { CallContext, ServerHandlers } from '../../shared/api'
 import { API_METHODS, IPC_EVENT_CHANNEL, ipcChannel } from '../../shared/api-methods'
@@ -11,9 +11,10 @@ import type { ApiEvent } from '../../shared/events'
 import { IMPORT_FILE_EXTENSIONS } from '../../shared/contract/upload'
 import { dispatch } from './dispatch'
 import {
-  externalLinkPrompt, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
+  devToolsAllowed, externalLinkPrompt, isTrustedSender, mainWindowOptions, permissionDecision, shouldBlockNavigation, UNTRUSTED_SENDER_REPLY,
   webviewAttachDecision, windowOpenDecision, withContentSecurityPolicy
 } from './hardening'
+import { webContentsGuard } from './web-contents-guard'
 
 export interface DesktopShellOptions {
   handlers: ServerHandlers
@@ -27,7 +28,7 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
   const indexUrl = pathToFileURL(opts.rendererIndex).toString()
   lockDownSession()
 
-  const win = new BrowserWindow(mainWindowOptions(opts.preloadPath))
+  const win = new BrowserWindow(mainWindowOptions(opts.preloadPath, app.isPackaged))
   const contents = win.webContents
   contents.setWindowOpenHandler(({ url }) => {
     // Links in transcripts never open inside the app; a plain http(s) URL goes to the system
@@ -61,6 +62,33 @@ export function openMainWindow(opts: DesktopShellOptions): BrowserWindow {
   win.once('ready-to-show', () => win.show())
   void win.loadURL(indexUrl)
   return win
+}
+
+/**
+ * The app-wide guard (web-contents-guard.ts), on every webContents as it is created, before any
+ * page loads in it: whatever opened it, it opens no window, stays on our index.html and attaches no
+ * webview. Installed before the first window; the main window adds its own handlers on top.
+ */
+export function guardEveryWebContents(rendererIndex: string): void {
+  const guard = webContentsGuard(pathToFileURL(rendererIndex).toString())
+  const devTools = devToolsAllowed(app.isPackaged)
+  app.on('web-contents-created', (_created, contents) => {
+    contents.setWindowOpenHandler(({ url }) => guard.windowOpen(url))
+    contents.on('will-navigate', (event) => {
+      if (guard.blockNavigation(event.url)) event.preventDefault()
+    })
+    contents.on('will-redirect', (event) => {
+      if (guard.blockNavigation(event.url)) event.preventDefault()
+    })
+    contents.on('will-frame-navigate', (event) => {
+      if (guard.blockNavigation(event.url)) event.preventDefault()
+    })
+    contents.on('will-attach-webview', (event) => {
+      if (guard.attachWebview() === 'deny') event.preventDefault()
+    })
+    // A packaged build's windows have no DevTools (webPreferences.devTools); any other way in is shut.
+    if (!devTools) contents.on('devtools-opened', () => contents.closeDevTools())
+  })
 }
 
 async function openExternalAfterAsking(win: BrowserWindow, href: string): Promise<void> {

@@ -40,9 +40,19 @@ export interface HardenedWebPreferences {
   experimentalFeatures: false
   webviewTag: false
   spellcheck: false
+  /** Only in a development build (`devToolsAllowed`). */
+  devTools: boolean
 }
 
-export function hardenedWebPreferences(preloadPath: string): HardenedWebPreferences {
+/**
+ * DevTools run any script in the page with the page's rights: a development build has them, a
+ * packaged one (what users run, on hostile transcripts) does not.
+ */
+export function devToolsAllowed(isPackaged: boolean): boolean {
+  return !isPackaged
+}
+
+export function hardenedWebPreferences(preloadPath: string, isPackaged: boolean): HardenedWebPreferences {
   return {
     preload: preloadPath,
     contextIsolation: true,
@@ -54,11 +64,13 @@ export function hardenedWebPreferences(preloadPath: string): HardenedWebPreferen
     allowRunningInsecureContent: false,
     experimentalFeatures: false,
     webviewTag: false,
-    spellcheck: false
+    spellcheck: false,
+    devTools: devToolsAllowed(isPackaged)
   }
 }
 
-export function mainWindowOptions(preloadPath: string) {
+/** The main window's options; `isPackaged` is Electron's `app.isPackaged`. */
+export function mainWindowOptions(preloadPath: string, isPackaged: boolean) {
   return {
     width: 1360,
     height: 880,
@@ -67,7 +79,7 @@ export function mainWindowOptions(preloadPath: string) {
     show: false,
     title: 'Arbiter',
     autoHideMenuBar: true,
-    webPreferences: hardenedWebPreferences(preloadPath)
+    webPreferences: hardenedWebPreferences(preloadPath, isPackaged)
   }
 }
 

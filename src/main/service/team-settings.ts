@@ -1,4 +1,4 @@
-import { DEFAULT_TEAM_SETTINGS, mayAdjudicate, teamSettingsSchema, type CallContext, type TeamSettings } from '../../shared/api'
+import { DEFAULT_TEAM_SETTINGS, mayAdjudicate, mayTuneEngine, teamSettingsSchema, type CallContext, type TeamSettings } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { Actor, Store } from '../store'
 import { PrefixedSettings } from './prefixed-settings'
@@ -12,8 +12,23 @@ export function isAdjudicator(settings: TeamSettings, ctx: CallContext): boolean
 export async function requireAdjudicator(store: Store, ctx: CallContext, what: string): Promise<TeamSettings> {
   const team = await readTeamSettings(store)
   if (isAdjudicator(team, ctx)) return team
+  throw notAnAdjudicator(team, what)
+}
+
+/**
+ * Refuses `what` (the engine settings, a re-decide, a rollback) to a per-reviewer login that is
+ * not a named adjudicator (shared/contract/team.ts `mayTuneEngine`): they move every reviewer's
+ * verdicts at once. The one local user and the CLI keep them.
+ */
+export async function requireEngineRights(store: Store, ctx: CallContext, what: string): Promise<void> {
+  if (ctx.shell === 'cli' || ctx.reviewerFromToken !== true) return
+  const team = await readTeamSettings(store)
+  if (!mayTuneEngine(team, ctx.reviewer, true)) throw notAnAdjudicator(team, what)
+}
+
+function notAnAdjudicator(team: TeamSettings, what: string): ApiError {
   const who = team.adjudicators.length === 0 ? 'no adjudicator is named (the team settings name them; `arbiter serve --adjudicator NAME`)' : `only ${team.adjudicators.join(', ')} may`
-  throw new ApiError('unauthorized', `${what} needs an adjudicator: ${who}`)
+  return new ApiError('unauthorized', `${what} needs an adjudicator: ${who}`)
 }
 
 /**

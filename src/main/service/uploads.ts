@@ -206,6 +206,14 @@ export class Uploads {
     return { path: e.path, fileName: e.fileName }
   }
 
+  /** An upload `file` marked that no import read after all: it may expire again, from now. */
+  release(owner: string, uploadId: string): void {
+    const e = this.files.get(uploadId)
+    if (e === undefined || e.owner !== owner) return
+    e.inUse = false
+    e.touchedAt = this.now()
+  }
+
   drop(owner: string, uploadId: string): void {
     const e = this.files.get(uploadId)
     if (e === undefined || e.owner !== owner) return

@@ -20,7 +20,7 @@ export const DEFAULT_TEAM_SETTINGS: TeamSettings = { reviewersPerTask: 1, adjudi
 
 /**
  * Who holds the adjudicator's rights (rule on a disagreement, undo a ruling, end another's hold,
- * change the team settings, import labels as `random`). With per-reviewer logins (`perLogin`) only
+ * change the team settings, import labels as `random`; with logins also `mayTuneEngine`'s rights). With per-reviewer logins (`perLogin`) only
  * a named adjudicator: a team that names none has none, so no login can steer the calibration set
  * by granting itself the role. Without logins (the desktop app, `serve` alone) the one local user
  * is everyone, unless the setting names who adjudicates. The service decides; the console shows.
@@ -28,6 +28,15 @@ export const DEFAULT_TEAM_SETTINGS: TeamSettings = { reviewersPerTask: 1, adjudi
 export function mayAdjudicate(settings: TeamSettings, reviewer: string, perLogin: boolean): boolean {
   if (settings.adjudicators.length === 0) return !perLogin
   return settings.adjudicators.includes(reviewer)
+}
+
+/**
+ * Who may change the engine settings, re-decide under another budget or roll a fit back: moves that
+ * change every reviewer's verdicts at once. With per-reviewer logins, the named adjudicators only
+ * (none named: nobody from the console; the CLI always may); without logins, the one local user.
+ */
+export function mayTuneEngine(settings: TeamSettings, reviewer: string, perLogin: boolean): boolean {
+  return !perLogin || mayAdjudicate(settings, reviewer, true)
 }
 
 /** A task whose reviewers disagree, with every live label and who gave it. */

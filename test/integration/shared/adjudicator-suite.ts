@@ -1,12 +1,13 @@
 /**
  * The adjudicator's rights over per-reviewer logins (`serve --reviewer alice --reviewer bob
  * --reviewer carol`), on either backend: while no adjudicator is named nobody rules, imports gold
- * as `random`, ends another's hold or changes the team settings (so no login can set N to 1 to read
- * a teammate's blind label); once the operator names carol, only she does — and never on a
- * disagreement she is part of. Without logins the one local user keeps every right.
+ * as `random`, ends another's hold, changes the team settings (so no login can set N to 1 to read
+ * a teammate's blind label) or moves the engine (its settings, a re-decide, a rollback); once the
+ * operator names carol, only she does — and never rules on a disagreement she is part of. Without
+ * logins the one local user keeps every right.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AdjudicationList, CallContext, TaskDetail, TeamSettings } from '../../../src/shared/api'
+import type { AdjudicationList, CallContext, EngineSettings, FitSummary, TaskDetail, TeamSettings } from '../../../src/shared/api'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
 import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
@@ -108,11 +109,51 @@ export function defineAdjudicatorSuite(name: string, makeDbLocation: MakeDbLocat
       expect((await store.liveLabels(TASK)).filter((l) => l.adjudicated).map((l) => [l.reviewer, l.label])).toEqual([['carol', 'Jupiter']])
     })
 
+    it('gives the engine settings, a re-decide and a rollback only to a named adjudicator over logins', async () => {
+      const first = await dispatch(service.handlers, 'fits.run', {}, cli())
+      const second = await dispatch(service.handlers, 'fits.run', {}, cli())
+      if (!first.ok || !second.ok) throw new Error('the CLI fits')
+      const firstId = (first.value as FitSummary).id
+      const before = (await call<EngineSettings>('alice', 'engine.getSettings')).value
+      const moves = {
+        settings: () => ['engine.updateSettings', { patch: { budget: { kind: 'absolute', beta: 0.4 } } }] as const,
+        redecide: () => ['fits.redecide', { budget: { kind: 'absolute', beta: 0.4 } }] as const,
+        rollback: () => ['fits.rollback', { fitId: firstId }] as const
+      }
+      const currentFit = async () => (await call<FitSummary[]>('alice', 'fits.list', {})).value.find((f) => f.current)
+
+      // No adjudicator named: no login moves every reviewer's verdicts.
+      for (const move of Object.values(moves)) {
+        const [method, args] = move()
+        expect(await call('bob', method, args), method).toMatchObject({ status: 401, error: { code: 'unauthorized', message: expect.stringContaining('no adjudicator is named') } })
+      }
+      // The operator names carol: bob still may not, nothing moved…
+      await dispatch(service.handlers, 'team.updateSettings', { patch: { adjudicators: ['carol'] } }, cli())
+      for (const move of Object.values(moves)) {
+        const [method, args] = move()
+        expect(await call('bob', method, args), method).toMatchObject({ status: 401, error: { code: 'unauthorized', message: expect.stringContaining('only carol may') } })
+      }
+      expect((await call<EngineSettings>('alice', 'engine.getSettings')).value).toEqual(before)
+      expect((await currentFit())?.id).toBe((second.value as FitSummary).id)
+
+      // …and carol does each.
+      expect(await call<EngineSettings>('carol', ...moves.settings())).toMatchObject({ status: 200, value: { budget: { kind: 'absolute', beta: 0.4 } } })
+      expect(await call<FitSummary>('carol', ...moves.redecide())).toMatchObject({ status: 200, value: { current: true } })
+      const back = await call<FitSummary>('carol', ...moves.rollback())
+      expect(back).toMatchObject({ status: 200, value: { parentFitId: firstId, current: true } })
+      expect(await currentFit()).toMatchObject({ id: back.value.id })
+      // The CLI keeps them whoever is named.
+      expect(await dispatch(service.handlers, 'engine.updateSettings', { patch: { budget: { kind: 'absolute', beta: 0.2 } } }, cli())).toMatchObject({ ok: true })
+    })
+
     it('keeps every right with the one local user when there are no logins', async () => {
       const local = service.context()
       const set = await dispatch(service.handlers, 'team.updateSettings', { patch: { reviewersPerTask: 2 } }, local)
       expect(set).toMatchObject({ ok: true, value: { reviewersPerTask: 2, adjudicators: [] } })
       expect(await dispatch(service.handlers, 'adjudicate.list', {}, local)).toMatchObject({ ok: true, value: { canAdjudicate: true } })
+      // The engine settings too, even once the team names an adjudicator: the local user is not a login.
+      await dispatch(service.handlers, 'team.updateSettings', { patch: { adjudicators: ['carol'] } }, cli())
+      expect(await dispatch(service.handlers, 'engine.updateSettings', { patch: { spotRate: 0.1 } }, local)).toMatchObject({ ok: true, value: { spotRate: 0.1 } })
     })
   })
 }

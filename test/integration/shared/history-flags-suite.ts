@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExportResult, FlagView, HistoryLabel, QueuePageResult, ReserveResult, ResolveResult, TaskDetail, UndoLastResult } from '../../../src/shared/api'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
+import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
 import { createService, type Service } from '../../../src/main/service'
 import { openStore, type Store } from '../../../src/main/store'
@@ -66,7 +67,8 @@ export function defineHistoryFlagsSuite(name: string, makeDbLocation: MakeDbLoca
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob']
       })
-      await call('alice', 'engine.updateSettings', { patch: { autoRefit: false } })
+      // The operator's own setting (engine settings are an adjudicator's, and none is named yet).
+      expect((await dispatch(service.handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, service.context())).ok).toBe(true)
     })
     afterAll(async () => {
       await host?.close()

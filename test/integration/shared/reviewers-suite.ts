@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditEntryView, QueuePageResult, ReserveResult, Settings, TaskDetail } from '../../../src/shared/api'
 import { DEFAULT_RENDERER_DIR } from '../../../src/main/console-server'
+import { dispatch } from '../../../src/main/host/dispatch'
 import { startWebHost, type WebHost } from '../../../src/main/host/web'
 import { createService, type Service } from '../../../src/main/service'
 import { RESERVATION_MS } from '../../../src/main/service/handlers/queue'
@@ -60,7 +61,8 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob']
       })
-      await call('alice', 'engine.updateSettings', { patch: { autoRefit: false } })
+      // The operator's own setting (engine settings are an adjudicator's, and none is named yet).
+      expect((await dispatch(service.handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, service.context())).ok).toBe(true)
     })
     afterAll(async () => {
       await host?.close()

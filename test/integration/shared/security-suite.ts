@@ -86,7 +86,8 @@ export function defineSecuritySuite(name: string, makeDbLocation: MakeDbLocation
         handlers: service.handlers, subscribe: service.subscribe, context: service.context, rendererDir: DEFAULT_RENDERER_DIR,
         reviewers: ['alice', 'bob', 'carol']
       })
-      await call('alice', 'engine.updateSettings', { patch: { autoRefit: false } })
+      // The operator's own setting (engine settings are an adjudicator's, and none is named yet).
+      expect((await dispatch(service.handlers, 'engine.updateSettings', { patch: { autoRefit: false } }, service.context())).ok).toBe(true)
       // With per-reviewer logins nobody adjudicates until named: the operator (the CLI) names carol.
       const named = await dispatch(service.handlers, 'team.updateSettings', { patch: { adjudicators: ['carol'] } }, { ...service.context(), shell: 'cli' })
       expect(named.ok).toBe(true)

@@ -19,7 +19,7 @@ const root = join(__dirname, '../../..')
 const INDEX = 'file:///opt/arbiter/resources/app.asar/out/renderer/index.html'
 
 describe('checklist 2–4, 6, 8–10: the window’s webPreferences', () => {
-  const prefs = mainWindowOptions('/opt/arbiter/out/preload/index.js').webPreferences as unknown as Record<string, unknown>
+  const prefs = mainWindowOptions('/opt/arbiter/out/preload/index.js', true).webPreferences as unknown as Record<string, unknown>
 
   it('isolates the context, sandboxes the renderer and keeps Node out of every frame and worker', () => {
     expect(prefs).toMatchObject({
@@ -37,9 +37,14 @@ describe('checklist 2–4, 6, 8–10: the window’s webPreferences', () => {
     expect(prefs).not.toHaveProperty('enableBlinkFeatures')
     // Every preference is one the checklist reviews or a harmless UI one: an unknown key fails here.
     expect(Object.keys(prefs).sort()).toEqual([
-      'allowRunningInsecureContent', 'contextIsolation', 'experimentalFeatures', 'nodeIntegration', 'nodeIntegrationInSubFrames',
+      'allowRunningInsecureContent', 'contextIsolation', 'devTools', 'experimentalFeatures', 'nodeIntegration', 'nodeIntegrationInSubFrames',
       'nodeIntegrationInWorker', 'preload', 'sandbox', 'spellcheck', 'webSecurity', 'webviewTag'
     ])
+  })
+
+  it('has no DevTools in a packaged build, and keeps them in a development one', () => {
+    expect(prefs.devTools).toBe(false)
+    expect(mainWindowOptions('/dev/arbiter/out/preload/index.js', false).webPreferences.devTools).toBe(true)
   })
 })
 
@@ -152,7 +157,7 @@ describe('wiring: host/electron.ts installs every handler', () => {
     ['permission checks', /setPermissionCheckHandler\([^)]*\)\s*=>\s*permissionDecision\(permission\)/],
     ['device permissions', /setDevicePermissionHandler\([^)]*\)\s*=>\s*permissionDecision\(/],
     ['the CSP header', /onHeadersReceived\([\s\S]*?withContentSecurityPolicy\(details\.responseHeaders\)/],
-    ['the hardened window options', /new BrowserWindow\(mainWindowOptions\(opts\.preloadPath\)\)/],
+    ['the hardened window options, DevTools as the build allows', /new BrowserWindow\(mainWindowOptions\(opts\.preloadPath, app\.isPackaged\)\)/],
     ['the session lock-down before the window', /lockDownSession\(\)\s*\n\s*\n?\s*const win = new BrowserWindow/]
   ])('%s', (_name, pattern) => {
     expect(src).toMatch(pattern)

@@ -9,8 +9,8 @@ const out = join(__dirname, '../../../out')
 
 describe('window hardening (electron-free module used by host/electron.ts)', () => {
   it('isolates, sandboxes and keeps node out of the renderer', () => {
-    const prefs = mainWindowOptions('/app/out/preload/index.js').webPreferences
-    expect(prefs).toEqual(hardenedWebPreferences('/app/out/preload/index.js'))
+    const prefs = mainWindowOptions('/app/out/preload/index.js', true).webPreferences
+    expect(prefs).toEqual(hardenedWebPreferences('/app/out/preload/index.js', true))
     expect(prefs.contextIsolation).toBe(true)
     expect(prefs.sandbox).toBe(true)
     expect(prefs.nodeIntegration).toBe(false)

@@ -7,6 +7,7 @@ import { actorOf } from '../core'
 import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
 import { fitDetail, fitSummary } from '../fit/views'
 import { budgetWhatIf, refitChange } from '../fit/what-if'
+import { requireEngineRights } from '../team-settings'
 
 type H = Pick<
   ServerHandlers,
@@ -18,6 +19,7 @@ export function fitHandlers(core: Core): H {
   return {
     'fits.run': async (_args, ctx) => fitSummary(await core.fits.now(null, actorOf(ctx)), true),
     'fits.redecide': async ({ budget, bound }, ctx) => {
+      await requireEngineRights(core.store(), ctx, 'deciding under another budget')
       const current = await core.store().currentFit()
       if (current === null) throw new ApiError('not_found', 'no fit to decide under yet: run a fit first')
       return fitSummary(await core.fits.now(bound === undefined ? { fitId: current.id, budget } : { fitId: current.id, budget, bound }, actorOf(ctx)), true)
@@ -28,6 +30,7 @@ export function fitHandlers(core: Core): H {
       return fitDetail(fit, current?.id === fit.id)
     },
     'fits.rollback': async ({ fitId }, ctx) => {
+      await requireEngineRights(core.store(), ctx, 'rolling back to another fit')
       const r = await core.store().rollbackFit(fitId, actorOf(ctx))
       core.models.clear()
       core.changed(r.topics)
@@ -44,6 +47,7 @@ export function fitHandlers(core: Core): H {
     'fits.change': ({ fitId }) => refitChange(core.store(), fitId),
     'engine.getSettings': () => readEngineSettings(core.store()),
     'engine.updateSettings': async ({ patch }, ctx) => {
+      await requireEngineRights(core.store(), ctx, 'changing the engine settings')
       const s = await updateEngineSettings(core.store(), patch, actorOf(ctx))
       core.changed(topicsOf('setSettings'))
       return s

@@ -53,9 +53,19 @@ export function importHandlers(core: Core, uploads: Uploads): H {
       // Gold imported as `random` enters the calibration set without a draw: the adjudicator's call.
       if (goldAs === 'random') await requireAdjudicator(core.store(), ctx, 'importing gold labels as random')
       const owner = uploadOwner(ctx)
-      const file = resolve(uploads, owner, source)
-      const goldFile = gold === null ? null : resolve(uploads, owner, gold)
+      // Each upload resolved is marked in use (never expired); every one marked is let go however
+      // the run ends, or one run naming an unknown gold upload would pin its source for good.
+      const marked: string[] = []
+      const take = (src: FileSource) => {
+        const found = resolve(uploads, owner, src)
+        if (src.kind === 'upload') marked.push(src.uploadId)
+        return found
+      }
+      let started = false
       try {
+        const file = take(source)
+        const goldFile = gold === null ? null : take(gold)
+        started = true
         const { jobId, value } = await core.job({
           kind: 'import',
           dbLocation: core.opts.dbLocation,
@@ -88,7 +98,12 @@ export function importHandlers(core: Core, uploads: Uploads): H {
         }
         return { ...value, jobId }
       } finally {
-        for (const src of [source, gold]) if (src?.kind === 'upload') uploads.drop(owner, src.uploadId)
+        // A file the import read is done with; one it never reached (the other was refused) stays
+        // for a corrected run, and expires when left idle.
+        for (const id of marked) {
+          if (started) uploads.drop(owner, id)
+          else uploads.release(owner, id)
+        }
       }
     },
     'imports.list': async ({ limit }) => (await core.store().listImports(limit)).map(importView)

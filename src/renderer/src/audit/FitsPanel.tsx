@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useApi } from '../api/context'
+import { useEngineRights } from '../api/engine-rights'
 import { useFits } from '../api/queries'
 import { percent } from '@shared/refit-change'
 import { shortDateTime } from '../components/time-text'
@@ -17,11 +18,13 @@ const SHOWN = 8
 /**
  * The fits, newest first, consecutive ones that decided alike in one row (fit-groups.ts), with
  * their bound and the acted share they led to. Roll back is offered only to a fit that decided
- * otherwise than the current one: to any other, it would change nothing.
+ * otherwise than the current one: to any other, it would change nothing; and only to a console
+ * with the engine's rights (api/engine-rights.ts), the others see why not.
  */
 export function FitsPanel() {
   const api = useApi()
   const fits = useFits()
+  const rights = useEngineRights()
   const [busy, setBusy] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [all, setAll] = useState(false)
@@ -42,6 +45,11 @@ export function FitsPanel() {
     <section className="panel wide" aria-labelledby="fits-heading" data-testid="fits-panel">
       <h2 id="fits-heading">Fits over time</h2>
       <p className="muted small">Consecutive fits that decided alike (same method, settings, decisions and acted tasks) share a row.</p>
+      {rights.why !== null && (
+        <p className="muted small" data-testid="fits-rollback-locked">
+          {rights.why}
+        </p>
+      )}
       {error && (
         <p role="alert" className="error-text">
           {error}
@@ -88,6 +96,10 @@ export function FitsPanel() {
                   ) : g.sameAsCurrent ? (
                     <span className="muted small" title="It decided as the current fit does: rolling back would change nothing">
                       as current
+                    </span>
+                  ) : rights.allowed !== true ? (
+                    <span className="muted small" data-testid="fit-rollback-not-allowed" title={rights.why ?? undefined}>
+                      decided otherwise
                     </span>
                   ) : (
                     <button type="button" className="small secondary" data-testid="fit-rollback" disabled={busy !== null} onClick={() => void rollback(f.id)}>

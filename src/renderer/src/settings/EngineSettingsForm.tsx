@@ -3,6 +3,7 @@ import { BOUND_KINDS, LABEL_POLICIES, METHOD_NAMES, STATE_SOURCES, type BudgetSe
 import { budgetMeaning } from '@shared/budget-text'
 import { budgetSchema, engineSettingsSchema } from '@shared/contract/settings'
 import { useApi } from '../api/context'
+import { useEngineRights } from '../api/engine-rights'
 import { useUpdateEngineSettings } from '../api/queries'
 import { RefitSummary } from '../components/RefitSummary'
 import { NumberField } from './NumberField'
@@ -35,12 +36,14 @@ function textsOf(s: EngineSettings): Texts {
 
 /**
  * Method, budget (and what it means), bound, δ, ε_act, state source, spot-check rate and label policy; saving refits.
+ * A login without the engine's rights (api/engine-rights.ts) may try values in the what-if, not save them.
  * Numbers are held as the text typed (a controlled number would rewrite "0." or "" under the caret)
  * and read against the settings schema, so a field takes exactly what the schema takes.
  */
 export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
   const api = useApi()
   const update = useUpdateEngineSettings()
+  const rights = useEngineRights()
   const [draft, setDraft] = useState(settings)
   const [texts, setTexts] = useState(() => textsOf(settings))
   const [refit, setRefit] = useState<'idle' | 'running' | 'done' | string>('idle')
@@ -172,9 +175,14 @@ export function EngineSettingsForm({ settings }: { settings: EngineSettings }) {
       <p className="muted small">The certificate always uses blind (random) labels only: its guarantee needs exchangeable calibration data.</p>
       <WhatIfPanel draft={candidate()} />
       <div className="actions">
-        <button type="submit" data-testid="settings-save" disabled={update.isPending || refit === 'running'}>
+        <button type="submit" data-testid="settings-save" disabled={rights.allowed !== true || update.isPending || refit === 'running'}>
           Save and refit
         </button>
+        {rights.why !== null && (
+          <span className="muted small" data-testid="settings-engine-locked">
+            {rights.why} You may still try values in the what-if above.
+          </span>
+        )}
         {refit === 'running' && (
           <span className="progress inline-progress" data-testid="progress" role="progressbar">
             <span>refitting…</span>
