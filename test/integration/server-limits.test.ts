@@ -55,3 +55,16 @@ describe('flags.add is rate-limited per login', () => {
     await expect(call('flags.add', { taskId: taskIds[0], reason: 'a real doubt' }, as('alice'))).resolves.toMatchObject({ reason: 'a real doubt' })
   })
 })
+
+describe('fits.run coalesces queued fits', () => {
+  it('a fits.run while one is queued returns the queued one, not a new job', async () => {
+    const before = (await call<unknown[]>('fits.list', { limit: 100 })).length
+    const running = call<{ id: string }>('fits.run')
+    await expect.poll(async () => (await call<{ running: boolean }>('fits.status')).running).toBe(true)
+    const queued = await Promise.all([0, 1, 2, 3].map(() => call<{ id: string }>('fits.run', {}, as('mallory'))))
+    const first = await running
+    expect(new Set(queued.map((f) => f.id)).size).toBe(1)
+    expect(queued[0].id).not.toBe(first.id)
+    expect((await call<unknown[]>('fits.list', { limit: 100 })).length).toBe(before + 2)
+  }, 120_000)
+})
