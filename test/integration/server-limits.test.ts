@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CallContext } from '../../src/shared/api'
 import type { Envelope } from '../../src/shared/errors'
-import { FLAG_RATE } from '../../src/shared/server-limits'
+import type { ApiEvent } from '../../src/shared/events'
+import { AUDIT_WORKERS, FLAG_RATE } from '../../src/shared/server-limits'
 import { dispatch } from '../../src/main/host/dispatch'
 import { createService, type Service } from '../../src/main/service'
 import { createDemoDatabase } from '../../src/main/service/demo'
@@ -67,4 +68,57 @@ describe('fits.run coalesces queued fits', () => {
     expect(queued[0].id).not.toBe(first.id)
     expect((await call<unknown[]>('fits.list', { limit: 100 })).length).toBe(before + 2)
   }, 120_000)
+})
+
+/** Counts the jobs of `kind` the service starts while `run` runs, and the most running at once. */
+async function jobsDuring(kind: string, run: () => Promise<unknown>): Promise<{ started: number; most: number }> {
+  let running = 0
+  let started = 0
+  let most = 0
+  const off = service.subscribe((e: ApiEvent) => {
+    if (e.type !== 'job' || e.kind !== kind) return
+    if (e.phase === 'started') {
+      started++
+      most = Math.max(most, ++running)
+    } else if (e.phase === 'done' || e.phase === 'failed') running--
+  })
+  try {
+    await run()
+  } finally {
+    off()
+  }
+  return { started, most }
+}
+
+describe('audit computations and integrity checks are bounded', () => {
+  it('eight opens of the Audit screen, each after a settings change, never run more than AUDIT_WORKERS audits at once', async () => {
+    const opens: Promise<{ computedAt: string }>[] = []
+    const jobs = await jobsDuring('audit', async () => {
+      for (let i = 0; i < 8; i++) {
+        await call('engine.updateSettings', { patch: { seed: 1000 + i } })
+        opens.push(call('audit.summary'))
+      }
+      await Promise.all(opens)
+    })
+    expect(jobs.most).toBeLessThanOrEqual(AUDIT_WORKERS)
+    expect(jobs.started).toBeLessThan(8)
+    // The last open waited for a summary of the newest settings: opening again is served from the cache.
+    const last = await opens[7]
+    const again = await jobsDuring('audit', () => call('audit.summary'))
+    expect(again.started).toBe(0)
+    expect((await call<{ computedAt: string }>('audit.summary')).computedAt).toBe(last.computedAt)
+  }, 180_000)
+
+  it('concurrent integrity checks share the running one', async () => {
+    let results: { jobId: string; ok: boolean }[] = []
+    const jobs = await jobsDuring('integrity-check', async () => {
+      results = await Promise.all([0, 1, 2, 3].map(() => call<{ jobId: string; ok: boolean }>('db.checkIntegrity')))
+    })
+    expect(jobs.started).toBe(1)
+    expect(new Set(results.map((r) => r.jobId)).size).toBe(1)
+    expect(results[0].ok).toBe(true)
+    // Once it has finished, the next check is a new one.
+    const next = await call<{ jobId: string }>('db.checkIntegrity')
+    expect(next.jobId).not.toBe(results[0].jobId)
+  }, 60_000)
 })
