@@ -9,6 +9,8 @@
  * at most one computation waits — the newest asked for. An older waiting one is replaced rather
  * than queued behind (its callers get the newer summary): it has not started, and a computation
  * reads the database when it starts, so what it returns is never older than any of its callers' keys.
+ * That holds only while a summary is the same for every login (the key names no viewer): one that
+ * differs by viewer must never replace another viewer's waiting computation.
  */
 import type { AuditSummary, EngineSettings } from '../../../shared/api'
 import { AUDIT_WORKERS } from '../../../shared/server-limits'
