@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_METHODS } from '../../src/shared/api-methods'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { MAX_BODY_BYTES } from '../../src/main/host/web'
+import { MAX_REQUEST_DEPTH } from '../../src/shared/server-limits'
 import { rawRequest } from '../helpers/http'
 
 const SECRET = 'SECRET-9f2c61 outside the renderer build'
@@ -207,5 +208,28 @@ describe('body size caps', () => {
     const padded = Buffer.concat([Buffer.from('{"patch":{"reviewer":"mallory"}}'), Buffer.alloc(MAX_BODY_BYTES, 32)])
     expect((await post('settings.update', padded)).status).toBe(413)
     expect((await post('settings.get', '{}')).body).toBe(before)
+  })
+})
+
+describe('body nesting cap', () => {
+  const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth)
+  const refusedForDepth = (res: { status: number; body: string }) =>
+    res.status === 400 && (JSON.parse(res.body) as { error: { message: string } }).error.message === `request body nests deeper than ${MAX_REQUEST_DEPTH} levels`
+
+  it('refuses a body nested 200 deep with 400 and says why, before parsing it', async () => {
+    const res = await post('app.counts', nested(200))
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'bad_input', message: `request body nests deeper than ${MAX_REQUEST_DEPTH} levels` } })
+    expect(refusedForDepth(await post('app.counts', `{"a":${nested(100, '{"a":', '}')}}`))).toBe(true)
+  })
+
+  it('refuses a megabyte of opening brackets the same way, and keeps serving', async () => {
+    expect(refusedForDepth(await post('app.counts', Buffer.alloc(MAX_BODY_BYTES, '[')))).toBe(true)
+    expect((await post('app.counts', '{}')).status).toBe(200)
+  })
+
+  it('counts only structure: the limit itself passes, and brackets inside strings never count', async () => {
+    expect(refusedForDepth(await post('app.counts', nested(MAX_REQUEST_DEPTH)))).toBe(false)
+    expect(refusedForDepth(await post('app.counts', JSON.stringify({ text: `\\"${nested(500)}` })))).toBe(false)
   })
 })

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net'
 import type { CallContext, ServerHandlers } from '../../shared/api'
 import { HTTP_STATUS } from '../../shared/errors'
 import type { ApiEvent } from '../../shared/events'
+import { MAX_BODY_BYTES, MAX_REQUEST_DEPTH } from '../../shared/server-limits'
 import { dispatch } from './dispatch'
+import { nestsDeeperThan } from './json-depth'
 import { SECURITY_HEADERS } from './hardening'
 import { signedOutPage, wantsHtml } from './signed-out-page'
 import { receiveSlice } from './web-upload'
@@ -12,8 +14,8 @@ import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from 
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
 import { crossSitePage, exchangeAllowed, formToken, newSession, SESSION_PAGE_CSP, sessionLogin, switchPage } from './web-sessions'
 
-/** The body cap of a JSON call; an upload's slice has its own (web-upload.ts). */
-export const MAX_BODY_BYTES = 1024 * 1024
+/** The body cap of a JSON call (server-limits.ts); an upload's slice has its own (web-upload.ts). */
+export { MAX_BODY_BYTES }
 /** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
 export const LOGIN_REQUIRED_HEADER = 'X-Arbiter-Login'
 
@@ -150,6 +152,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     }
     const body = await readBody(req)
     if (body === 'too-large') return send(res, 413, errorBody('bad_input', `request body over ${MAX_BODY_BYTES} bytes`))
+    // Counted before the parse, whose cost grows with the depth and holds up every other call.
+    if (nestsDeeperThan(body, MAX_REQUEST_DEPTH)) return send(res, 400, errorBody('bad_input', `request body nests deeper than ${MAX_REQUEST_DEPTH} levels`))
     let args: unknown
     try {
       args = body.length === 0 ? {} : JSON.parse(body.toString('utf8'))

@@ -101,6 +101,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     })
   }
   const uploads = new Uploads(opts.uploads)
+  let integrityCheck: ReturnType<ServerHandlers['db.checkIntegrity']> | null = null
 
   const handlers: ServerHandlers = {
     'app.info': async (_args, ctx) => {
@@ -122,10 +123,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       changed(result.topics)
       return asSeenBy(settings, ctx)
     },
-    'db.checkIntegrity': async () => {
-      const { jobId, value } = await runJobWithEvents(hub, { kind: 'integrity-check', dbLocation: opts.dbLocation, nativeBinding: opts.nativeBinding })
-      return { ...value, checkedAt: new Date().toISOString(), jobId }
-    },
+    // One check at a time: it reads the whole database, and a check asked for while one runs
+    // gets that one's result (nothing can have been checked better by starting another).
+    'db.checkIntegrity': () =>
+      (integrityCheck ??= runJobWithEvents(hub, { kind: 'integrity-check', dbLocation: opts.dbLocation, nativeBinding: opts.nativeBinding })
+        .then(({ jobId, value }) => ({ ...value, checkedAt: new Date().toISOString(), jobId }))
+        .finally(() => (integrityCheck = null))),
     'audit.tail': async ({ limit }, ctx) =>
       maskAuditEntries(store, ctx, (await store.auditTail(limit)).map((a) => ({ seq: a.seq, at: a.at, reviewer: a.reviewer, shell: a.shell, action: a.action, target: a.target, details: a.details }))),
     ...queueHandlers(core),

@@ -7,8 +7,12 @@
  *   next one starts;
  * - an upload belongs to the login that started it: another login's upload id is "no upload";
  * - each login holds at most UPLOAD_LIMITS.perLogin files and bytes at once, each file at most
- *   UPLOAD_LIMITS.perFileBytes, counted as the bytes arrive: an upload that passes a cap is deleted
- *   at once (it could never be imported);
+ *   UPLOAD_LIMITS.perFileBytes, and every login's uploads together at most UPLOAD_LIMITS.totalBytes,
+ *   counted as the bytes arrive — each piece is checked and counted in one step before it is
+ *   written, so two slices arriving at once cannot both pass a cap that only one fits under: an
+ *   upload that passes a cap is deleted at once (it could never be imported);
+ * - a slice is refused before a byte is written unless UPLOAD_LIMITS.minFreeBytes would stay free
+ *   on the uploads' disk after the largest slice (the database writes to the same disk, often);
  * - a slice lands whole or not at all, at the offset it names, one at a time per upload;
  * - an upload left idle for UPLOAD_LIMITS.idleMs is deleted (a tab closed mid-upload).
  * A picked file is the user's own: it is read where it is, never written, copied or deleted, and
@@ -17,18 +21,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { open, truncate } from 'node:fs/promises'
+import { open, statfs, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { ApiError } from '../../shared/errors'
-import type { PickedFile, UploadBytes, UploadResult, UploadSlice } from '../../shared/contract/upload'
+import { MAX_UPLOAD_SLICE_BYTES, type PickedFile, type UploadBytes, type UploadResult, type UploadSlice } from '../../shared/contract/upload'
+import { UPLOAD_LIMITS } from '../../shared/server-limits'
 
-export const UPLOAD_LIMITS = {
-  perFileBytes: 4 * 1024 ** 3,
-  perLoginBytes: 8 * 1024 ** 3,
-  perLoginFiles: 8,
-  idleMs: 30 * 60_000
-}
+export { UPLOAD_LIMITS }
 
 const FOLDER_PREFIX = 'arbiter-uploads-'
 const FOLDER_RE = /^arbiter-uploads-(\d+)-/
@@ -119,13 +119,16 @@ export class Uploads {
     let arrived = 0
     entry.arriving = 0
     try {
+      await this.checkFreeSpace()
       const file = await open(entry.path, 'a', 0o600)
       try {
         for await (const piece of piecesOf(chunk)) {
+          // Checked and counted before the write awaits: a slice of another upload arriving
+          // meanwhile sees these bytes already held.
           this.checkCaps(owner, entry, piece.byteLength)
-          for (let at = 0; at < piece.byteLength; ) at += (await file.write(piece, at)).bytesWritten
           arrived += piece.byteLength
           entry.arriving = arrived
+          for (let at = 0; at < piece.byteLength; ) at += (await file.write(piece, at)).bytesWritten
           entry.touchedAt = this.now()
         }
       } finally {
@@ -167,13 +170,30 @@ export class Uploads {
     return { id, entry, created: true }
   }
 
-  /** Before `more` bytes of `entry`'s arriving slice are written: within its file's and its login's caps. */
+  /** Before `more` bytes of `entry`'s arriving slice are written: within its file's, its login's and the server's caps. */
   private checkCaps(owner: string, entry: Upload, more: number): void {
     const after = entry.bytes + (entry.arriving ?? 0) + more
     if (after > this.limits.perFileBytes) throw new OverCap('bad_input', `upload too large (at most ${this.limits.perFileBytes} bytes a file)`)
-    const held = this.uploadsOf(owner).reduce((sum, u) => sum + u.bytes + (u.arriving ?? 0), 0)
-    if (held + more > this.limits.perLoginBytes) {
+    if (held(this.uploadsOf(owner)) + more > this.limits.perLoginBytes) {
       throw new OverCap('bad_input', `this login's uploads would pass ${this.limits.perLoginBytes} bytes; import or drop some first`)
+    }
+    if (held(this.sent()) + more > this.limits.totalBytes) {
+      throw new OverCap('bad_input', `the server's uploads would pass ${this.limits.totalBytes} bytes in all; import or wait for other uploads to finish`)
+    }
+  }
+
+  /** Before a slice: the disk keeps `minFreeBytes` free even if the slice is as large as a slice may be. */
+  private async checkFreeSpace(): Promise<void> {
+    let free: number
+    try {
+      const fs = await statfs(this.dir ?? this.root)
+      free = fs.bavail * fs.bsize
+    } catch {
+      // A disk that cannot say how full it is: the caps above still hold.
+      return
+    }
+    if (free - MAX_UPLOAD_SLICE_BYTES < this.limits.minFreeBytes) {
+      throw new ApiError('bad_input', `the server's disk is almost full (${free} bytes free; uploads keep at least ${this.limits.minFreeBytes} free): free some space and send the file again`)
     }
   }
 
@@ -235,7 +255,12 @@ export class Uploads {
 
   /** The uploads that count against `owner`'s caps: the ones in our folder. */
   private uploadsOf(owner: string): Upload[] {
-    return [...this.files.values()].filter((u) => u.owner === owner && !u.picked)
+    return this.sent().filter((u) => u.owner === owner)
+  }
+
+  /** Every login's uploads in our folder (a picked file fills no disk of ours). */
+  private sent(): Upload[] {
+    return [...this.files.values()].filter((u) => !u.picked)
   }
 
   /** Forgets an upload; deletes its file unless it is the user's own. */
@@ -251,6 +276,11 @@ export class Uploads {
       this.remove(id, e)
     }
   }
+}
+
+/** The bytes uploads hold, counting the slices still arriving. */
+function held(uploads: Upload[]): number {
+  return uploads.reduce((sum, u) => sum + u.bytes + (u.arriving ?? 0), 0)
 }
 
 /** A slice's bytes piece by piece, whatever form they came in. */

@@ -18,10 +18,40 @@ describe('FitRunner: one fit at a time, and the debounced background refit', () 
       },
       (f) => log.push(`landed ${f.id}`)
     )
-    const [a, b] = await Promise.all([runner.now(), runner.now()])
+    const first = runner.now()
+    await new Promise((r) => setImmediate(r)) // the first has started: the second queues behind it
+    const [a, b] = await Promise.all([first, runner.now()])
     expect([a.id, b.id]).toEqual(['f1', 'f2'])
     expect(log).toEqual(['start f1', 'end f1', 'landed f1', 'start f2', 'end f2', 'landed f2'])
     expect(runner.status()).toMatchObject({ running: false, scheduledFor: null, lastError: null })
+  })
+
+  it('shares a fit still waiting its turn: fits asked for while one is queued are that one, a re-decide is not', async () => {
+    let runs = 0
+    let release: () => void = () => {}
+    const asked: (string | null)[] = []
+    const runner = new FitRunner(async (redecide, actor) => {
+      runs++
+      asked.push(actor?.reviewer ?? null)
+      if (runs === 1) await new Promise<void>((r) => (release = r))
+      return fit(redecide === null ? `f${runs}` : `d${runs}`)
+    }, () => {})
+    const alice = { reviewer: 'alice', sessionId: 's-alice', shell: 'web' as const }
+    const bob = { reviewer: 'bob', sessionId: 's-bob', shell: 'web' as const }
+    const running = runner.now(null, alice)
+    await expect.poll(() => runs).toBe(1)
+    const queued = [runner.now(null, bob), runner.now(null, alice), runner.now(null, bob)]
+    runner.schedule(0) // a label meanwhile: its refit is the queued fit too
+    await new Promise((r) => setTimeout(r, 20))
+    const redecide = runner.now({ fitId: 'f1', budget: { kind: 'absolute', beta: 0.1 } }, alice)
+    release()
+    const ids = (await Promise.all([running, ...queued, redecide])).map((f) => f.id)
+    expect(ids).toEqual(['f1', 'f2', 'f2', 'f2', 'd3'])
+    expect(runs).toBe(3)
+    expect(asked).toEqual(['alice', 'bob', 'alice']) // the queued fit is the first asker's
+    // Once it has started, the next fit asked for queues anew.
+    await expect(runner.now(null, alice)).resolves.toMatchObject({ id: 'f4' })
+    await runner.close()
   })
 
   it('debounces: many labels in a quiet period give one refit', async () => {

@@ -139,6 +139,35 @@ describe('uploads of the browser console: private, their login’s own, capped a
     u.close()
   })
 
+  it('count each piece in the same step as its cap check: slices of two uploads arriving at once cannot both pass a cap only one fits under', async () => {
+    const MiB = 1024 ** 2
+    const u = new Uploads({ root, limits: { perLoginBytes: 6 * MiB } })
+    // Four 4 MiB slices start together: each is checked before the others' writes have finished.
+    const results = await Promise.allSettled([0, 1, 2, 3].map((i) => u.append('alice', { uploadId: null, fileName: `f${i}`, offset: 0 }, Buffer.alloc(4 * MiB, 120))))
+    const landed = results.filter((r) => r.status === 'fulfilled')
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    expect(landed).toHaveLength(1)
+    for (const r of refused) expect(String(r.reason)).toMatch(/would pass 6291456 bytes/)
+    // The refused uploads are gone: only the one that fits is on disk.
+    expect(readdirSync(join(root, folders()[0]))).toHaveLength(1)
+    u.close()
+  })
+
+  it('cap every login\'s uploads together, with a clear error', async () => {
+    const u = new Uploads({ root, limits: { perLoginBytes: 10, totalBytes: 12 } })
+    await put(u, 'alice', null, 'a', '12345678')
+    await expect(put(u, 'bob', null, 'b', '12345')).rejects.toThrow(/server's uploads would pass 12 bytes in all/)
+    await expect(put(u, 'bob', null, 'b', '1234')).resolves.toMatchObject({ bytes: 4 })
+    u.close()
+  })
+
+  it('refuse a slice before writing it when the disk would keep less free space than the limit', async () => {
+    const u = new Uploads({ root, limits: { minFreeBytes: Number.MAX_SAFE_INTEGER } })
+    await expect(put(u, 'alice', null, 'a', 'abc')).rejects.toMatchObject({ code: 'bad_input', message: expect.stringMatching(/disk is almost full/) })
+    expect(folders().flatMap((f) => readdirSync(join(root, f)))).toEqual([])
+    u.close()
+  })
+
   it('register a file picked on this machine as its owner\'s upload: read in place, no caps, never written or deleted', async () => {
     const u = new Uploads({ root, limits: { perLoginFiles: 1, perFileBytes: 4, perLoginBytes: 4, idleMs: 1000 } })
     const mine = join(root, 'mine.trace.jsonl')

@@ -2,7 +2,9 @@
  * One fit at a time, and the debounced background refit ("after each new label, a
  * background refit is scheduled and the queue updates when it lands"). Labels arriving while a
  * fit runs schedule one more fit after it, never a second concurrent one — and never more than
- * one: a background refit still waiting for its turn will read every label given before it starts.
+ * one: a fit still waiting for its turn will read every label given before it starts, so a
+ * `fits.run` while a fit (asked for or the background refit) is queued shares that one instead of
+ * queueing another behind it. Re-decides are queued as asked: each names its own budget.
  */
 import type { RedecideRequest } from '../jobs/protocol'
 import type { Actor, FitRecord } from '../../store'
@@ -25,17 +27,31 @@ export class FitRunner {
   private firstAt: number | null = null
   private lastError: string | null = null
   private closed = false
-  /** A background refit is queued behind a running fit and has not started yet. */
-  private refitQueued = false
+  /** A fit of every label queued behind a running fit, not started yet (null: none is). */
+  private queuedFit: Promise<FitRecord> | null = null
 
   constructor(
     private readonly run: RunFit,
     private readonly landed: (fit: FitRecord) => void
   ) {}
 
-  /** Queues a fit (or a re-decide) after any running one; resolves when it has landed. */
+  /**
+   * Queues a fit (or a re-decide) after any running one; resolves when it has landed. A fit while
+   * another is still waiting its turn is that one (its `actor` is the first asker's).
+   */
   now(redecide: RedecideRequest | null = null, actor: Actor | null = null): Promise<FitRecord> {
+    if (redecide === null) return this.fullFit(actor)
     return this.enqueue(redecide, actor, () => {})
+  }
+
+  /** A fit of every label: the queued one when there is one, else a new one. */
+  private fullFit(actor: Actor | null): Promise<FitRecord> {
+    if (this.queuedFit !== null) return this.queuedFit
+    const job: Promise<FitRecord> = this.enqueue(null, actor, () => {
+      if (this.queuedFit === job) this.queuedFit = null
+    })
+    this.queuedFit = job
+    return job
   }
 
   private enqueue(redecide: RedecideRequest | null, actor: Actor | null, starting: () => void): Promise<FitRecord> {
@@ -74,9 +90,8 @@ export class FitRunner {
       this.firstAt = null
       // Without this, every label given during a long fit queued a refit of its own (30 labels
       // during one fit: 30 refits in a row, each writing a decisions table).
-      if (this.refitQueued) return
-      this.refitQueued = true
-      this.enqueue(null, null, () => (this.refitQueued = false)).catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
+      if (this.queuedFit !== null) return
+      this.fullFit(null).catch((e: unknown) => console.error('[arbiter] background refit failed:', e))
     }, Math.max(0, this.due - now))
     this.timer.unref()
   }
