@@ -59,7 +59,7 @@ describeWith(CHROMIUM, 'console safety (Chromium)', () => {
       expect(await page.getByRole('button', { name: /Start empty/ }).count()).toBe(0)
       const refused = await page.evaluate(async () => {
         const res = await fetch('/api/demo.startEmpty', {
-          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': 'bob-tab-00000001' }, body: '{}'
+          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': 'bob-tab-00000001', 'X-Arbiter-Secret': localStorage.getItem('arbiter.session-secret') ?? '' }, body: '{}'
         })
         return (await res.json()) as { ok: boolean; error?: { code: string; message: string } }
       })

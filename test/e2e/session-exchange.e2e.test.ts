@@ -53,7 +53,8 @@ afterAll(async () => {
 
 async function signedInAs(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const r = await fetch('/api/settings.get', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const secret = localStorage.getItem('arbiter.session-secret') ?? ''
+    const r = await fetch('/api/settings.get', { method: 'POST', headers: { 'content-type': 'application/json', 'x-arbiter-secret': secret }, body: '{}' })
     const body = (await r.json()) as { value?: { reviewer?: string } }
     return body.value?.reviewer ?? `status ${r.status}`
   })
