@@ -73,7 +73,7 @@ function Shell({ screen, param, shell, reviewer }: { screen: Screen; param: stri
           {shell && <span className="muted">{shell === 'web' ? 'browser console' : 'desktop'}</span>}
           {/* Only a browser has a session to end; the desktop window has no login. */}
           {shell === 'web' && !window.api && (
-            <button type="button" className="sign-out" data-testid="sign-out" onClick={() => void signOut()}>
+            <button type="button" className="small secondary sign-out" data-testid="sign-out" onClick={() => void signOut()}>
               Sign out
             </button>
           )}

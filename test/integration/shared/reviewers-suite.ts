@@ -101,7 +101,7 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
       expect(signIn.status).toBe(302)
       const alice = String(signIn.headers['set-cookie']).split(';')[0]
       expect(alice).not.toContain(encodeURIComponent(token('alice')))
-      const secretOf = (location: string | undefined) => new URL(String(location), host.url).hash.replace(/^#arbiter-secret=/, '')
+      const secretOf = (location: unknown) => new URL(String(location), host.url).hash.replace(/^#arbiter-secret=/, '')
       const aliceSecret = secretOf(signIn.headers.location)
       const whoAmI = async (cookie: string, secret = aliceSecret) =>
         JSON.parse((await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie, 'x-arbiter-secret': secret }, body: '{}' })).body).value?.reviewer

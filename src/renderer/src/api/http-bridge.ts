@@ -4,7 +4,7 @@ import type { Envelope } from '@shared/errors'
 import type { ApiEvent } from '@shared/events'
 import { connectionState, OFFLINE_DETAILS, setConnectionState, subscribeConnection } from './connection'
 import { tabSession } from './tab-session'
-import { secretHeader } from './web-session'
+import { hasSecret, secretHeader } from './web-session'
 import { UPLOAD_HEADER, uploadHeaderValue } from '@shared/contract/upload'
 
 /**
@@ -27,7 +27,9 @@ export function createHttpBridge(base = ''): BridgeApi {
       // The host refused this browser's login (web.ts marks that 401 apart from a handler's own
       // `unauthorized`): the server restarted, and every start draws new tokens.
       const login = res.status === 401 ? res.headers.get('X-Arbiter-Login') : null
-      if (login === 'required' || login === 'ended') setConnectionState('signed-out', login === 'ended' ? 'ended' : 'restarted')
+      // A secret gone from this origin's storage: a tab of this browser signed out (which also
+      // removed the cookie, so the server cannot tell it from a restart).
+      if (login === 'required' || login === 'ended') setConnectionState('signed-out', login === 'ended' || !hasSecret() ? 'ended' : 'restarted')
       else setConnectionState('online')
       try {
         return (await res.json()) as Envelope<unknown>

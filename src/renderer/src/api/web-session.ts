@@ -33,6 +33,10 @@ function secret(): string | null {
   }
 }
 
+export function hasSecret(): boolean {
+  return secret() !== null
+}
+
 /** The header every API call and the event stream carry. */
 export function secretHeader(): Record<string, string> {
   const s = secret()
