@@ -56,7 +56,7 @@ export interface LoginLink {
   /** null: the login whose reviewer is the reviewer-name setting. */
   reviewer: string | null
   token: string
-  /** The URL to open: it carries the token once, then the cookie takes over. */
+  /** The URL to open: it carries the token once, then the browser session (cookie and secret) takes over. */
   url: string
 }
 
@@ -74,10 +74,11 @@ export interface WebHost {
 
 /**
  * The browser shell (docs/architecture.md): the built renderer and the contract over HTTP, on 127.0.0.1
- * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
- * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
+ * only. Checks run in a fixed order on every request: Host (403) → one session cookie at most (401)
+ * → login (401: a live session's cookie, plus its secret for an API call, or the token) → Origin
+ * on non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
  * (400). The token names the login, and the login the caller (web-identity.ts); a browser holds a
- * session cookie signed with it, never the token (web-sessions.ts).
+ * session derived from it, never the token (web-sessions.ts).
  */
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logins = createLogins(opts.reviewers, opts.token)
@@ -130,6 +131,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       const body = await readBody(req)
       const switched = body === 'too-large' ? null : findLogin(formToken(body.toString('utf8')), logins)
       if (switched === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
+      // The session this browser leaves behind is of no further use: end it.
+      if (fromCookie !== null) endSession(fromCookie.nonce)
       return signIn(res, sessions.open(switched), 303)
     }
     const isApi = url.pathname.startsWith('/api/') || url.pathname === SIGN_OUT_PATH
