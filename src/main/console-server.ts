@@ -22,6 +22,10 @@ export interface ConsoleServerOptions {
    */
   adjudicators?: readonly string[]
   rendererDir?: string
+  /** A browser session's idle lifetime (web host default: 12 h). */
+  sessionIdleMs?: number
+  /** The clock of session expiry (tests). */
+  clock?: () => number
   /**
    * Create the demo database when `dbLocation` does not exist yet. Default: only for the default
    * database (a first launch); a path the user names starts empty.
@@ -58,7 +62,9 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
       port: opts.port,
       portFallback: opts.portFallback,
       token: opts.token,
-      reviewers: opts.reviewers
+      reviewers: opts.reviewers,
+      sessionIdleMs: opts.sessionIdleMs,
+      clock: opts.clock
     })
     return {
       host,

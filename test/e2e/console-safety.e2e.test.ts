@@ -57,12 +57,13 @@ describeWith(CHROMIUM, 'console safety (Chromium)', () => {
       await page.getByTestId('demo-badge').waitFor(SOON)
       await page.getByTestId('count-tasks').waitFor(SOON)
       expect(await page.getByRole('button', { name: /Start empty/ }).count()).toBe(0)
-      const refused = await page.evaluate(async () => {
+      const secret = String((await page.evaluate('localStorage.getItem("arbiter.session-secret")')) ?? '')
+      const refused = await page.evaluate(async (secret) => {
         const res = await fetch('/api/demo.startEmpty', {
-          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': 'bob-tab-00000001' }, body: '{}'
+          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-Arbiter-Session': 'bob-tab-00000001', 'X-Arbiter-Secret': secret }, body: '{}'
         })
         return (await res.json()) as { ok: boolean; error?: { code: string; message: string } }
-      })
+      }, secret)
       expect(refused).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringContaining('team mode') } })
       expect((await server.service.handlers['app.counts']({}, server.service.context())).tasks).toBe(tasks.length)
       await page.screenshot({ path: join(SHOTS, 'team-demo-no-start-empty-1440.png') })

@@ -77,8 +77,8 @@ describeWith(CHROMIUM, 'the console in Chromium over the web host', () => {
     // A link opened while the console is still starting: the hash moves after React's first render
     // and before the router subscribes, so no hashchange ever reaches it (the cause found for a CI
     // run whose Calibrate task never showed). pushState moves the hash without the event, then.
-    const context = await browser.newContext()
-    await context.addCookies(await page.context().cookies()) // signed in as the page above
+    // Signed in as the page above: its cookie and the session secret its origin keeps.
+    const context = await browser.newContext({ storageState: await page.context().storageState() })
     const late = await context.newPage()
     try {
       await late.addInitScript(`(() => {

@@ -52,11 +52,13 @@ afterAll(async () => {
 })
 
 async function signedInAs(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const r = await fetch('/api/settings.get', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  // The session secret the page keeps in its origin's storage, as the console's own calls send it.
+  const secret = String((await page.evaluate('localStorage.getItem("arbiter.session-secret")')) ?? '')
+  return page.evaluate(async (secret) => {
+    const r = await fetch('/api/settings.get', { method: 'POST', headers: { 'content-type': 'application/json', 'x-arbiter-secret': secret }, body: '{}' })
     const body = (await r.json()) as { value?: { reviewer?: string } }
     return body.value?.reviewer ?? `status ${r.status}`
-  })
+  }, secret)
 }
 
 describeWith(CHROMIUM, 'the login link in Chromium', () => {

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http'
 import type { ApiErrorBody } from '../../src/shared/errors'
 import { startWebHost, type WebHost } from '../../src/main/host/web'
+import { SECRET_FRAGMENT, SESSION_SECRET_HEADER } from '../../src/shared/web-session'
 import type { Service } from '../../src/main/service'
 
 export interface CallOutcome<T = unknown> {
@@ -11,14 +12,28 @@ export interface CallOutcome<T = unknown> {
   ms: number
 }
 
-/** The session cookie a browser gets for a login URL (`/?token=…`), as a `Cookie` header value. */
-export function signIn(port: number, token: string): Promise<string> {
+export interface BrowserSession {
+  /** The session cookie, as a `Cookie` header value. */
+  cookie: string
+  /** The session secret the page keeps in its origin's storage and sends with every API call. */
+  secret: string
+}
+
+/** The headers a signed-in page's API call carries: its cookie and its secret. */
+export function sessionHeaders(s: BrowserSession): Record<string, string> {
+  return { cookie: s.cookie, [SESSION_SECRET_HEADER]: s.secret }
+}
+
+/** The session cookie and secret a browser gets for a login URL (`/?token=…`) typed in its address bar. */
+export function signIn(port: number, token: string): Promise<BrowserSession> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'GET', path: `/?token=${encodeURIComponent(token)}`, headers: { host: `127.0.0.1:${port}` } }, (res) => {
+    const headers = { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'none' }
+    const req = request({ host: '127.0.0.1', port, method: 'GET', path: `/?token=${encodeURIComponent(token)}`, headers }, (res) => {
       res.resume()
       const set = res.headers['set-cookie']?.[0]
-      if (res.statusCode !== 302 || set === undefined) reject(new Error(`sign-in answered ${res.statusCode} without a cookie`))
-      else resolve(set.split(';')[0])
+      const secret = new RegExp(`#${SECRET_FRAGMENT}=([A-Za-z0-9_-]+)$`).exec(res.headers.location ?? '')?.[1]
+      if (res.statusCode !== 302 || set === undefined || secret === undefined) reject(new Error(`sign-in answered ${res.statusCode} without a cookie and secret`))
+      else resolve({ cookie: set.split(';')[0], secret })
     })
     req.on('error', reject)
     req.end()
@@ -26,19 +41,19 @@ export function signIn(port: number, token: string): Promise<string> {
 }
 
 /**
- * A browser tab's view of the contract: `POST /api/<method>` with the session cookie its login URL
- * gave, a JSON body and the page's own Origin — the requests the renderer's HTTP bridge makes — over
+ * A browser tab's view of the contract: `POST /api/<method>` with the session cookie and secret its
+ * login URL gave, a JSON body and the page's own Origin — the requests the renderer's HTTP bridge makes — over
  * one keep-alive connection pool per client.
  */
 export function webClient(host: Pick<WebHost, 'port' | 'token'>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 })
-  let cookie: Promise<string> | null = null
+  let session: Promise<BrowserSession> | null = null
   async function call<T = unknown>(method: string, args: unknown = {}): Promise<CallOutcome<T>> {
-    cookie ??= signIn(host.port, host.token)
+    session ??= signIn(host.port, host.token)
     const headers = {
       host: `127.0.0.1:${host.port}`,
       origin: `http://127.0.0.1:${host.port}`,
-      cookie: await cookie,
+      ...sessionHeaders(await session),
       'content-type': 'application/json'
     }
     const body = JSON.stringify(args)

@@ -78,10 +78,10 @@ describe('web host: token and cookie', () => {
     expect(JSON.parse((await rawRequest(port, { path: '/' })).body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
   })
 
-  it('exchanges /?token=T for an HttpOnly SameSite=Strict session cookie named for the port, then redirects to /', async () => {
-    const res = await rawRequest(port, { path: `/?token=${encodeURIComponent(token)}` })
+  it('exchanges /?token=T for an HttpOnly SameSite=Strict session cookie named for the port, then redirects to / with the secret in the fragment', async () => {
+    const res = await rawRequest(port, { path: `/?token=${encodeURIComponent(token)}`, headers: { 'sec-fetch-site': 'none' } })
     expect(res.status).toBe(302)
-    expect(res.headers.location).toBe('/')
+    expect(res.headers.location).toMatch(/^\/#arbiter-secret=[A-Za-z0-9_-]{43}$/)
     const cookie = String(res.headers['set-cookie'])
     expect(cookie).toMatch(new RegExp(`^arbiter_${port}=[A-Za-z0-9_-]{24}\\.[A-Za-z0-9_-]{43};`))
     expect(cookie).not.toContain(encodeURIComponent(token)) // the cookie is a session id, never the token

@@ -7,12 +7,15 @@ import type { IncomingMessage } from 'node:http'
  *   server started since (every start draws new tokens);
  * - `old-link`: a printed link whose token no login knows, from a browser that never signed in
  *   here — the link is from an earlier start;
- * - `signed-out`: neither — this browser has not opened a printed link yet.
+ * - `ended`: a cookie of a session that ended — this browser signed out, or made no call for the
+ *   session's idle lifetime;
+ * - `signed-out`: neither — this browser has not opened a printed link yet (or signed out, which
+ *   removes the cookie).
  * It never re-authenticates by itself: only the URL the server printed carries a token. No script
  * and nothing remote; its own small style sheet inline (sent with `SESSION_PAGE_CSP`), in the
  * console's colours, light or dark.
  */
-export type SignedOutReason = 'restarted' | 'old-link' | 'signed-out'
+export type SignedOutReason = 'restarted' | 'old-link' | 'ended' | 'signed-out'
 
 export function wantsHtml(req: IncomingMessage, pathname: string): boolean {
   if (req.method !== 'GET' || pathname.startsWith('/api/')) return false
@@ -39,6 +42,11 @@ const TEXT: Record<SignedOutReason, { title: string; lead: string; next: string 
     title: 'This sign-in link is out of date',
     lead: 'The link you opened was printed by an earlier start of this console server. Every start prints new links, so this one no longer signs anyone in.',
     next: 'Ask whoever runs <code>arbiter serve</code> for the link it printed when it last started (each reviewer has their own), and open that one.'
+  },
+  ended: {
+    title: 'This browser’s session ended',
+    lead: 'This browser signed out of this console server, or left it unused long enough that its session ended.',
+    next: 'Open the URL that <code>arbiter serve</code> printed when it started (it carries the token; each reviewer has their own) to sign in again.'
   },
   'signed-out': {
     title: 'Sign in with the link the server printed',

@@ -50,7 +50,25 @@ export function bearer(req: IncomingMessage): string | null {
   return m ? m[1] : null
 }
 
+/**
+ * How many cookies named `name` the request carries. A page on another port can set a second one
+ * (cookies ignore ports) at a longer path, which the browser sends first: two mean one was tossed.
+ */
+export function cookieCount(req: IncomingMessage, name: string): number {
+  const header = req.headers.cookie
+  if (!header) return 0
+  return header.split(';').filter((part) => {
+    const eq = part.indexOf('=')
+    return eq > 0 && part.slice(0, eq).trim() === name
+  }).length
+}
+
 /** The cookie that carries a browser's session (web-sessions.ts), never the login token. */
 export function sessionCookie(port: number, session: string): string {
   return `${cookieName(port)}=${encodeURIComponent(session)}; HttpOnly; SameSite=Strict; Path=/`
+}
+
+/** Removes the session cookie (sign-out). */
+export function clearedSessionCookie(port: number): string {
+  return `${cookieName(port)}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`
 }

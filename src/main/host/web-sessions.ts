@@ -1,49 +1,128 @@
 /**
- * Browser sessions of the web host ("the cookie is the login token"). A login URL's
- * token is exchanged once, at `/?token=…`, for a session cookie that is not the token: a random
- * nonce and its HMAC under the login's token. Cookies ignore ports, so every service on 127.0.0.1
- * receives the cookie — it must not be a credential it could replay elsewhere, and it reveals
- * nothing of the token. It holds for as long as its login's token does: a restart draws new tokens,
- * so every cookie of the previous start is void (the console says the server restarted), while a
- * server back with the same token (a network blip; tests) still knows its browsers. The exchange is
- * refused when a page of another site navigates to the login URL (a browser says so in
- * `Sec-Fetch-Site`), and a browser already signed in as another login is asked before it switches.
+ * Browser sessions of the web host. A login URL's token is exchanged once, at `/?token=…`, for a
+ * session: a cookie and a secret, neither of them the token.
+ * - The cookie (`<nonce>.<HMAC(token, nonce)>`) lets the browser load the console's pages: a
+ *   navigation cannot carry a header. Cookies ignore ports, so every service on 127.0.0.1 receives
+ *   it: alone it never calls the API.
+ * - The secret (`HMAC(token, secret-label, nonce)`) reaches the page in the redirect's fragment
+ *   (never sent over the network), which keeps it in its own origin's localStorage — per port, so
+ *   another local service never sees it — and sends it in SESSION_SECRET_HEADER with every API
+ *   call, the event stream included. A new tab of the same origin reads it there.
+ * A session ends when its browser signs out, when it has made no API call for `idleMs` (sliding),
+ * or when its login's token does: a restart draws new tokens, so every session of the previous
+ * start is void, while a server back with the same token (a network blip; tests) still knows its
+ * browsers — only what ended in this process (sign-outs, expiries) is kept in memory.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Login } from './web-identity'
 
-const mac = (token: string, nonce: string): Buffer => createHmac('sha256', token).update(`arbiter-session:${nonce}`).digest()
+export { SECRET_FRAGMENT, SESSION_SECRET_HEADER } from '../../shared/web-session'
+/** A session with no API call for this long ends (docs/architecture.md, security model). */
+export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60 * 1000
 
-/** A new session cookie value for `login`: `<nonce>.<HMAC(token, nonce)>`, base64url. */
-export function newSession(login: Login): string {
-  const nonce = randomBytes(18).toString('base64url')
-  return `${nonce}.${mac(login.token, nonce).toString('base64url')}`
+const mac = (token: string, label: string, nonce: string): Buffer => createHmac('sha256', token).update(`${label}:${nonce}`).digest()
+const cookieMac = (token: string, nonce: string): Buffer => mac(token, 'arbiter-session', nonce)
+
+export interface Session {
+  nonce: string
+  login: Login
 }
 
-/** The login whose token signed this session cookie value; every login is checked, in constant time each. */
-export function sessionLogin(value: string | null | undefined, logins: readonly Login[]): Login | null {
+/** The cookie value of a session: `<nonce>.<HMAC(token, nonce)>`, base64url. */
+export function sessionCookieValue(s: Session): string {
+  return `${s.nonce}.${cookieMac(s.login.token, s.nonce).toString('base64url')}`
+}
+
+/** The secret of a session; only the server, which holds the token, can derive it. */
+export function sessionSecret(s: Session): string {
+  return mac(s.login.token, 'arbiter-secret', s.nonce).toString('base64url')
+}
+
+/** Whether `given` (the request's SESSION_SECRET_HEADER) is this session's secret, in constant time. */
+export function secretMatches(s: Session, given: string | string[] | undefined): boolean {
+  if (typeof given !== 'string') return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(sessionSecret(s))
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The session this cookie value names (every login is checked, in constant time each), or null. */
+export function sessionOf(value: string | null | undefined, logins: readonly Login[]): Session | null {
   if (!value) return null
   const dot = value.indexOf('.')
   if (dot <= 0) return null
+  const nonce = value.slice(0, dot)
   const given = Buffer.from(value.slice(dot + 1), 'base64url')
   let found: Login | null = null
   for (const l of logins) {
-    const want = mac(l.token, value.slice(0, dot))
+    const want = cookieMac(l.token, nonce)
     if (given.length === want.length && timingSafeEqual(given, want) && found === null) found = l
   }
-  return found
+  return found === null ? null : { nonce, login: found }
 }
+
+export interface SessionClock {
+  idleMs: number
+  now: () => number
+}
+
+/** What this process knows of its sessions: when each last called, and which have ended. */
+export function createSessionTable(clock: SessionClock) {
+  const lastSeen = new Map<string, number>()
+  const ended = new Set<string>()
+  const expired = (nonce: string, now: number): boolean => {
+    const seen = lastSeen.get(nonce)
+    return seen !== undefined && now - seen > clock.idleMs
+  }
+  return {
+    /** A new session of `login`, its idle time counted from now. */
+    open(login: Login): Session {
+      const nonce = randomBytes(18).toString('base64url')
+      lastSeen.set(nonce, clock.now())
+      return { nonce, login }
+    },
+    /** Whether the session still holds (not signed out, not idle too long); it does not count as a call. */
+    live(s: Session): boolean {
+      if (ended.has(s.nonce)) return false
+      if (!expired(s.nonce, clock.now())) return true
+      this.end(s.nonce)
+      return false
+    },
+    /** An API call of the session: its idle time starts again. */
+    touch(s: Session): void {
+      lastSeen.set(s.nonce, clock.now())
+    },
+    end(nonce: string): void {
+      ended.add(nonce)
+      lastSeen.delete(nonce)
+    },
+    /** Ends every session idle too long (the host's periodic sweep), returning their nonces. */
+    sweep(): string[] {
+      const now = clock.now()
+      const out: string[] = []
+      for (const nonce of lastSeen.keys()) if (expired(nonce, now)) out.push(nonce)
+      for (const nonce of out) {
+        ended.add(nonce)
+        lastSeen.delete(nonce)
+      }
+      return out
+    }
+  }
+}
+export type SessionTable = ReturnType<typeof createSessionTable>
 
 /**
  * Whether the request that brings a login URL came from the user (typed, pasted, a bookmark, an
- * app opening it: `Sec-Fetch-Site: none`) or from our own pages; a tool without fetch metadata
- * (curl, the CLI) passes. A link or script on any other site — another port of 127.0.0.1 is the
- * same site but another origin — cannot sign this browser in.
+ * app opening it: `Sec-Fetch-Site: none`) or from our own pages (`same-origin`). A link or script
+ * on any other site — another port of 127.0.0.1 is the same site but another origin — cannot sign
+ * this browser in. 'ask': no fetch metadata at all (a browser too old to send it, or a tool):
+ * the browser is asked to confirm with a form only our own page can post.
  */
-export function exchangeAllowed(req: IncomingMessage): boolean {
+export function exchangeAllowed(req: IncomingMessage): boolean | 'ask' {
   const site = req.headers['sec-fetch-site']
-  return site === undefined || site === 'none' || site === 'same-origin'
+  if (site === undefined) return 'ask'
+  return site === 'none' || site === 'same-origin'
 }
 
 const escapeHtml = (s: string): string =>
@@ -82,7 +161,17 @@ export function switchPage(current: Login, next: Login, token: string): string {
   )
 }
 
-/** The token of the switch form's body (`application/x-www-form-urlencoded`), or null. */
+/** Asks a browser that sent no fetch metadata to confirm the sign-in (the form posts the token back). */
+export function confirmPage(next: Login, token: string): string {
+  return page(
+    'Sign in to Arbiter?',
+    `<p>The link you opened signs this browser in as <strong>${who(next)}</strong>. Your browser did not say where the link came from, so Arbiter asks first.</p>` +
+      `<form method="post" action="/session"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+      `<button type="submit">Sign in as ${who(next)}</button></form>`
+  )
+}
+
+/** The token of the switch or confirm form's body (`application/x-www-form-urlencoded`), or null. */
 export function formToken(body: string): string | null {
   return new URLSearchParams(body).get('token')
 }

@@ -4,19 +4,34 @@ import type { CallContext, ServerHandlers } from '../../shared/api'
 import { HTTP_STATUS } from '../../shared/errors'
 import type { ApiEvent } from '../../shared/events'
 import { MAX_BODY_BYTES, MAX_REQUEST_DEPTH } from '../../shared/server-limits'
+import { SIGN_OUT_PATH } from '../../shared/web-session'
 import { dispatch } from './dispatch'
 import { nestsDeeperThan } from './json-depth'
 import { SECURITY_HEADERS } from './hardening'
 import { signedOutPage, wantsHtml } from './signed-out-page'
 import { receiveSlice } from './web-upload'
 import { readStatic } from './static-files'
-import { bearer, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
+import { bearer, clearedSessionCookie, cookieCount, cookieName, hostOk, originOk, readCookie, sessionCookie } from './web-auth'
 import { callContext, createLogins, findLogin, tabOf, type Login } from './web-identity'
-import { crossSitePage, exchangeAllowed, formToken, newSession, SESSION_PAGE_CSP, sessionLogin, switchPage } from './web-sessions'
+import { confirmPage, crossSitePage, exchangeAllowed, formToken, SESSION_PAGE_CSP, switchPage } from './web-sessions'
+import {
+  createSessionTable,
+  DEFAULT_SESSION_IDLE_MS,
+  SECRET_FRAGMENT,
+  secretMatches,
+  SESSION_SECRET_HEADER,
+  sessionCookieValue,
+  sessionOf,
+  sessionSecret,
+  type Session
+} from './web-sessions'
 
 /** The body cap of a JSON call (server-limits.ts); an upload's slice has its own (web-upload.ts). */
 export { MAX_BODY_BYTES }
-/** Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it). */
+/**
+ * Set on the 401 that refuses a request without a valid login (the renderer's http-bridge reads it):
+ * 'required' (no session this server knows: it restarted) or 'ended' (signed out, or idle too long).
+ */
 export const LOGIN_REQUIRED_HEADER = 'X-Arbiter-Login'
 
 export interface WebHostOptions {
@@ -33,13 +48,17 @@ export interface WebHostOptions {
   token?: string
   /** One login per reviewer (`serve --reviewer`); absent or empty: one login, reviewer from Settings. */
   reviewers?: readonly string[]
+  /** A browser session with no API call for this long ends (default DEFAULT_SESSION_IDLE_MS). */
+  sessionIdleMs?: number
+  /** The clock of session expiry (tests move it instead of waiting). */
+  clock?: () => number
 }
 
 export interface LoginLink {
   /** null: the login whose reviewer is the reviewer-name setting. */
   reviewer: string | null
   token: string
-  /** The URL to open: it carries the token once, then the cookie takes over. */
+  /** The URL to open: it carries the token once, then the browser session (cookie and secret) takes over. */
   url: string
 }
 
@@ -57,14 +76,17 @@ export interface WebHost {
 
 /**
  * The browser shell (docs/architecture.md): the built renderer and the contract over HTTP, on 127.0.0.1
- * only. Checks run in a fixed order on every request: Host (403) → token (401) → Origin on
- * non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
+ * only. Checks run in a fixed order on every request: Host (403) → one session cookie at most (401)
+ * → login (401: a live session's cookie, plus its secret for an API call, or the token) → Origin
+ * on non-GET (403) → path (404); an API call's tab session header, when sent, must be well formed
  * (400). The token names the login, and the login the caller (web-identity.ts); a browser holds a
- * session cookie signed with it, never the token (web-sessions.ts).
+ * session derived from it, never the token (web-sessions.ts).
  */
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logins = createLogins(opts.reviewers, opts.token)
-  const streams = new Set<ServerResponse>()
+  /** Each open event stream, with the nonce of the browser session that opened it (null: a token). */
+  const streams = new Map<ServerResponse, string | null>()
+  const sessions = createSessionTable({ idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, now: opts.clock ?? Date.now })
   let port = 0
 
   const server = createServer((req, res) => {
@@ -81,39 +103,69 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const url = requestUrl(req.url, port)
     if (!url) return send(res, 400, errorBody('bad_input', 'bad request target'))
 
+    // Cookie tossing: a page on another port planted a second session cookie, which the browser
+    // may send first. Which one is ours cannot be told, so neither is used.
+    if (cookieCount(req, cookieName(port)) > 1) {
+      return send(res, 401, errorBody('unauthorized', `this request carries two ${cookieName(port)} cookies: another page on this computer set one; clear this site's cookies, then open your login URL again`))
+    }
+    const cookie = readCookie(req, cookieName(port))
+    const fromCookie = sessionOf(cookie, logins)
+
     const queryToken = url.searchParams.get('token')
     if (req.method === 'GET' && url.pathname === '/' && queryToken !== null) {
       const opened = findLogin(queryToken, logins)
       if (opened === null) {
         // An old printed link: its server has since restarted with new tokens.
-        if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(readCookie(req, cookieName(port)) !== null ? 'restarted' : 'old-link'))
+        if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(cookie !== null ? 'restarted' : 'old-link'))
         return send(res, 401, errorBody('unauthorized', 'wrong token'))
       }
-      if (!exchangeAllowed(req)) return sendPage(res, 403, crossSitePage())
-      const current = sessionLogin(readCookie(req, cookieName(port)), logins)
-      if (current !== null && current !== opened) return sendPage(res, 200, switchPage(current, opened, queryToken))
-      return signIn(res, current === null ? opened : null)
+      const allowed = exchangeAllowed(req)
+      if (allowed === false) return sendPage(res, 403, crossSitePage())
+      const current = fromCookie !== null && sessions.live(fromCookie) ? fromCookie : null
+      if (current !== null && current.login !== opened) return sendPage(res, 200, switchPage(current.login, opened, queryToken))
+      if (allowed === 'ask') return sendPage(res, 200, confirmPage(opened, queryToken))
+      // The same login again (a lost secret, a new window): the session it already has.
+      return current !== null ? signIn(res, current, 302, false) : signIn(res, sessions.open(opened))
     }
-    // The switch form of `switchPage`: a POST from our own page only.
+    // The switch and confirm forms: a POST from our own page only.
     if (req.method === 'POST' && url.pathname === '/session') {
-      if (req.headers.origin === undefined || !originOk(req, port) || !exchangeAllowed(req)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
+      if (req.headers.origin === undefined || !originOk(req, port) || exchangeAllowed(req) === false) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
       const body = await readBody(req)
       const switched = body === 'too-large' ? null : findLogin(formToken(body.toString('utf8')), logins)
       if (switched === null) return send(res, 401, errorBody('unauthorized', 'wrong token'))
-      return signIn(res, switched, 303)
+      // The session this browser leaves behind is of no further use: end it.
+      if (fromCookie !== null) endSession(fromCookie.nonce)
+      return signIn(res, sessions.open(switched), 303)
     }
-    const cookie = readCookie(req, cookieName(port))
-    const login = sessionLogin(cookie, logins) ?? findLogin(bearer(req), logins)
+    const isApi = url.pathname.startsWith('/api/') || url.pathname === SIGN_OUT_PATH
+    const viaCookie = fromCookie !== null && sessions.live(fromCookie) ? fromCookie : null
+    // A page may load on the cookie alone (a navigation sends no header); an API call needs the
+    // session's secret too, which only this origin's own pages hold.
+    const session = viaCookie !== null && (!isApi || secretMatches(viaCookie, req.headers[SESSION_SECRET_HEADER])) ? viaCookie : null
+    const login = session?.login ?? findLogin(bearer(req), logins)
     if (login === null) {
-      if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(cookie !== null ? 'restarted' : 'signed-out'))
+      const ended = fromCookie !== null && viaCookie === null
+      if (wantsHtml(req, url.pathname)) return sendPage(res, 401, signedOutPage(ended ? 'ended' : cookie !== null ? 'restarted' : 'signed-out'))
       // Marked apart from a handler's own `unauthorized` (e.g. adjudicators only), which is a 401 too:
-      // only this one means "this browser's login is void" (the console then says the server restarted).
-      res.setHeader(LOGIN_REQUIRED_HEADER, 'required')
-      return send(res, 401, errorBody('unauthorized', 'open the URL printed by `arbiter serve` (it carries the token)'))
+      // only this one means "this browser's login is void" ('ended': signed out or idle too long).
+      res.setHeader(LOGIN_REQUIRED_HEADER, ended ? 'ended' : 'required')
+      const why =
+        ended ? 'this browser session ended (signed out, or idle too long): open your login URL again'
+        : viaCookie !== null ? `the session cookie alone does not call the API: the page sends its session secret (${SESSION_SECRET_HEADER}); open your login URL again`
+        : 'open the URL printed by `arbiter serve` (it carries the token)'
+      return send(res, 401, errorBody('unauthorized', why))
     }
     if (req.method !== 'GET' && req.method !== 'HEAD' && !originOk(req, port)) return send(res, 403, errorBody('unauthorized', 'forbidden origin'))
+    if (session !== null && isApi) sessions.touch(session)
 
-    if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res)
+    if (url.pathname === SIGN_OUT_PATH) {
+      if (req.method !== 'POST') return send(res, 405, errorBody('bad_input', 'use POST'))
+      if (session === null) return send(res, 400, errorBody('bad_input', 'only a browser session signs out (a token stays valid until the server restarts)'))
+      endSession(session.nonce)
+      res.setHeader('Set-Cookie', clearedSessionCookie(port))
+      return send(res, 200, { ok: true, value: null })
+    }
+    if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, session?.nonce ?? null)
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, errorBody('bad_input', 'use POST'))
       return callApi(req, res, url.pathname.slice('/api/'.length), login)
@@ -128,11 +180,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
-  /** To the console, with a new session of `login` in the cookie (null: the browser keeps its own). */
-  function signIn(res: ServerResponse, login: Login | null, status = 302): void {
-    const cookie: Record<string, string> = login === null ? {} : { 'Set-Cookie': sessionCookie(port, newSession(login)) }
-    res.writeHead(status, { ...cookie, Location: '/', 'Cache-Control': 'no-store' })
+  /** To the console, the session in the cookie and its secret in the fragment (read once by the page). */
+  function signIn(res: ServerResponse, session: Session, status = 302, setCookie = true): void {
+    res.writeHead(status, {
+      ...(setCookie ? { 'Set-Cookie': sessionCookie(port, sessionCookieValue(session)) } : {}),
+      Location: `/#${SECRET_FRAGMENT}=${sessionSecret(session)}`,
+      'Cache-Control': 'no-store'
+    })
     res.end()
+  }
+
+  /** Ends a session and closes its event streams (its tabs then find themselves signed out). */
+  function endSession(nonce: string): void {
+    sessions.end(nonce)
+    for (const [s, owner] of streams) if (owner === nonce) s.end()
   }
 
   async function callApi(req: IncomingMessage, res: ServerResponse, method: string, login: Login): Promise<void> {
@@ -164,20 +225,22 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     send(res, envelope.ok ? 200 : HTTP_STATUS[envelope.error.code], envelope)
   }
 
-  function openEventStream(res: ServerResponse): void {
+  function openEventStream(res: ServerResponse, owner: string | null): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' })
     res.write(': connected\n\n')
-    streams.add(res)
+    streams.set(res, owner)
     res.on('close', () => streams.delete(res))
   }
 
   const unsubscribe = opts.subscribe((event) => {
     const frame = `data: ${JSON.stringify(event)}\n\n`
-    for (const s of streams) s.write(frame)
+    for (const s of streams.keys()) s.write(frame)
   })
-  // Proxies drop idle streams; a comment line every 15 s keeps the channel open.
+  // Proxies drop idle streams; a comment line every 15 s keeps the channel open. The same sweep
+  // closes the streams of sessions that went idle too long.
   const keepAlive = setInterval(() => {
-    for (const s of streams) s.write(': ping\n\n')
+    for (const nonce of sessions.sweep()) endSession(nonce)
+    for (const s of streams.keys()) s.write(': ping\n\n')
   }, 15_000)
   keepAlive.unref()
 
@@ -211,7 +274,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     async close() {
       clearInterval(keepAlive)
       unsubscribe()
-      for (const s of streams) s.end()
+      for (const s of streams.keys()) s.end()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
       await closed

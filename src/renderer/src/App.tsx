@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { useAppInfo, useSettings } from './api/queries'
 import { useConnectionState } from './api/connection'
+import { signOut } from './api/web-session'
 import { ConnectionBanner, ServerRestarted } from './components/ConnectionBanner'
 import { DatabaseReplacedBanner } from './components/DatabaseReplacedBanner'
 import { DemoBadge } from './components/DemoBadge'
@@ -70,6 +71,12 @@ function Shell({ screen, param, shell, reviewer }: { screen: Screen; param: stri
           <DemoBadge />
           {reviewer && <span title="Reviewer">{reviewer}</span>}
           {shell && <span className="muted">{shell === 'web' ? 'browser console' : 'desktop'}</span>}
+          {/* Only a browser has a session to end; the desktop window has no login. */}
+          {shell === 'web' && !window.api && (
+            <button type="button" className="small secondary sign-out" data-testid="sign-out" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          )}
         </div>
       </nav>
       <main className="content" id="main">

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import type { BridgeApi } from '@shared/api'
 import { ApiProvider } from './api/context'
 import { createHttpBridge } from './api/http-bridge'
+import { adoptSecretFromUrl } from './api/web-session'
 import { App } from './App'
 import './styles.css'
 
@@ -14,6 +15,7 @@ import './styles.css'
 function pickBridge(): BridgeApi | null {
   if (window.api) return window.api
   if (window.location.protocol === 'file:') return null
+  adoptSecretFromUrl()
   return createHttpBridge()
 }
 

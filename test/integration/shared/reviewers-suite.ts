@@ -15,6 +15,7 @@ import { RESERVATION_MS } from '../../../src/main/service/handlers/queue'
 import { openStore, type Store } from '../../../src/main/store'
 import type { DbLocation, MakeDbLocation } from '../../helpers/db-location'
 import { rawRequest } from '../../helpers/http'
+import { sessionHeaders, signIn } from '../../helpers/web-client'
 import { exampleTraces, seedTraces } from '../../helpers/seed'
 
 const MIN = 60_000
@@ -80,11 +81,8 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
       expect(wrong.status).toBe(401)
       expect((await rawRequest(host.port, { method: 'POST', path: '/api/app.info', body: '{}' })).status).toBe(401)
       expect((await rawRequest(host.port, { path: '/?token=nope' })).status).toBe(401)
-      // Bob's link sets a cookie that calls as bob.
-      const login = await rawRequest(host.port, { path: `/?token=${encodeURIComponent(token('bob'))}` })
-      expect(login.status).toBe(302)
-      const cookie = String(login.headers['set-cookie']).split(';')[0]
-      const viaCookie = await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie }, body: '{}' })
+      // Bob's link sets a session (cookie and secret) that calls as bob.
+      const viaCookie = await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: sessionHeaders(await signIn(host.port, token('bob'))), body: '{}' })
       expect(JSON.parse(viaCookie.body).value.reviewer).toBe('bob')
 
       expect((await call('alice', 'app.info')).value).toMatchObject({ reviewerFromToken: true })
@@ -105,7 +103,10 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
       expect(signIn.status).toBe(302)
       const alice = String(signIn.headers['set-cookie']).split(';')[0]
       expect(alice).not.toContain(encodeURIComponent(token('alice')))
-      const whoAmI = async (cookie: string) => JSON.parse((await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie }, body: '{}' })).body).value?.reviewer
+      const secretOf = (location: unknown) => new URL(String(location), host.url).hash.replace(/^#arbiter-secret=/, '')
+      const aliceSecret = secretOf(signIn.headers.location)
+      const whoAmI = async (cookie: string, secret = aliceSecret) =>
+        JSON.parse((await rawRequest(host.port, { method: 'POST', path: '/api/settings.get', headers: { cookie, 'x-arbiter-secret': secret }, body: '{}' })).body).value?.reviewer
       expect(await whoAmI(alice)).toBe('alice')
       // The token as a cookie is no session.
       expect((await rawRequest(host.port, { method: 'POST', path: '/api/app.info', headers: { cookie: `arbiter_${host.port}=${token('alice')}` }, body: '{}' })).status).toBe(401)
@@ -136,7 +137,7 @@ export function defineReviewersSuite(name: string, makeDbLocation: MakeDbLocatio
       const switched = await rawRequest(host.port, { method: 'POST', path: '/session', headers: ours, body: form })
       expect(switched.status).toBe(303)
       const bob = String(switched.headers['set-cookie']).split(';')[0]
-      expect(await whoAmI(bob)).toBe('bob')
+      expect(await whoAmI(bob, secretOf(switched.headers.location))).toBe('bob')
       // The same login's link again changes nothing.
       const again = await rawRequest(host.port, { path: link('bob'), headers: { cookie: bob, 'sec-fetch-site': 'none' } })
       expect(again.status).toBe(302)

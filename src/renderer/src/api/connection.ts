@@ -9,6 +9,9 @@ import { useSyncExternalStore } from 'react'
 export type ConnectionState = 'online' | 'offline' | 'signed-out'
 
 let state: ConnectionState = 'online'
+/** Why the page is signed out: the server restarted, or this browser's session ended (signed out, idle). */
+export type SignedOutReason = 'restarted' | 'ended'
+let reason: SignedOutReason = 'restarted'
 const listeners = new Set<() => void>()
 
 export function connectionState(): ConnectionState {
@@ -16,15 +19,20 @@ export function connectionState(): ConnectionState {
 }
 
 /** 'signed-out' is final for this page: only opening the printed URL leaves it. */
-export function setConnectionState(next: ConnectionState): void {
+export function setConnectionState(next: ConnectionState, why: SignedOutReason = 'restarted'): void {
   if (state === next || state === 'signed-out') return
   state = next
+  reason = why
   for (const l of [...listeners]) l()
 }
 
 export function subscribeConnection(listener: () => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
+}
+
+export function signedOutReason(): SignedOutReason {
+  return reason
 }
 
 export function useConnectionState(): ConnectionState {

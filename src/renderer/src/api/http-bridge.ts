@@ -4,12 +4,14 @@ import type { Envelope } from '@shared/errors'
 import type { ApiEvent } from '@shared/events'
 import { connectionState, OFFLINE_DETAILS, setConnectionState, subscribeConnection } from './connection'
 import { tabSession } from './tab-session'
+import { hasSecret, secretHeader } from './web-session'
 import { UPLOAD_HEADER, uploadHeaderValue } from '@shared/contract/upload'
 
 /**
  * The browser console's stand-in for the preload bridge: the same calls, as POST /api/<method>
- * on the web host that served this page (its session cookie authenticates; the session header
- * names this tab), and the event channel as server-sent events.
+ * on the web host that served this page (its session cookie and the session secret this origin
+ * keeps authenticate, web-session.ts; the session header names this tab), and the event channel
+ * as server-sent events read from a fetch stream (EventSource cannot send the secret).
  */
 export function createHttpBridge(base = ''): BridgeApi {
   const bridge: Record<string, unknown> = {}
@@ -24,7 +26,11 @@ export function createHttpBridge(base = ''): BridgeApi {
       }
       // The host refused this browser's login (web.ts marks that 401 apart from a handler's own
       // `unauthorized`): the server restarted, and every start draws new tokens.
-      setConnectionState(res.status === 401 && res.headers.get('X-Arbiter-Login') === 'required' ? 'signed-out' : 'online')
+      const login = res.status === 401 ? res.headers.get('X-Arbiter-Login') : null
+      // A secret gone from this origin's storage: a tab of this browser signed out (which also
+      // removed the cookie, so the server cannot tell it from a restart).
+      if (login === 'required' || login === 'ended') setConnectionState('signed-out', login === 'ended' || !hasSecret() ? 'ended' : 'restarted')
+      else setConnectionState('online')
       try {
         return (await res.json()) as Envelope<unknown>
       } catch {
@@ -35,23 +41,26 @@ export function createHttpBridge(base = ''): BridgeApi {
   // One event stream per tab, shared by every listener: a browser keeps at most six connections
   // to a host, and a stream per listener would leave a reviewer's second tab none for its calls.
   const listeners = new Set<(e: ApiEvent) => void>()
-  let source: EventSource | null = null
+  let source: AbortController | null = null
   const openSource = () => {
-    if (source !== null && source.readyState !== EventSource.CLOSED) return
-    source?.close()
-    const s = new EventSource(`${base}/api/events`)
+    if (source !== null) return
+    const s = new AbortController()
     source = s
-    s.onmessage = (m) => {
-      const event = JSON.parse(m.data as string) as ApiEvent
+    void readStream(`${base}/api/events`, s.signal, (event) => {
       for (const l of [...listeners]) l(event)
-    }
-    // A dropped stream is the first sign of a stopped server: probe it, so the banner (or the
-    // restarted page) shows without waiting for the reviewer's next call.
-    s.onerror = () => void probe()
+    }).then((opened) => {
+      if (s.signal.aborted) return
+      source = null
+      // A dropped stream is the first sign of a stopped server: probe it, so the banner (or the
+      // restarted page) shows without waiting for the reviewer's next call; a server that still
+      // answers gets the stream back after a pause (a refused stream is never retried in a loop).
+      void probe().then(() => {
+        if (connectionState() === 'online' && listeners.size > 0 && source === null) window.setTimeout(openSource, opened ? 1000 : 3000)
+      })
+    })
   }
   const probe = async (): Promise<void> => {
-    // Back online (the subscription below reopens a stream the browser gave up on, as it does
-    // after a non-200 answer), offline, or signed out: the call sets the state.
+    // Back online (the subscription below reopens the stream), offline, or signed out: the call sets the state.
     await (bridge['app.info'] as (a: unknown) => Promise<Envelope<unknown>>)({})
   }
   subscribeConnection(() => {
@@ -63,7 +72,7 @@ export function createHttpBridge(base = ''): BridgeApi {
     return () => {
       listeners.delete(listener)
       if (listeners.size === 0 && source !== null) {
-        source.close()
+        source.abort()
         source = null
       }
     }
@@ -71,9 +80,45 @@ export function createHttpBridge(base = ''): BridgeApi {
   return bridge as BridgeApi
 }
 
+/**
+ * Reads the event stream until it ends or `signal` aborts, handing each `data:` frame to `onEvent`.
+ * Resolves whether the stream was open (a 200) at all.
+ */
+async function readStream(url: string, signal: AbortSignal, onEvent: (e: ApiEvent) => void): Promise<boolean> {
+  let res: Response
+  try {
+    res = await fetch(url, { credentials: 'same-origin', headers: { ...secretHeader(), Accept: 'text/event-stream' }, signal })
+  } catch {
+    return false
+  }
+  if (!res.ok || res.body === null) return false
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffered = ''
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return true
+      buffered += value
+      let end: number
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const frame = buffered.slice(0, end)
+        buffered = buffered.slice(end + 2)
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n')
+        if (data !== '') onEvent(JSON.parse(data) as ApiEvent)
+      }
+    }
+  } catch {
+    return true
+  }
+}
+
 /** A call's headers and body: its arguments as JSON, except an upload's slice. */
 function requestOf(method: ApiMethod, args: unknown): RequestInit {
-  const session = { 'X-Arbiter-Session': tabSession() }
+  const session = { 'X-Arbiter-Session': tabSession(), ...secretHeader() }
   if (method === 'imports.upload') {
     // The slice is the body itself, a Blob the browser reads from the file as it sends: the page
     // never holds its bytes. The other arguments ride in a header (src/main/host/web-upload.ts).

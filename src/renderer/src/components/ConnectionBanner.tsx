@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useApi } from '../api/context'
-import { useConnectionState } from '../api/connection'
+import { signedOutReason, useConnectionState } from '../api/connection'
 
 const RETRY_SECONDS = 5
 
@@ -71,17 +71,23 @@ export function ConnectionBanner() {
 }
 
 /**
- * After a restart the server draws new tokens, so this page's sign-in is void. Say so and point
- * at the printed URL; never sign in by itself (that would need a token the page must not hold).
+ * After a restart the server draws new tokens, so this page's sign-in is void; a session also ends
+ * when this browser signs out (in any tab) or stays unused for its idle lifetime. Say which and
+ * point at the printed URL; never sign in by itself (that would need a token the page must not hold).
  */
 export function ServerRestarted() {
+  const ended = signedOutReason() === 'ended'
   return (
-    <main className="server-restarted" role="alert" data-testid="server-restarted">
-      <h1>The Arbiter server restarted</h1>
-      <p>The console server was restarted since this page was opened, so this page is no longer signed in.</p>
+    <main className="server-restarted" role="alert" data-testid="server-restarted" data-reason={ended ? 'ended' : 'restarted'}>
+      <h1>{ended ? 'This browser’s session ended' : 'The Arbiter server restarted'}</h1>
       <p>
-        Open the URL that <code>arbiter serve</code> printed when it started (it carries the new token). Labels you saved are kept; a label that
-        showed “not saved” must be given again.
+        {ended
+          ? 'This browser signed out (perhaps in another tab), or left the console unused long enough that its session ended.'
+          : 'The console server was restarted since this page was opened, so this page is no longer signed in.'}
+      </p>
+      <p>
+        Open the URL that <code>arbiter serve</code> printed when it started{ended ? '' : ' (it carries the new token)'}. Labels you saved are kept; a
+        label that showed “not saved” must be given again.
       </p>
     </main>
   )
