@@ -72,7 +72,7 @@ describe('posterior: arguments', () => {
     ['an unknown method', ['--method', 'wisdom'], /--method must be one of majority, majority-final, best-seat, gated/],
     ['a fractional seed', ['--seed', '1.5'], /--seed must be an integer/],
     ['bad --columns', ['--columns', 'task,label'], /--columns/],
-    ['bad --delimiter', ['--delimiter', 'semicolon'], /--delimiter/]
+    ['bad --delimiter', ['--delimiter', 'pipe'], /--delimiter/]
   ]
   for (const [what, extra, message] of cases) {
     it(`${what} is exit 2 with the reason`, async () => {
