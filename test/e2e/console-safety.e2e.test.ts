@@ -14,7 +14,7 @@ import { DEMO_KEY } from '../../src/main/service/engine-settings'
 import { openStore } from '../../src/main/store'
 import { describeWith } from '../helpers/prerequisites'
 import { exampleTraces, seedTraces, TEST_ACTOR } from '../helpers/seed'
-import { CHROMIUM, launchChromium, SHOTS } from './browser'
+import { CHROMIUM, launchChromium, setDwell, SHOTS } from './browser'
 
 const SOON = { timeout: 15_000 }
 let dir: string
@@ -128,6 +128,8 @@ describeWith(CHROMIUM, 'console safety (Chromium)', () => {
   it('says what to do when the server stops answering, and names the task of a label it could not save', async () => {
     const { dbLocation, tasks } = await demoMarked('offline.db')
     const server = await startConsoleServer({ dbLocation })
+    // No reading time: the label key is pressed as soon as the task shows, as the other suites do.
+    await setDwell(server, 0)
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
     let closed = false
     try {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CallContext, QueueRow } from '../../src/shared/api'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
 import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, launchChromium } from './browser'
+import { CHROMIUM, launchChromium, setDwell } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SOON = { timeout: 5000 }
@@ -29,6 +29,7 @@ beforeAll(async () => {
   const dbLocation = join(dir, 'arbiter.db')
   await createDemoDatabase(dbLocation)
   server = await startConsoleServer({ dbLocation, reviewers: ['alice', 'bob'] })
+  await setDwell(server, 0)
   await server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, server.service.context())
   browser = await launchChromium()
 })
