@@ -57,7 +57,7 @@ async function importFile(db: string, file: string, threaded: boolean, tag = '')
   await store.close()
 }
 
-type Row = { taskId: string; candidates: string[]; version: number }
+type Row = { taskId: string; candidates: string[]; version: number; label: { source: string } | null }
 
 /** A reviewer clearing the queue: resolve, now and then undo, now and then pause (so a debounced refit starts). */
 async function resolveLoop(db: string, seed: number, max: number): Promise<void> {
@@ -69,6 +69,8 @@ async function resolveLoop(db: string, seed: number, max: number): Promise<void>
     const page = await call<{ rows: Row[]; total: number }>(service, 'queue.page', { filter: { decision: null }, offset: Math.floor(rand() * 900), limit: 20 })
     for (const row of page.rows) {
       if (acks >= max) break
+      // A blind label belongs to the calibration set: only an adjudication changes it (docs/team.md).
+      if (row.label?.source === 'random') continue
       const label = row.candidates[Math.floor(rand() * row.candidates.length)]
       const r = await call<{ labelId: string; version: number }>(service, 'labels.resolve', { taskId: row.taskId, label, expectedVersion: row.version })
       say(`ack ${r.labelId}`)
