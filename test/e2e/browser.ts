@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { startConsoleServer, type ConsoleServer } from '../../src/main/console-server'
+import { createDemoDatabase } from '../../src/main/service/demo'
 import type { Missing } from '../helpers/prerequisites'
 
 const WELL_KNOWN = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium']
@@ -79,6 +81,26 @@ export async function openConsole(dbLocation: string, opts: { dwellMs?: number }
     async close() {
       await browser.close()
       await server.close()
+    }
+  }
+}
+
+/**
+ * The demo database in a fresh folder named for the suite, opened as `openConsole` does, with the
+ * background refit off: a refit that a label starts would move the queue under the test. close()
+ * also removes the folder.
+ */
+export async function openDemoConsole(suite: string, opts: { dwellMs?: number } = {}): Promise<OpenConsole> {
+  const dir = mkdtempSync(join(tmpdir(), `arbiter-e2e-${suite}-`))
+  const dbLocation = join(dir, 'arbiter.db')
+  await createDemoDatabase(dbLocation)
+  const open = await openConsole(dbLocation, opts)
+  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  return {
+    ...open,
+    async close() {
+      await open.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   }
 }

@@ -5,38 +5,27 @@
  * Skip moves on from a draw, counted and capped, and Audit shows each reviewer's draws and skips.
  * Screenshots: the "nothing to undo here" notice and Audit's skips, light and dark, 1440 and 1024 wide.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
-import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openDemoConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SOON = { timeout: 5000 }
 
-let dir: string
 let open: OpenConsole | undefined
 let server: ConsoleServer
 let page: Page
 let pageErrors: string[]
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-calibrate-undo-'))
-  const dbLocation = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbLocation)
-  // The harness sets no reading time (dwell 0): keys count as soon as a task is painted.
-  open = await openConsole(dbLocation, { dwellMs: 0 })
-  // A refit that a label starts would redraw nothing here, but keeps the machine busy.
-  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  open = await openDemoConsole('calibrate-undo')
   ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
   await open?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const detailOf = (taskId: string) => server.service.handlers['task.detail']({ taskId, blind: false }, server.service.context())

@@ -11,15 +11,12 @@
  *   queue marks it and filters on it; progress counts it apart; it exports as arbiter.flags/1.
  * Screenshots of each changed screen: light and dark, 1440 and 1024 wide.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CallContext } from '../../src/shared/api'
 import type { ConsoleServer } from '../../src/main/console-server'
-import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, openConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openDemoConsole, SCHEMES, SHOTS, WIDTHS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 /** Long enough for what the console does at once, short enough that an old build fails fast. */
@@ -27,25 +24,18 @@ const SOON = { timeout: 5000 }
 /** What arrives through another window's write: its change event, coalesced, then a refetch (slower on a busy machine). */
 const LIVE = { timeout: 10_000 }
 
-let dir: string
 let open: OpenConsole | undefined
 let server: ConsoleServer
 let page: Page
 let pageErrors: string[]
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-history-flags-'))
-  const dbLocation = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbLocation)
-  open = await openConsole(dbLocation)
-  // A refit that a label starts would move the queue under the test: the labels here refit nothing.
-  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  open = await openDemoConsole('history-flags')
   ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
   await open?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 /** The console's own reviewer (the browser's login), from another session: the same person in another window. */

@@ -9,39 +9,29 @@
  * - Settings changes the reading time.
  * Screenshots: the hint on Review and the Settings field, light and dark, 1440 and 1024 wide.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
-import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, openConsole, SCHEMES, setDwell, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openDemoConsole, SCHEMES, setDwell, SHOTS, WIDTHS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SOON = { timeout: 5000 }
 /** The reading time the pace tests run under: the default. */
 const DWELL = 400
 
-let dir: string
 let open: OpenConsole | undefined
 let server: ConsoleServer
 let page: Page
 let pageErrors: string[]
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-label-pace-'))
-  const dbLocation = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbLocation)
-  open = await openConsole(dbLocation)
-  // A refit that a label starts would move the queue while the keys are counted.
-  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  open = await openDemoConsole('label-pace')
   ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
   await open?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 /** The labels recorded since `since` (an ISO time), oldest first. */

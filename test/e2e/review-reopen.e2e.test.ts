@@ -6,37 +6,28 @@
  * - a second tab of the same reviewer says "you are reviewing this in another tab", and a key there
  *   never silently replaces the label the first tab gave.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ConsoleServer } from '../../src/main/console-server'
-import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, openConsole, SHOTS, type OpenConsole } from './browser'
+import { CHROMIUM, openDemoConsole, SHOTS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SOON = { timeout: 5000 }
 const LIVE = { timeout: 10_000 }
 
-let dir: string
 let open: OpenConsole | undefined
 let server: ConsoleServer
 let page: Page
 let pageErrors: string[]
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-review-reopen-'))
-  const dbLocation = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbLocation)
-  open = await openConsole(dbLocation)
-  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  open = await openDemoConsole('review-reopen')
   ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
   await open?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const detailOf = (taskId: string) => server.service.handlers['task.detail']({ taskId, blind: false }, server.service.context())

@@ -7,38 +7,28 @@
  * - Adjudicate shows each disputed task's transcript and posterior beside the labels in dispute;
  * - the queue says how many of its tasks another reviewer holds (left out of the list, yet counted).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { QueueRow, TaskFilterArgs } from '../../src/shared/api'
 import type { ConsoleServer } from '../../src/main/console-server'
-import { createDemoDatabase } from '../../src/main/service/demo'
-import { CHROMIUM, openConsole, SHOTS, WIDTHS, type OpenConsole } from './browser'
+import { CHROMIUM, openDemoConsole, SHOTS, WIDTHS, type OpenConsole } from './browser'
 import { describeWith } from '../helpers/prerequisites'
 
 const SOON = { timeout: 5000 }
 
-let dir: string
 let open: OpenConsole | undefined
 let server: ConsoleServer
 let page: Page
 let pageErrors: string[]
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-review-screens-'))
-  const dbLocation = join(dir, 'arbiter.db')
-  await createDemoDatabase(dbLocation)
-  open = await openConsole(dbLocation)
-  // No background refit: every change below is the test's own.
-  await open.server.service.handlers['engine.updateSettings']({ patch: { autoRefit: false } }, open.server.service.context())
+  open = await openDemoConsole('review-screens')
   ;({ server, page, pageErrors } = open)
 })
 
 afterAll(async () => {
   await open?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const FILTER: TaskFilterArgs = { decision: 'defer', group: null, seat: null, candidate: null, labelSource: null, spotCheck: null, search: null }
