@@ -122,7 +122,7 @@ describeWith(CHROMIUM, 'Audit: the live fit beside the split evaluation, the met
     for (const d of await drift.all()) {
       await legendOutsidePlot(d)
       // Times of day on the ticks carry their date in the axis title; a span of days has dates on the ticks.
-      expect(await d.locator('.recharts-label').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^label time (on [A-Z][a-z]{2} \d{1,2}|, [A-Z][a-z]{2} \d{1,2} – [A-Z][a-z]{2} \d{1,2}|\(date\))$/)]))
+      expect(await d.locator('.recharts-label').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^label time( on [A-Z][a-z]{2} \d{1,2}|, [A-Z][a-z]{2} \d{1,2} – [A-Z][a-z]{2} \d{1,2}| \(date\))$/)]))
     }
     await screenshots('audit-live-and-split', () => page.getByTestId('audit-drift-chart').first().waitFor(SOON))
   })

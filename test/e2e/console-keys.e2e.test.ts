@@ -265,14 +265,14 @@ describeWith(CHROMIUM, 'a quick second key after a resolve (Chromium, demo datab
 
 describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the label is saved (Chromium, demo database)', () => {
   /** The console's calls while `act` runs and the next task settles: method and body. */
-  async function callsDuring(act: () => Promise<void>): Promise<{ method: string; body: string }[]> {
+  async function callsDuring(act: (calls: readonly { method: string }[]) => Promise<void>): Promise<{ method: string; body: string }[]> {
     const calls: { method: string; body: string }[] = []
     const seen = (r: Request) => {
       if (r.url().includes('/api/')) calls.push({ method: r.url().split('/api/')[1], body: r.postData() ?? '' })
     }
     page.on('request', seen)
     try {
-      await act()
+      await act(calls)
       await page.waitForTimeout(600)
     } finally {
       page.off('request', seen)
@@ -326,9 +326,13 @@ describeWith(CHROMIUM, 'resolve → next: the next task reserved once, while the
     await page.route('**/api/labels.resolve', (route) => route.abort())
     let claimed: string | null = null
     try {
-      const calls = await callsDuring(async () => {
+      const calls = await callsDuring(async (sent) => {
+        const armed = await page.locator('[data-testid="review-task"]').getAttribute('data-keys-armed')
         await page.keyboard.press('1')
-        await page.getByTestId('toast').filter({ hasText: 'Not saved' }).first().waitFor(SOON)
+        // A loaded CI machine once took longer than SOON: the wait is the sibling test's, and a miss says whether the key was taken at all.
+        await page.getByTestId('toast').filter({ hasText: 'Not saved' }).first().waitFor({ timeout: 10_000 }).catch((e: unknown) => {
+          throw new Error(`no "Not saved" toast in 10 s (keys armed before the press: ${armed}); calls sent since the key: ${sent.map((c) => c.method).join(', ') || 'none'} (${String(e)})`)
+        })
       })
       claimed = (JSON.parse(calls.find((c) => c.method === 'task.reserve')!.body) as { taskId: string }).taskId
     } finally {

@@ -45,15 +45,18 @@ export function secretHeader(): Record<string, string> {
 
 /** Ends this browser's session on the server (every tab of it), forgets the secret, and shows the signed-out page. */
 export async function signOut(base = ''): Promise<void> {
+  // Forgotten before the server ends the session: the other tabs learn of the end when their event
+  // streams close, and must by then find no secret, or they would read the 401 as a restart.
+  const headers = secretHeader()
+  memory = null
   try {
-    await fetch(`${base}${SIGN_OUT_PATH}`, { method: 'POST', credentials: 'same-origin', headers: secretHeader() })
+    window.localStorage.removeItem(KEY)
+  } catch {
+    // as above
+  }
+  try {
+    await fetch(`${base}${SIGN_OUT_PATH}`, { method: 'POST', credentials: 'same-origin', headers })
   } finally {
-    memory = null
-    try {
-      window.localStorage.removeItem(KEY)
-    } catch {
-      // as above
-    }
     window.location.assign(`${base}/`)
   }
 }
