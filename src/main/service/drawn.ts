@@ -31,6 +31,10 @@ function withoutVerdict<R extends object>(row: R): R {
 
 /** Queue rows and the decisions export's rows: a task with an open draw for the caller shows no verdict. */
 export async function maskDrawnRows<R extends { taskId: string }>(store: Store, ctx: CallContext, rows: R[]): Promise<R[]> {
-  const open = await openDrawsFor(store, ctx, rows.map((r) => r.taskId))
+  return hideDrawnVerdicts(rows, await openDrawsFor(store, ctx, rows.map((r) => r.taskId)))
+}
+
+/** The rows of the tasks in `open` (drawn for the caller, not labeled since) without their verdicts. */
+export function hideDrawnVerdicts<R extends { taskId: string }>(rows: R[], open: ReadonlySet<string>): R[] {
   return open.size === 0 ? rows : rows.map((r) => (open.has(r.taskId) ? withoutVerdict(r) : r))
 }

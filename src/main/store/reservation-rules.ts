@@ -57,13 +57,6 @@ export function reservedConflict(taskId: string, r: ReservationRow): StoreError 
 }
 
 /**
- * Whether any other session holds a task at all (parameters: now, the viewer's session). Without
- * one, the viewer's queue needs no per-row check — a deep page walks hundreds of thousands of
- * index entries, and a lookup each would double its time for nothing.
- */
-export const ANY_HELD_BY_OTHERS = 'SELECT 1 AS held FROM reservations WHERE expires_at > ? AND session_id <> ? LIMIT 1'
-
-/**
  * A WHERE clause: no live reservation of another session holds the task `idExpr`. Parameters, in
  * order: now, the viewer's session. A lookup by the reservations' primary key per row considered.
  */
@@ -71,12 +64,10 @@ export const NOT_HELD_BY_OTHERS = (idExpr: string): string =>
   `NOT EXISTS (SELECT 1 FROM reservations rx WHERE rx.task_id = ${idExpr} AND rx.expires_at > ? AND rx.session_id <> ?)`
 
 /**
- * The tasks other sessions hold (one reservation per task), as a FROM item `h` (`h.held_id`) to
- * drive a join from: there are few live holds, and a filter over every deferred task must not be
- * walked to find them. Parameters, in order: now, the viewer's session.
+ * The tasks other sessions hold (one reservation per task; few, a cap per login), as rows `id`.
+ * Parameters, in order: now, the viewer's session.
  */
-export const HELD_BY_OTHERS =
-  '(SELECT rx.task_id AS held_id FROM reservations rx WHERE rx.expires_at > ? AND rx.session_id <> ?) h'
+export const HELD_BY_OTHERS = 'SELECT rx.task_id AS id FROM reservations rx WHERE rx.expires_at > ? AND rx.session_id <> ?'
 
 /**
  * How many tasks of a fit's unlabeled `decision` view other sessions hold: what the viewer's queue

@@ -11,7 +11,7 @@ import { LIVE_LABEL } from '../../../src/main/store/label-rules'
 import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
 import { SQLITE } from '../../../src/main/store/sqlite/dialect'
 import { buildFilter, orderBy } from '../../../src/main/store/ops/task-filter'
-import { ANY_HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
+import { HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, saveDecisions, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
@@ -240,7 +240,7 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
     const db = rawDb(path, true)
     try {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
-      expect(plan(ANY_HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH reservations USING INDEX reservations_by_expiry \(expires_at>\?\)/)
+      expect(plan(HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL, NO_FIT_DECISIONS), 'now', 'me', 'defer')
       expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
       expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])

@@ -4,7 +4,7 @@ import type { CalibrateDrawResult, CallContext, QueueRow, ServerHandlers } from 
 import type { TaskRow } from '../../store'
 import type { Core } from '../core'
 import { actorOf } from '../core'
-import { maskDrawnRows, openDrawsFor } from '../drawn'
+import { hideDrawnVerdicts, openDrawsFor } from '../drawn'
 import { maskQueueRows, sealedFor, sealedViewerOf } from '../sealed'
 import { taskDetail } from '../task-detail'
 import { readTeamSettings, requireAdjudicator } from '../team-settings'
@@ -42,7 +42,8 @@ export function queueHandlers(core: Core): H {
     'queue.page': async ({ filter, sort, direction, offset, limit }, ctx) => {
       const sealedViewer = await sealedViewerOf(core.store(), ctx)
       const page = await core.store().queuePage({ filter, sort, direction, offset, limit, viewerSession: ctx.sessionId, sealedViewer, drawnFor: ctx.reviewer })
-      const rows = await maskDrawnRows(core.store(), ctx, await maskQueueRows(core.store(), ctx, page.rows.map(queueRow)))
+      // The page says which of its tasks were drawn for the caller (its own snapshot, no second read).
+      const rows = hideDrawnVerdicts(await maskQueueRows(core.store(), ctx, page.rows.map(queueRow)), new Set(page.drawn))
       return { rows, total: page.total, heldByOthers: page.heldByOthers, offset, limit, fitId: page.fitId }
     },
     'queue.facets': () => core.store().facets(),

@@ -87,8 +87,10 @@ export type TaskRow = {
 /**
  * `heldByOthers`: tasks matching the filter that the viewer's queue leaves out because another
  * session holds them (0 without a viewer): `total + heldByOthers` is what the filter matches for everyone.
+ * `drawn`: the page's tasks Calibrate drew for `drawnFor` that they have not labeled since
+ * (TeamStore.openDraws, read in the page's snapshot); empty without `drawnFor`.
  */
-export type QueuePage = { rows: TaskRow[]; total: number; heldByOthers: number; fitId: string | null }
+export type QueuePage = { rows: TaskRow[]; total: number; heldByOthers: number; fitId: string | null; drawn: string[] }
 
 export type Facets = { groups: { group: string | null; count: number }[]; seats: string[] }
 

@@ -7,7 +7,7 @@ import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL, OPEN_DRAW } from '../label-rules'
 import { rowOf, rowsOf, type Plan } from '../plan'
 import { toTaskRow, type QueueRow } from '../queue-row'
-import { ANY_HELD_BY_OTHERS, HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { checkFilter, drawnForOf, sealedViewerOf, viewerOf } from '../task-filter-check'
 import { checkInt } from '../validate'
@@ -15,6 +15,7 @@ import { decidedCounts } from './decided-counts'
 import type { Dialect } from './dialect'
 import { latestDecidedFit } from './fits'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
+import { openDrawsPlan } from './team'
 
 /** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
 function* decidedTotal(d: Dialect, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
@@ -26,9 +27,13 @@ function* decidedTotal(d: Dialect, f: TaskFilter, fitId: string | null, now: str
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
-/** The viewer whose queue must skip others' holds; null when none is given or nobody else holds a task. */
-function* skipping(now: string, viewer: string | null): Plan<string | null> {
-  return viewer !== null && (yield* rowOf(ANY_HELD_BY_OTHERS, now, viewer)) !== undefined ? viewer : null
+/**
+ * The tasks other sessions hold, for a viewer (none without one). A queue without any needs no
+ * per-row check: a deep page walks hundreds of thousands of index entries, and a lookup each would
+ * double its time for nothing.
+ */
+function* heldByOthersOf(now: string, viewer: string | null): Plan<string[]> {
+  return viewer === null ? [] : (yield* rowsOf<{ id: string }>(HELD_BY_OTHERS, now, viewer)).map((r) => r.id)
 }
 
 /** The reviewer whose open draws the filters must skip; null when none is given or they have none. */
@@ -39,23 +44,22 @@ function* withOpenDraws(reviewer: string | null): Plan<string | null> {
 }
 
 /**
- * How many tasks matching the filter another session holds: the viewer's queue leaves them out,
- * the counts do not, and the queue says so. Only asked when someone else holds a task at all.
+ * How many of the tasks other sessions hold (`held`, a handful: a cap per login) match the filter:
+ * the viewer's queue leaves them out, the counts do not, and the queue says so. Only the held tasks
+ * are matched; a join from the holds left PostgreSQL free to walk the whole filter for every page.
  */
-function* heldByOthers(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, viewer: string, sealed: SealedViewer | null, drawnFor: string | null): Plan<number> {
+function* heldMatching(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, held: string[], sealed: SealedViewer | null, drawnFor: string | null): Plan<number> {
   const b = buildFilter(d, filter, fitId, now, false, null, sealed, drawnFor)
-  const id = b.mode === 'decided' ? 'd.task_id' : 't.id'
-  const where = [`${id} = h.held_id`, ...b.where].join(' AND ')
-  // CROSS JOIN: SQLite keeps the holds the outer loop (a primary-key lookup each); PostgreSQL plans it freely.
-  const sql = `SELECT count(*) AS n FROM ${HELD_BY_OTHERS} CROSS JOIN ${b.from} WHERE ${where}`
-  return (yield* rowOf<{ n: number }>(sql, now, viewer, ...b.fromParams, ...b.params))?.n ?? 0
+  const where = [`${b.mode === 'decided' ? 'd.task_id' : 't.id'} IN ${d.idSet}`, ...b.where].join(' AND ')
+  return Number((yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} WHERE ${where}`, ...b.fromParams, d.idParam(held), ...b.params))?.n ?? 0)
 }
 
 export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
   const filter = checkFilter(query.filter)
   const offset = checkInt(query.offset, 'offset')
   const limit = checkInt(query.limit, 'limit', 1)
-  const viewer = yield* skipping(now, viewerOf(query))
+  const held = yield* heldByOthersOf(now, viewerOf(query))
+  const viewer = held.length === 0 ? null : viewerOf(query)
   const drawnFor = yield* withOpenDraws(drawnForOf(query.drawnFor))
   const fit = yield* latestDecidedFit(d)
   const fitId = fit?.id ?? null
@@ -65,7 +69,7 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
     (drawnFor === null ? yield* decidedTotal(d, filter, fitId, now, viewer) : null) ??
     (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
-  const held = viewer === null ? 0 : yield* heldByOthers(d, filter, fitId, now, viewer, sealedViewerOf(query.sealedViewer), drawnFor)
+  const heldByOthers = held.length === 0 ? 0 : yield* heldMatching(d, filter, fitId, now, held, sealedViewerOf(query.sealedViewer), drawnFor)
   const order = orderBy(d, query.sort, query.direction, b.mode)
   const rows =
     b.mode === 'decided' && d.pageDecisionsFirst
@@ -82,7 +86,9 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
           `SELECT ${rowColumns(b.mode)} FROM ${b.from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
           ...b.fromParams, ...b.params, Math.min(limit, 1000), offset
         )
-  return { rows: rows.map((r) => toTaskRow(r, fit)), total, heldByOthers: Number(held), fitId }
+  // In the page's snapshot: which of its tasks were drawn for the caller blind (their verdicts are hidden).
+  const drawn = drawnFor === null || rows.length === 0 ? [] : yield* openDrawsPlan({ taskIds: rows.map((r) => r.task_id), reviewer: drawnFor }, d)
+  return { rows: rows.map((r) => toTaskRow(r, fit)), total, heldByOthers, fitId, drawn }
 }
 
 export function* filteredTasks(d: Dialect, now: string, filter: TaskFilter, afterTaskId: string | null, limit: number, viewer: SealedViewer | null = null, drawnFor: string | null = null): Plan<TaskRow[]> {
