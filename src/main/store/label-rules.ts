@@ -19,6 +19,8 @@ export interface LabelDialect {
   seq: string
   /** A set of ids read from ONE parameter, for `x IN <idSet>`. */
   idSet: string
+  /** The same set as a FROM item with one column `id`, to drive a join from (`<idRows> h`). */
+  idRows: string
   /** The value that parameter takes. */
   idParam(ids: readonly string[]): unknown
 }

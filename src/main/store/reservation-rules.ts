@@ -68,15 +68,3 @@ export const NOT_HELD_BY_OTHERS = (idExpr: string): string =>
  * Parameters, in order: now, the viewer's session.
  */
 export const HELD_BY_OTHERS = 'SELECT rx.task_id AS id FROM reservations rx WHERE rx.expires_at > ? AND rx.session_id <> ?'
-
-/**
- * How many tasks of a fit's unlabeled `decision` view other sessions hold: what the viewer's queue
- * total leaves out when it comes from the fit's stored counts. Driven by the (few) live
- * reservations. `table`: the fit's decisions (../fit-decisions.ts). Parameters, in order: now,
- * the viewer's session, decision.
- */
-export const HELD_IN_DECIDED_VIEW = (liveLabel: (alias: string) => string, table: string): string =>
-  `SELECT count(*) AS n FROM reservations rx
-   WHERE rx.expires_at > ? AND rx.session_id <> ?
-     AND EXISTS (SELECT 1 FROM ${table} d WHERE d.task_id = rx.task_id AND d.decision = ?)
-     AND NOT EXISTS (SELECT 1 FROM labels x WHERE x.task_id = rx.task_id AND ${liveLabel('x')})`

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore, type Store } from '../../../src/main/store'
 import { LABELED_BY_DECISION, LABELED_CHANGE_SINCE } from '../../../src/main/store/ops/decided-counts'
-import { LIVE_LABEL } from '../../../src/main/store/label-rules'
 import { IMPORT_TALLY_PAGE, TALLY_PAGE } from '../../../src/main/store/ops/tallies'
 import { SQLITE } from '../../../src/main/store/sqlite/dialect'
 import { buildFilter, orderBy } from '../../../src/main/store/ops/task-filter'
-import { HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../../../src/main/store/reservation-rules'
+import { HELD_BY_OTHERS } from '../../../src/main/store/reservation-rules'
+import { heldMatchingQuery } from '../../../src/main/store/ops/queue'
 import { decisionsTable, NO_FIT_DECISIONS } from '../../../src/main/store/fit-decisions'
 import { ANA, BO, decision, importTasks, makeTask, NO_FILTER, saveDecisions, sha } from './fixtures'
 import { rawDb, useTempDir } from './sqlite-helpers'
@@ -241,9 +241,12 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
     try {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)
       expect(plan(HELD_BY_OTHERS, 'now', 'me')[0]).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
-      const held = plan(HELD_IN_DECIDED_VIEW(LIVE_LABEL, NO_FIT_DECISIONS), 'now', 'me', 'defer')
-      expect(held[0], held.join('\n')).toMatch(/^SEARCH rx USING INDEX reservations_by_expiry \(expires_at>\?\)/)
-      expect(held.filter((d) => /^SCAN/.test(d)), held.join('\n')).toEqual([])
+      // The held ids lead: each one probe of the decisions by key, never a walk of the deferred view.
+      const q = heldMatchingQuery(SQLITE, { ...NO_FILTER, decision: 'defer' }, null, 'now', ['a', 'b'], null, null)
+      const held = plan(q.sql, ...q.params)
+      expect(held.filter((d) => /^SCAN (?!json_each)/.test(d)), held.join('\n')).toEqual([])
+      expect(held[0], held.join('\n')).toMatch(/^SCAN json_each/)
+      expect(held.some((d) => /^SEARCH d USING .*\(task_id=\?\)/.test(d)), held.join('\n')).toBe(true)
       const b = buildFilter(SQLITE, { ...NO_FILTER, decision: 'defer' }, null, 'now', false, 'me')
       const page = plan(`SELECT d.task_id FROM ${NO_FIT_DECISIONS} d WHERE ${b.where.join(' AND ')} ORDER BY ${orderBy(SQLITE, 'gap', 'asc', 'decided')} LIMIT 50`, ...b.params)
       expect(page[0], page.join('\n')).toMatch(/^SEARCH d USING COVERING INDEX decisions_none_by_gap \(decision=\?\)/)

@@ -7,7 +7,7 @@ import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL, OPEN_DRAW } from '../label-rules'
 import { rowOf, rowsOf, type Plan } from '../plan'
 import { toTaskRow, type QueueRow } from '../queue-row'
-import { HELD_BY_OTHERS, HELD_IN_DECIDED_VIEW } from '../reservation-rules'
+import { HELD_BY_OTHERS } from '../reservation-rules'
 import { LABEL_COLUMNS, toLabel, type LabelRow } from '../rows'
 import { checkFilter, drawnForOf, sealedViewerOf, viewerOf } from '../task-filter-check'
 import { checkInt } from '../validate'
@@ -17,13 +17,15 @@ import { latestDecidedFit } from './fits'
 import { buildFilter, orderBy, rowColumns } from './task-filter'
 import { openDrawsPlan } from './team'
 
-/** The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows). */
-function* decidedTotal(d: Dialect, f: TaskFilter, fitId: string | null, now: string, viewer: string | null): Plan<number | null> {
+/**
+ * The total of an unfiltered act / defer view from the fit's stored counts (null: count the rows),
+ * less `held`: the view's tasks other sessions hold (heldMatching), which the viewer's queue leaves out.
+ */
+function* decidedTotal(d: Dialect, f: TaskFilter, fitId: string | null, held: number): Plan<number | null> {
   if (fitId === null || (f.decision !== 'defer' && f.decision !== 'act')) return null
   if (f.group !== null || f.seat !== null || f.candidate !== null || f.labelSource !== null || f.spotCheck !== null || (f.flagged ?? null) !== null || (f.search !== null && f.search.trim() !== '')) return null
   const c = yield* decidedCounts(d, fitId)
   if (c === null) return null
-  const held = viewer === null ? 0 : ((yield* rowOf<{ n: number }>(HELD_IN_DECIDED_VIEW(LIVE_LABEL, decisionsTable(fitId)), now, viewer, f.decision))?.n ?? 0)
   return (f.decision === 'defer' ? c.deferred : c.acted) - held
 }
 
@@ -49,9 +51,18 @@ function* withOpenDraws(reviewer: string | null): Plan<string | null> {
  * are matched; a join from the holds left PostgreSQL free to walk the whole filter for every page.
  */
 function* heldMatching(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, held: string[], sealed: SealedViewer | null, drawnFor: string | null): Plan<number> {
+  const q = heldMatchingQuery(d, filter, fitId, now, held, sealed, drawnFor)
+  return Number((yield* rowOf<{ n: number }>(q.sql, ...q.params))?.n ?? 0)
+}
+
+/**
+ * heldMatching's statement: the held ids lead, each a primary-key probe of the filter's rows. CROSS
+ * JOIN: SQLite keeps the ids the outer loop (an IN list let it walk the whole view's index instead).
+ */
+export function heldMatchingQuery(d: Dialect, filter: TaskFilter, fitId: string | null, now: string, held: string[], sealed: SealedViewer | null, drawnFor: string | null): { sql: string; params: unknown[] } {
   const b = buildFilter(d, filter, fitId, now, false, null, sealed, drawnFor)
-  const where = [`${b.mode === 'decided' ? 'd.task_id' : 't.id'} IN ${d.idSet}`, ...b.where].join(' AND ')
-  return Number((yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} WHERE ${where}`, ...b.fromParams, d.idParam(held), ...b.params))?.n ?? 0)
+  const where = [`${b.mode === 'decided' ? 'd.task_id' : 't.id'} = h.id`, ...b.where].join(' AND ')
+  return { sql: `SELECT count(*) AS n FROM ${d.idRows} h CROSS JOIN ${b.from} WHERE ${where}`, params: [d.idParam(held), ...b.fromParams, ...b.params] }
 }
 
 export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<QueuePage> {
@@ -65,11 +76,11 @@ export function* queuePage(d: Dialect, now: string, query: QueueQuery): Plan<Que
   const fitId = fit?.id ?? null
   const b = buildFilter(d, filter, fitId, now, false, viewer, sealedViewerOf(query.sealedViewer), drawnFor)
   const where = b.where.length === 0 ? '' : `WHERE ${b.where.join(' AND ')}`
+  const heldByOthers = held.length === 0 ? 0 : yield* heldMatching(d, filter, fitId, now, held, sealedViewerOf(query.sealedViewer), drawnFor)
   const total =
-    (drawnFor === null ? yield* decidedTotal(d, filter, fitId, now, viewer) : null) ??
+    (drawnFor === null ? yield* decidedTotal(d, filter, fitId, heldByOthers) : null) ??
     (yield* rowOf<{ n: number }>(`SELECT count(*) AS n FROM ${b.from} ${where}`, ...b.fromParams, ...b.params))?.n ??
     0
-  const heldByOthers = held.length === 0 ? 0 : yield* heldMatching(d, filter, fitId, now, held, sealedViewerOf(query.sealedViewer), drawnFor)
   const order = orderBy(d, query.sort, query.direction, b.mode)
   const rows =
     b.mode === 'decided' && d.pageDecisionsFirst

@@ -18,6 +18,7 @@ export const POSTGRES: Dialect = {
   backend: 'postgres',
   seq: 'seq',
   idSet: '(SELECT unnest(?::text[]))',
+  idRows: '(SELECT unnest(?::text[]) AS id)',
   idParam: (ids) => ids,
   bool: (value) => value,
   forUpdate: (of) => (of === undefined ? ' FOR UPDATE' : ` FOR UPDATE OF ${of}`),

@@ -37,6 +37,7 @@ export const SQLITE: Dialect = {
   backend: 'sqlite',
   seq: 'rowid',
   idSet: '(SELECT value FROM json_each(?))',
+  idRows: '(SELECT value AS id FROM json_each(?))',
   idParam: (ids) => JSON.stringify(ids),
   bool: (value) => (value ? 1 : 0),
   forUpdate: () => '',
