@@ -46,12 +46,19 @@ afterAll(async () => {
 
 describe('flags.add is rate-limited per login', () => {
   it('refuses the flag past the burst with a rate-limited conflict, and other logins still flag', async () => {
-    const n = FLAG_RATE.burst + 1
-    // All sent at once: the bucket cannot refill between them.
+    const n = 2 * FLAG_RATE.burst
+    expect(taskIds.length).toBeGreaterThanOrEqual(n)
+    // All sent at once: the burst passes, and past it only what the bucket refilled while they were
+    // handled (on a loaded machine the last ones are handled a while after the first).
+    const started = performance.now()
     const outcomes = await Promise.all(taskIds.slice(0, n).map((taskId, i) => send('flags.add', { taskId, reason: `flood ${i}` }, as('mallory'))))
-    expect(outcomes.filter((o) => o.ok)).toHaveLength(FLAG_RATE.burst)
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * FLAG_RATE.perSecond)
+    const accepted = outcomes.filter((o) => o.ok).length
+    expect(accepted).toBeGreaterThanOrEqual(FLAG_RATE.burst)
+    expect(accepted).toBeLessThanOrEqual(FLAG_RATE.burst + refilled)
     const refused = outcomes.filter((o): o is Extract<Envelope<unknown>, { ok: false }> => !o.ok)
-    expect(refused).toHaveLength(1)
+    expect(refused).toHaveLength(n - accepted)
+    expect(refused.length).toBeGreaterThan(0)
     expect(refused[0].error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/too many flags/), details: { reason: 'rate-limited' } })
     await expect(call('flags.add', { taskId: taskIds[0], reason: 'a real doubt' }, as('alice'))).resolves.toMatchObject({ reason: 'a real doubt' })
   })

@@ -21,6 +21,7 @@ import { readEngineSettings } from './engine-settings'
 import { ModelCache } from './fit/model'
 import { FitRunner } from './fit/runner'
 import { markingEachCall, ReviewerActivity } from './jobs/give-way'
+import { jobThreadsExited } from './jobs/runner'
 import { asSeenBy, refuseNameChange, settingsFromStored } from './settings'
 import { watchExternalWrites } from './watch'
 
@@ -172,6 +173,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       await fits.close()
       uploads.close()
       await store.close()
+      await jobThreadsExited(opts.dbLocation)
     }
   }
 }

@@ -38,6 +38,18 @@ const JOB_LIMITS: Record<JobRequest['kind'], ResourceLimits | undefined> = {
   'integrity-check': undefined
 }
 
+/**
+ * The job threads not yet exited, by database. A job's result comes before its thread's close step
+ * (SQLite's checkpoint, PostgreSQL's vacuum), so a console that closes must wait for the threads of
+ * its database too: a copy or a backup made right after would otherwise miss what is still in the WAL.
+ */
+const running = new Map<string, Set<Promise<void>>>()
+
+/** Resolves once every job thread started on `dbLocation` has exited. */
+export async function jobThreadsExited(dbLocation: string): Promise<void> {
+  for (let left = running.get(dbLocation); left !== undefined && left.size > 0; left = running.get(dbLocation)) await Promise.all([...left])
+}
+
 /** Runs one job in a fresh worker thread, reporting progress; rejects with the worker's error. */
 export function runJob<K extends JobRequest['kind']>(
   request: Extract<JobRequest, { kind: K }>,
@@ -48,6 +60,14 @@ export function runJob<K extends JobRequest['kind']>(
   const { file, execArgv } = workerEntry()
   return new Promise((resolve, reject) => {
     const worker = new Worker(file, { workerData: request, execArgv, resourceLimits: JOB_LIMITS[request.kind] })
+    const threads = running.get(request.dbLocation) ?? new Set<Promise<void>>()
+    running.set(request.dbLocation, threads)
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()))
+    threads.add(exited)
+    void exited.then(() => {
+      threads.delete(exited)
+      if (threads.size === 0 && running.get(request.dbLocation) === threads) running.delete(request.dbLocation)
+    })
     let settled = false
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') onProgress({ done: m.done, total: m.total, message: m.message })
