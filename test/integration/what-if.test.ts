@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BudgetWhatIf, Counts, EngineSettings, FitSummary, RefitChange } from '../../src/shared/api'
 import { dispatch } from '../../src/main/host/dispatch'
@@ -109,5 +110,38 @@ describe('the budget what-if and the refit change', () => {
     expect(change.after.acted + change.after.deferred).toBe(597)
     expect((await call<RefitChange>('fits.change', { fitId: before.id })).before).not.toBeNull()
     await expect(call('fits.change', { fitId: 'no-such-fit' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('gives each fit its what-if figures as it lands (a decide, a rollback), and they answer as the fit\'s rows do', async () => {
+    const figured = (fitId: string): number | null => {
+      const db = new Database(join(dir, 'arbiter.db'), { readonly: true })
+      try {
+        return (db.prepare('SELECT what_if_entries AS n FROM fits WHERE id = ?').get(fitId) as { n: number | null }).n
+      } finally {
+        db.close()
+      }
+    }
+    const decided = await call<FitSummary>('fits.run')
+    expect(figured(decided.id)).toBeGreaterThan(0)
+    const fits = await call<FitSummary[]>('fits.list', { limit: 10 })
+    const back = await call<FitSummary>('fits.rollback', { fitId: fits[1].id })
+    expect(figured(back.id)).toBeGreaterThan(0)
+    const betas = [0.1, 0.15, 0.2, 0.3, 0.45]
+    const fromFigures = []
+    for (const beta of betas) fromFigures.push(await whatIf({ budget: { kind: 'absolute', beta } }))
+    // The same fit without its figures (as one decided before them) reads its rows.
+    const db = new Database(join(dir, 'arbiter.db'))
+    try {
+      db.prepare('UPDATE fits SET what_if_entries = NULL WHERE id = ?').run(back.id)
+    } finally {
+      db.close()
+    }
+    for (const [i, beta] of betas.entries()) {
+      const scanned = await whatIf({ budget: { kind: 'absolute', beta } })
+      expect(fromFigures[i].proposed, `β = ${beta}`).toMatchObject({ ...scanned.proposed, expectedWrong: expect.any(Number) })
+      expect(fromFigures[i].proposed!.expectedWrong).toBeCloseTo(scanned.proposed!.expectedWrong, 9)
+      expect(fromFigures[i].current).toMatchObject({ ...scanned.current, expectedWrong: expect.any(Number) })
+    }
+    expect(fromFigures.some((w) => w.proposed!.acted > 0)).toBe(true)
   })
 })

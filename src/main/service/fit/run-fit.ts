@@ -21,6 +21,7 @@ import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, t
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
 import { inputsDigest, redecideByCopy } from './redecide-copy'
+import { prepareWhatIf } from './what-if'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures, storedSelection } from './record'
 
 export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
@@ -190,6 +191,8 @@ async function finishFit(store: Store, fitId: string, n: number, actor: Actor, p
   }
   await pause()
   await store.finishDecisions(fitId, actor)
+  await pause()
+  await prepareWhatIf(store, fitId)
   return store.getFit(fitId)
 }
 

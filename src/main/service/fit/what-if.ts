@@ -76,6 +76,20 @@ export async function budgetWhatIf(store: Store, draft: EngineSettings): Promise
   }
 }
 
+/**
+ * Gives a fit that just became current its what-if figures (docs/engine.md §8.9): one read of its
+ * rows, then one short write, so a label never waits for the read. A failure only leaves the fit's
+ * what-if reading its rows, as a fit decided before the figures does: logged, never the fit's.
+ */
+export async function prepareWhatIf(store: Store, fitId: string): Promise<void> {
+  try {
+    const figures = await store.buildWhatIfFigures(fitId)
+    if (figures !== null) await store.saveWhatIfFigures(fitId, figures)
+  } catch (e) {
+    console.error(`[arbiter] fit ${fitId}: its what-if figures were not saved (the what-if reads its rows):`, e)
+  }
+}
+
 function shareOf(f: Pick<FitRecord, 'id' | 'createdAt' | 'decisionCount' | 'deferredCount'>): FitShare | null {
   if (f.deferredCount === null) return null
   return { fitId: f.id, createdAt: f.createdAt, decided: f.decisionCount, acted: f.decisionCount - f.deferredCount, deferred: f.deferredCount }
