@@ -13,24 +13,27 @@
  * from the largest (equal v merged: a query takes all of them or none) and summed as prefixes: the
  * answer at θ is the prefix up to the last entry with v ≥ θ.
  *
- * An entry is five float64: v, the expected wrong actions (a compensated running sum, each term
+ * An entry is six float64: v, the expected wrong actions (a compensated running sum, each term
  * added as the scan adds it: exact to rounding), the largest stored gap among the rows that act
- * at θ = v (+∞ for a row with bounds but no gap: the gap index would not find it), the acted count
- * and the bounded terms. The largest gap tells when a what-if narrowed by `gapAtMost` would leave
- * out a row that acts, so the narrowed answer stays exactly the scan's.
+ * at θ = v (+∞ for a row with bounds but no gap: the gap index would not find it), the smallest
+ * stored peak among them (−∞ for none: a re-decide's copy works its gaps out from it), the acted
+ * count and the bounded terms. The largest gap tells when a what-if narrowed by `gapAtMost` would
+ * leave out a row that acts, so the narrowed answer stays exactly the scan's.
  */
-import { StoreError, type WhatIfChunk, type WhatIfFigures } from './contract'
-import { readNumbers, readWhy, WHY_KEYS, type StoredNumbers } from './decision-numbers'
+import { StoreError, type DecisionPage, type WhatIfChunk, type WhatIfFigures } from './contract'
+import { LITTLE_ENDIAN } from './int32-blob'
+import { readNumbers, readWhy, WHY_KEYS, WHY_STRIDE, type StoredNumbers } from './decision-numbers'
 
 /** Float64 figures per entry, in this order. */
-export const ENTRY = 5
+export const ENTRY = 6
 const V = 0
 const SUM = 1
 const GAP = 2
-const ACTED = 3
-const BOUNDED = 4
+const PEAK = 3
+const ACTED = 4
+const BOUNDED = 5
 
-/** Entries per stored chunk: a what-if reads one chunk (≤ 80 KB). */
+/** Entries per stored chunk: a what-if reads one chunk (≤ 96 KB). */
 export const CHUNK_ENTRIES = 2048
 
 /** One row's answer at a threshold (what the scan adds up). */
@@ -78,17 +81,12 @@ export function bestRoundQhat(v: StoredNumbers | null): { round: number; qhat: n
   return Number.isFinite(round) && Number.isFinite(qhat) ? { round, qhat } : null
 }
 
-/** A row's term when it stops at `round` with bound `bound`: 1 − q̂ at its best round, else 1 − L (bounded). */
-function termAt(best: { round: number; qhat: number } | null, round: number, bound: number): { term: number; bounded: number } {
-  return best !== null && best.round === round ? { term: 1 - best.qhat, bounded: 0 } : { term: 1 - bound, bounded: 1 }
-}
-
 /** One row's part in the answer at `threshold`: what the scan adds for it. */
 export function rowPart(bound: StoredNumbers, why: StoredNumbers | null, threshold: number): RowPart | null {
   const stop = firstCrossing(bound, threshold)
   if (stop === null) return null
-  const { term, bounded } = termAt(bestRoundQhat(why), stop.round, stop.bound)
-  return { acted: 1, term, bounded }
+  const best = bestRoundQhat(why)
+  return best !== null && best.round === stop.round ? { acted: 1, term: 1 - best.qhat, bounded: 0 } : { acted: 1, term: 1 - stop.bound, bounded: 1 }
 }
 
 /** Neumaier's compensated sum: the figure does not depend on the order the terms come in. */
@@ -116,62 +114,90 @@ function grown<T extends Float64Array | Int8Array | Uint8Array>(a: T, n: number,
   return b
 }
 
-/** Collects a fit's rows (`add`, in any order) and makes their figures (`finish`). */
+/** Collects a fit's rows (any order: a page at a time, or read back) and makes their figures (`finish`). */
 export class WhatIfBuilder {
   private n = 0
   private v = new Float64Array(1024)
   private plus = new Float64Array(1024)
   private minus = new Float64Array(1024)
   private gap = new Float64Array(1024)
+  private peak = new Float64Array(1024)
   private acted = new Uint8Array(1024)
   private bounded = new Int8Array(1024)
-  private readonly values: number[] = []
-  private readonly rounds: number[] = []
+  // One row's records, reused: (value, round) of each new running maximum.
+  private recV = new Float64Array(16)
+  private recT = new Int32Array(16)
 
-  /** A decision row: its stored bound list (null: it never acts), decomposition and gap. */
-  add(bound: StoredNumbers | null, why: StoredNumbers | null, gap: number | null): void {
+  /** A decide's page, read before it is handed on (a page's buffers may move to the writer thread). */
+  addPage(page: DecisionPage): void {
+    for (let i = 0; i < page.taskIds.length; i++) {
+      if (page.boundLength[i] < 0) continue
+      const w = i * WHY_STRIDE
+      const round = page.whys[w + WHY_ROUND]
+      const qhat = page.whys[w + WHY_QHAT]
+      const known = Number.isFinite(round) && Number.isFinite(qhat)
+      this.addRow(page.bounds, page.boundAt[i], page.boundLength[i], known ? round : NaN, known ? qhat : NaN, page.gaps[i], page.peaks[i])
+    }
+  }
+
+  /** A stored decision row: its bound list (null: it never acts), decomposition, gap and peak. */
+  add(bound: StoredNumbers | null, why: StoredNumbers | null, gap: number | null, peak: number | null): void {
     if (bound === null) return
-    const values = this.values
-    const rounds = this.rounds
-    values.length = 0
-    rounds.length = 0
+    const list = Float64Array.from(readNumbers(bound) ?? [], (x) => (x === null ? NaN : x))
+    const best = bestRoundQhat(why)
+    this.addRow(list, 0, list.length, best === null ? NaN : best.round, best === null ? NaN : best.qhat, gap ?? NaN, peak ?? NaN)
+  }
+
+  /**
+   * bounds[at … at + length) (NaN: null); the best round and q̂ (NaN: no decomposition); the gap and
+   * the peak (NaN: null).
+   */
+  private addRow(bounds: Float64Array, at: number, length: number, bestRound: number, qhat: number, gap: number, peak: number): void {
+    if (this.recV.length < length) {
+      this.recV = new Float64Array(length)
+      this.recT = new Int32Array(length)
+    }
+    let k = 0
     let top = -Infinity
-    const record = (t: number, x: number | null): void => {
+    for (let t = 0; t < length; t++) {
+      const x = bounds[at + t]
       // NaN (null) is never a record: the scan's `x ≥ θ` never holds for it either.
-      if (x !== null && x > top) {
+      if (x > top) {
         top = x
-        values.push(x)
-        rounds.push(t)
+        this.recV[k] = x
+        this.recT[k++] = t
       }
     }
-    if (typeof bound === 'string') (readNumbers(bound) ?? []).forEach((x, t) => record(t, x))
-    else {
-      const view = new DataView(bound.buffer, bound.byteOffset, bound.byteLength)
-      for (let t = 0; t < bound.byteLength >> 3; t++) record(t, view.getFloat64(t * 8, true))
-    }
-    const k = values.length
     if (k === 0) return
-    const best = bestRoundQhat(why)
     this.room(this.n + k)
-    let next = { term: 0, bounded: 0 }
+    let nextTerm = 0
+    let nextBounded = 0
     for (let j = k - 1; j >= 0; j--) {
-      const here = termAt(best, rounds[j], values[j])
+      // The scan's term when the row stops at this record's round.
+      const atBest = this.recT[j] === bestRound
+      const term = atBest ? 1 - qhat : 1 - this.recV[j]
+      const bounded = atBest ? 0 : 1
       const i = this.n++
-      this.v[i] = values[j]
-      this.plus[i] = here.term
-      this.minus[i] = next.term
-      this.bounded[i] = here.bounded - next.bounded
-      this.acted[i] = j === k - 1 ? 1 : 0
-      this.gap[i] = j === k - 1 ? (gap === null ? Infinity : gap) : -Infinity
-      next = here
+      this.v[i] = this.recV[j]
+      this.plus[i] = term
+      this.minus[i] = nextTerm
+      this.bounded[i] = bounded - nextBounded
+      const isTop = j === k - 1
+      this.acted[i] = isTop ? 1 : 0
+      this.gap[i] = isTop ? (Number.isNaN(gap) ? Infinity : gap) : -Infinity
+      this.peak[i] = isTop ? (Number.isNaN(peak) ? -Infinity : peak) : Infinity
+      nextTerm = term
+      nextBounded = bounded
     }
   }
 
   private room(n: number): void {
+    if (n <= this.v.length) return
     this.v = grown(this.v, n, (s) => new Float64Array(s))
     this.plus = grown(this.plus, n, (s) => new Float64Array(s))
     this.minus = grown(this.minus, n, (s) => new Float64Array(s))
     this.gap = grown(this.gap, n, (s) => new Float64Array(s))
+    this.peak = grown(this.peak, n, (s) => new Float64Array(s))
     this.acted = grown(this.acted, n, (s) => new Uint8Array(s))
     this.bounded = grown(this.bounded, n, (s) => new Int8Array(s))
   }
@@ -188,11 +214,13 @@ export class WhatIfBuilder {
     const hi = new Float64Array(m)
     const lo = new Float64Array(m)
     const gap = new Float64Array(m).fill(-Infinity)
+    const peak = new Float64Array(m).fill(Infinity)
     for (let i = 0; i < n; i++) {
       const at = lowerBound(distinct, this.v[i])
       acted[at] += this.acted[i]
       bounded[at] += this.bounded[i]
       if (this.gap[i] > gap[at]) gap[at] = this.gap[i]
+      if (this.peak[i] < peak[at]) peak[at] = this.peak[i]
       // The term, then minus the next record's term, each added as the scan adds it.
       addTo(hi, lo, at, this.plus[i])
       addTo(hi, lo, at, -this.minus[i])
@@ -202,6 +230,7 @@ export class WhatIfBuilder {
     let runActed = 0
     let runBounded = 0
     let runGap = -Infinity
+    let runPeak = Infinity
     for (let c = 0; c * CHUNK_ENTRIES < m; c++) {
       const size = Math.min(CHUNK_ENTRIES, m - c * CHUNK_ENTRIES)
       const out = new Float64Array(size * ENTRY)
@@ -212,15 +241,33 @@ export class WhatIfBuilder {
         runActed += acted[at]
         runBounded += bounded[at]
         if (gap[at] > runGap) runGap = gap[at]
+        if (peak[at] < runPeak) runPeak = peak[at]
         out[e * ENTRY + V] = distinct[at]
         out[e * ENTRY + SUM] = sum.value()
         out[e * ENTRY + GAP] = runGap
+        out[e * ENTRY + PEAK] = runPeak
         out[e * ENTRY + ACTED] = runActed
         out[e * ENTRY + BOUNDED] = runBounded
       }
       chunks.push({ top: out[V], bytes: littleEndianBytes(out) })
     }
     return { entries: m, chunks }
+  }
+}
+
+/**
+ * The figures of a re-decide's copy of its parent's rows (docs/engine.md §8, Budget): the same
+ * bounds and decompositions, so the same entries, and each row's gap θ − peak (null without a
+ * peak), so the largest gap among the rows at or above an entry is θ − the smallest peak there.
+ */
+export function redecidedFigures(parent: WhatIfFigures, threshold: number): WhatIfFigures {
+  return {
+    entries: parent.entries,
+    chunks: parent.chunks.map((c) => {
+      const f = entriesOf(c.bytes)
+      for (let e = 0; e < f.length; e += ENTRY) f[e + GAP] = f[e + PEAK] === -Infinity ? Infinity : f[e + PEAK] === Infinity ? -Infinity : threshold - f[e + PEAK]
+      return { top: c.top, bytes: littleEndianBytes(f) }
+    })
   }
 }
 
@@ -245,6 +292,7 @@ function lowerBound(sorted: Float64Array, x: number): number {
 }
 
 function littleEndianBytes(f: Float64Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(f.buffer, f.byteOffset, f.byteLength)
   const out = new Uint8Array(f.length * 8)
   const view = new DataView(out.buffer)
   for (let i = 0; i < f.length; i++) view.setFloat64(i * 8, f[i], true)
@@ -254,6 +302,10 @@ function littleEndianBytes(f: Float64Array): Uint8Array {
 /** A stored chunk's entries (a copy: the driver's bytes may start at any offset). */
 function entriesOf(bytes: Uint8Array): Float64Array {
   const out = new Float64Array(bytes.byteLength >> 3)
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(out.buffer).set(bytes.subarray(0, out.length * 8))
+    return out
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true)
   return out
@@ -307,7 +359,7 @@ export function checkWhatIfFigures(figures: WhatIfFigures): WhatIfFigures {
       if (!Number.isSafeInteger(acted) || acted < 0 || !Number.isSafeInteger(boundedTerms) || boundedTerms < 0 || boundedTerms > acted) {
         throw bad(`entry ${count + e}'s counts are not whole numbers with 0 ≤ bounded ≤ acted`)
       }
-      if (!Number.isFinite(f[e * ENTRY + SUM]) || Number.isNaN(f[e * ENTRY + GAP])) throw bad(`entry ${count + e}'s sum or gap is not a number`)
+      if (!Number.isFinite(f[e * ENTRY + SUM]) || Number.isNaN(f[e * ENTRY + GAP]) || Number.isNaN(f[e * ENTRY + PEAK])) throw bad(`entry ${count + e}'s sum, gap or peak is not a number`)
     }
     count += size
   }

@@ -6,7 +6,7 @@ import type { Core } from '../core'
 import { actorOf } from '../core'
 import { dismissDefaultsNotice, readDefaultsNotice, readEngineSettings, updateEngineSettings } from '../engine-settings'
 import { fitDetail, fitSummary } from '../fit/views'
-import { budgetWhatIf, prepareWhatIf, refitChange } from '../fit/what-if'
+import { budgetWhatIf, refitChange } from '../fit/what-if'
 import { requireEngineRights } from '../team-settings'
 
 type H = Pick<
@@ -32,7 +32,6 @@ export function fitHandlers(core: Core): H {
     'fits.rollback': async ({ fitId }, ctx) => {
       await requireEngineRights(core.store(), ctx, 'rolling back to another fit')
       const r = await core.store().rollbackFit(fitId, actorOf(ctx))
-      await prepareWhatIf(core.store(), r.value.id)
       core.models.clear()
       core.changed(r.topics)
       core.hub.emit({ type: 'fit-landed', fitId: r.value.id })

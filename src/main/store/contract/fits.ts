@@ -181,6 +181,11 @@ export interface FitStore {
   buildWhatIfFigures(fitId: string): Promise<WhatIfFigures | null>
   /** Stores them (replacing any): the fit's what-if reads them from then on. Returns the entries stored. */
   saveWhatIfFigures(fitId: string, figures: WhatIfFigures): Promise<WriteResult<number>>
+  /**
+   * Gives fit `fitId`, whose rows copy `parentId`'s, its figures from the parent's: unchanged
+   * (threshold null: the same rows) or a re-decide's copy at `threshold`. False: the parent has none.
+   */
+  copyWhatIfFigures(fitId: string, parentId: string, threshold: number | null): Promise<WriteResult<boolean>>
   /** Fit `fitId`'s acted and decided counts and its acted tasks' rounds; null for a fit without decisions. */
   fitStopRounds(fitId: string): Promise<FitStopRounds | null>
   /** Makes an earlier fit current again: a new fit copying its content and decisions. */

@@ -13,7 +13,7 @@ import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL } from '../label-rules'
 import { rowOf, rowsOf, run, type Plan } from '../plan'
 import { checkId, checkIsoUtc, checkNullableFinite } from '../validate'
-import { checkWhatIfFigures, CompensatedSum, pointAt, rowPart, WhatIfBuilder } from '../what-if-figures'
+import { checkWhatIfFigures, CompensatedSum, pointAt, redecidedFigures, rowPart, WhatIfBuilder } from '../what-if-figures'
 import { decidedCounts } from './decided-counts'
 import type { Dialect } from './dialect'
 import { latestDecidedFitId, requireFit } from './fits'
@@ -105,18 +105,41 @@ export function* buildWhatIfFigures(d: Dialect, fitId: string): Plan<WhatIfFigur
   const fit = yield* requireFit(d, fitId)
   if (fit.decidedAt === null) return null
   const table = decisionsTable(fitId)
+  // A table written before migration 9 has no peaks (only a re-decide's copy needs them).
+  const hasPeak = (yield* rowsOf<{ name: string }>(d.tableColumns, table)).some((c) => c.name === 'peak')
   const builder = new WhatIfBuilder()
   let after: string | null = null
   for (;;) {
-    const page: { task_id: string; bound: StoredNumbers | null; why: StoredNumbers | null; gap: number | null }[] = yield* rowsOf(
-      `SELECT task_id, bound, why, gap FROM ${table} WHERE bound IS NOT NULL ${after === null ? '' : 'AND task_id > ?'} ORDER BY task_id LIMIT ?`,
+    const page: { task_id: string; bound: StoredNumbers | null; why: StoredNumbers | null; gap: number | null; peak: number | null }[] = yield* rowsOf(
+      `SELECT task_id, bound, why, gap, ${hasPeak ? 'peak' : 'NULL AS peak'} FROM ${table} WHERE bound IS NOT NULL ${after === null ? '' : 'AND task_id > ?'} ORDER BY task_id LIMIT ?`,
       ...(after === null ? [] : [after]), BUILD_PAGE
     )
-    for (const r of page) builder.add(r.bound, r.why, r.gap === null ? null : Number(r.gap))
+    for (const r of page) builder.add(r.bound, r.why, r.gap === null ? null : Number(r.gap), r.peak === null ? null : Number(r.peak))
     if (page.length < BUILD_PAGE) break
     after = page[page.length - 1].task_id
   }
   return builder.finish()
+}
+
+/** A fit's stored figures, or null for none. */
+function* storedFigures(fitId: string): Plan<WhatIfFigures | null> {
+  const marked = yield* rowOf<{ entries: number | null }>('SELECT what_if_entries AS entries FROM fits WHERE id = ?', fitId)
+  if (marked === undefined || marked.entries === null) return null
+  const chunks = yield* rowsOf<{ top: number; bytes: Uint8Array }>('SELECT top_bound AS top, entries AS bytes FROM fit_what_if WHERE fit_id = ? ORDER BY top_bound DESC', fitId)
+  return { entries: Number(marked.entries), chunks: chunks.map((c) => ({ top: Number(c.top), bytes: c.bytes })) }
+}
+
+/**
+ * Gives fit `fitId`, whose rows are a copy of `parentId`'s, its figures from the parent's: as they
+ * are (a rollback's copy: the same rows), or with each row's gap θ − peak (a re-decide's copy at
+ * `threshold`, ../what-if-figures.ts). False when the parent has none (the fit reads its rows).
+ */
+export function* copyWhatIfFigures(d: Dialect, fitId: string, parentId: string, threshold: number | null): Plan<boolean> {
+  const parent = yield* storedFigures(checkId(parentId, 'parentFitId'))
+  if (parent === null) return false
+  const at = checkNullableFinite(threshold, 'threshold')
+  yield* saveWhatIfFigures(d, fitId, at === null ? parent : redecidedFigures(parent, at))
+  return true
 }
 
 /**
