@@ -109,21 +109,26 @@ export class CompensatedSum {
 /** Grows a typed array to hold at least `n`. */
 function grown<T extends Float64Array | Int8Array | Uint8Array>(a: T, n: number, make: (size: number) => T): T {
   if (n <= a.length) return a
-  const b = make(Math.max(n, a.length * 2))
+  // × 1.5, not × 2: at a million tasks the slack is tens of megabytes.
+  const b = make(Math.max(n, Math.ceil(a.length * 1.5)))
   b.set(a)
   return b
 }
 
 /** Collects a fit's rows (any order: a page at a time, or read back) and makes their figures (`finish`). */
 export class WhatIfBuilder {
+  // Per record: its value, its term, whether it is its row's top (first of the row's records,
+  // which follow from the top down, so a record's c_{j+1} is the term of the record before it) and
+  // its change in bounded terms. Per row with a record: its gap and peak. 18 bytes a record and 16
+  // a row: a decide at a million tasks holds them beside its pages.
   private n = 0
+  private rows = 0
   private v = new Float64Array(1024)
-  private plus = new Float64Array(1024)
-  private minus = new Float64Array(1024)
+  private term = new Float64Array(1024)
+  private top = new Uint8Array(1024)
+  private bounded = new Int8Array(1024)
   private gap = new Float64Array(1024)
   private peak = new Float64Array(1024)
-  private acted = new Uint8Array(1024)
-  private bounded = new Int8Array(1024)
   // One row's records, reused: (value, round) of each new running maximum.
   private recV = new Float64Array(16)
   private recT = new Int32Array(16)
@@ -169,37 +174,36 @@ export class WhatIfBuilder {
       }
     }
     if (k === 0) return
-    this.room(this.n + k)
-    let nextTerm = 0
+    this.room(this.n + k, this.rows + 1)
+    // A row without a gap is one the gap index would not find (+∞); without a peak, one whose
+    // re-decided gap is null (−∞ here, +∞ there).
+    this.gap[this.rows] = Number.isNaN(gap) ? Infinity : gap
+    this.peak[this.rows++] = Number.isNaN(peak) ? -Infinity : peak
     let nextBounded = 0
     for (let j = k - 1; j >= 0; j--) {
       // The scan's term when the row stops at this record's round.
       const atBest = this.recT[j] === bestRound
-      const term = atBest ? 1 - qhat : 1 - this.recV[j]
       const bounded = atBest ? 0 : 1
       const i = this.n++
       this.v[i] = this.recV[j]
-      this.plus[i] = term
-      this.minus[i] = nextTerm
+      this.term[i] = atBest ? 1 - qhat : 1 - this.recV[j]
+      this.top[i] = j === k - 1 ? 1 : 0
       this.bounded[i] = bounded - nextBounded
-      const isTop = j === k - 1
-      this.acted[i] = isTop ? 1 : 0
-      this.gap[i] = isTop ? (Number.isNaN(gap) ? Infinity : gap) : -Infinity
-      this.peak[i] = isTop ? (Number.isNaN(peak) ? -Infinity : peak) : Infinity
-      nextTerm = term
       nextBounded = bounded
     }
   }
 
-  private room(n: number): void {
-    if (n <= this.v.length) return
-    this.v = grown(this.v, n, (s) => new Float64Array(s))
-    this.plus = grown(this.plus, n, (s) => new Float64Array(s))
-    this.minus = grown(this.minus, n, (s) => new Float64Array(s))
-    this.gap = grown(this.gap, n, (s) => new Float64Array(s))
-    this.peak = grown(this.peak, n, (s) => new Float64Array(s))
-    this.acted = grown(this.acted, n, (s) => new Uint8Array(s))
-    this.bounded = grown(this.bounded, n, (s) => new Int8Array(s))
+  private room(records: number, rows: number): void {
+    if (records > this.v.length) {
+      this.v = grown(this.v, records, (s) => new Float64Array(s))
+      this.term = grown(this.term, records, (s) => new Float64Array(s))
+      this.top = grown(this.top, records, (s) => new Uint8Array(s))
+      this.bounded = grown(this.bounded, records, (s) => new Int8Array(s))
+    }
+    if (rows > this.gap.length) {
+      this.gap = grown(this.gap, rows, (s) => new Float64Array(s))
+      this.peak = grown(this.peak, rows, (s) => new Float64Array(s))
+    }
   }
 
   finish(): WhatIfFigures {
@@ -215,15 +219,17 @@ export class WhatIfBuilder {
     const lo = new Float64Array(m)
     const gap = new Float64Array(m).fill(-Infinity)
     const peak = new Float64Array(m).fill(Infinity)
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, row = -1; i < n; i++) {
       const at = lowerBound(distinct, this.v[i])
-      acted[at] += this.acted[i]
       bounded[at] += this.bounded[i]
-      if (this.gap[i] > gap[at]) gap[at] = this.gap[i]
-      if (this.peak[i] < peak[at]) peak[at] = this.peak[i]
-      // The term, then minus the next record's term, each added as the scan adds it.
-      addTo(hi, lo, at, this.plus[i])
-      addTo(hi, lo, at, -this.minus[i])
+      // The term, then minus the next record's term (the record before, in the same row), each added as the scan adds it.
+      addTo(hi, lo, at, this.term[i])
+      if (this.top[i] === 1) {
+        row++
+        acted[at]++
+        if (this.gap[row] > gap[at]) gap[at] = this.gap[row]
+        if (this.peak[row] < peak[at]) peak[at] = this.peak[row]
+      } else addTo(hi, lo, at, -this.term[i - 1])
     }
     const chunks: WhatIfChunk[] = []
     const sum = new CompensatedSum()
