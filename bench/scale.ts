@@ -8,7 +8,7 @@
  * `decide` use case; the median of the three; each copies the fit's rows with new verdicts,
  * fit/redecide-copy.ts), and once more deciding every task again (the full path; below 1M only, as
  * "fit + decide" at 1M already decides every task: `ARBITER_BENCH_SCALE_FULL_DECIDE=1` adds it there),
- * each as the console's fit job runs it, then the queue's first page, a deep page and a task's detail
+ * each as the console's fit job runs it, then the queue's first page, a deep page, a task's detail and the Settings what-if
  * through the service's contract calls (median of 21 after a warm-up), then, at the run's largest
  * size, one more decide while the team suite's 8 no-pause reviewers resolve over loopback HTTP
  * (each resolve sent in the decide's window; its targets are at 1M).
@@ -21,7 +21,7 @@ import Database from 'better-sqlite3'
 import { copyFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { CallContext } from '../src/shared/api'
+import type { CallContext, EngineSettings } from '../src/shared/api'
 import { hashHex } from '../src/main/engine/hash'
 import { dispatch } from '../src/main/host/dispatch'
 import { createService } from '../src/main/service'
@@ -40,6 +40,10 @@ const ACTOR: Actor = { reviewer: 'bench', sessionId: 'bench-scale', shell: 'cli'
 const DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
 /** The decide is timed three times, under these budgets, and its median reported; the last one leaves deferred tasks for the queue figures. */
 const DECIDE_BETAS = [0.05, 0.1, 0.15]
+/** The budgets the Settings what-if is timed at. */
+const WHAT_IF_BETAS = [0.12, 0.25]
+/** The what-if's target holds from this size (the issue's figure: 200k tasks). */
+const WHAT_IF_TARGET_FROM = 200_000
 /** The budget of the decide the team works through. */
 const DURING_BETA = 0.2
 /** At 1M tasks, a reviewer's resolve while a decide writes is measured over at least this many resolves. */
@@ -108,6 +112,8 @@ type ChildResult = {
   pageMs: number
   deepPageMs: number
   detailMs: number
+  /** The Settings what-if of another absolute β under the current fit (its figures, docs/engine.md §8 Budget). */
+  whatIfMs: number
   deferred: number
   maxRssMiB: number
   /** The team's resolves sent while a decide under another budget ran (sorted ms), its length, and whether it copied the fit's rows (else it decided every task again); null: not run. */
@@ -183,7 +189,7 @@ async function child(tasks: number, dir: string, file: string, postgresUrl: stri
   store = await openStore(dbLocation)
   const service = await createService({ store, dbLocation, nativeBinding: null, shell: 'cli' })
   // Peak memory is the scale work's own, read before the team's 8 consoles open in this process.
-  let scaleFigures: Pick<ChildResult, 'pageMs' | 'deepPageMs' | 'detailMs' | 'deferred' | 'maxRssMiB'>
+  let scaleFigures: Pick<ChildResult, 'pageMs' | 'deepPageMs' | 'detailMs' | 'whatIfMs' | 'deferred' | 'maxRssMiB'>
   try {
     const ctx: CallContext = { ...service.context(), reviewer: 'bench', sessionId: 'bench-scale' }
     const call = async (method: string, args: unknown): Promise<unknown> => {
@@ -198,7 +204,13 @@ async function child(tasks: number, dir: string, file: string, postgresUrl: stri
     const deepPageMs = await medianMs(() => call('queue.page', { limit: 50, offset: deep }), 21, 2)
     let i = 0
     const detailMs = await medianMs(() => call('task.detail', { taskId: first.rows[i++ % first.rows.length].taskId }), 21, 2)
-    scaleFigures = { pageMs, deepPageMs, detailMs, deferred: first.total, maxRssMiB: process.resourceUsage().maxRSS / 1024 }
+    const settings = (await call('engine.getSettings', {})) as EngineSettings
+    // Two budgets in turn, neither the fit's own, as a lead moving the β field does.
+    const probe = (await call('fits.whatIf', { settings: { ...settings, budget: { kind: 'absolute', beta: WHAT_IF_BETAS[0] } } })) as { proposed: unknown; needsRefit: string[] }
+    if (probe.proposed === null) throw new Error(`the what-if gives no proposal (needs a refit for: ${probe.needsRefit.join(', ') || 'nothing'})`)
+    let b = 0
+    const whatIfMs = await medianMs(() => call('fits.whatIf', { settings: { ...settings, budget: { kind: 'absolute', beta: WHAT_IF_BETAS[b++ % 2] } } }), 21, 2)
+    scaleFigures = { pageMs, deepPageMs, detailMs, whatIfMs, deferred: first.total, maxRssMiB: process.resourceUsage().maxRSS / 1024 }
   } finally {
     await service.close()
   }
@@ -240,6 +252,7 @@ function figures(backend: Backend, r: ChildResult, previous: ChildResult | null)
     f('queue page (first 50)', r.pageMs, 'ms', 50, 'lower', `${r.deferred.toLocaleString('en-US')} deferred`),
     f('queue page (deep offset)', r.deepPageMs, 'ms', 50, 'lower', growth(r.deepPageMs, previous?.deepPageMs)),
     f('task detail', r.detailMs, 'ms', 50, 'lower', growth(r.detailMs, previous?.detailMs)),
+    { ...f('Settings what-if (another β)', r.whatIfMs, 'ms', null, 'lower', growth(r.whatIfMs, previous?.whatIfMs)), target: r.tasks >= WHAT_IF_TARGET_FROM ? 100 : null },
     f('peak memory (child RSS)', r.maxRssMiB, 'MiB', 2048, 'lower')
   ]
   const d = r.during
@@ -284,7 +297,7 @@ function runChild(tasks: number, dir: string, file: string, postgresUrl: string 
 
 export const scale: BenchSuite = {
   name: 'scale',
-  summary: 'import, fit, decide, queue page, task detail and memory at 10k, 100k and 1M tasks, on SQLite and PostgreSQL',
+  summary: 'import, fit, decide, queue page, task detail, Settings what-if and memory at 10k, 100k and 1M tasks, on SQLite and PostgreSQL',
   async run(): Promise<Figure[]> {
     const backends = scaleBackends()
     const out = new Map<Backend, Figure[]>(backends.map((b) => [b, []]))

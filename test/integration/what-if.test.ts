@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BudgetWhatIf, Counts, EngineSettings, FitSummary, RefitChange } from '../../src/shared/api'
 import { dispatch } from '../../src/main/host/dispatch'
@@ -109,5 +110,46 @@ describe('the budget what-if and the refit change', () => {
     expect(change.after.acted + change.after.deferred).toBe(597)
     expect((await call<RefitChange>('fits.change', { fitId: before.id })).before).not.toBeNull()
     await expect(call('fits.change', { fitId: 'no-such-fit' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('gives each fit its what-if figures as it lands (a decide, a re-decide\'s copy, a rollback), and they answer as the fit\'s rows do', async () => {
+    const db = () => new Database(join(dir, 'arbiter.db'))
+    const figured = (fitId: string): number | null => {
+      const d = db()
+      try {
+        return (d.prepare('SELECT what_if_entries AS n FROM fits WHERE id = ?').get(fitId) as { n: number | null }).n
+      } finally {
+        d.close()
+      }
+    }
+    const betas = [0.1, 0.15, 0.2, 0.3, 0.45]
+    /** The current fit's what-if from its figures, then without them (as a fit decided before them): the same. */
+    const expectAsItsRows = async (fitId: string) => {
+      expect(figured(fitId), fitId).toBeGreaterThan(0)
+      const fromFigures = []
+      for (const beta of betas) fromFigures.push(await whatIf({ budget: { kind: 'absolute', beta } }))
+      const d = db()
+      try {
+        d.prepare('UPDATE fits SET what_if_entries = NULL WHERE id = ?').run(fitId)
+      } finally {
+        d.close()
+      }
+      for (const [i, beta] of betas.entries()) {
+        const scanned = await whatIf({ budget: { kind: 'absolute', beta } })
+        expect(fromFigures[i].proposed, `β = ${beta}`).toMatchObject({ ...scanned.proposed, expectedWrong: expect.any(Number) })
+        expect(fromFigures[i].proposed!.expectedWrong).toBeCloseTo(scanned.proposed!.expectedWrong, 9)
+        expect(fromFigures[i].current).toMatchObject({ ...scanned.current, expectedWrong: expect.any(Number) })
+      }
+      expect(fromFigures.some((w) => w.proposed!.acted > 0)).toBe(true)
+    }
+    const decided = await call<FitSummary>('fits.run')
+    const fits = await call<FitSummary[]>('fits.list', { limit: 10 })
+    await expectAsItsRows(decided.id)
+    // Nothing changed since: a re-decide copies the rows, and its figures are the fit's with its own gaps.
+    const copy = await call<FitSummary>('fits.redecide', { budget: { kind: 'absolute', beta: 0.3 } })
+    expect(copy.id).not.toBe(decided.id)
+    await expectAsItsRows(copy.id)
+    const back = await call<FitSummary>('fits.rollback', { fitId: fits[1].id })
+    await expectAsItsRows(back.id)
   })
 })

@@ -257,3 +257,45 @@ describe('sqlite: a reviewer\'s queue skips the tasks others hold without walkin
     }
   })
 })
+
+describe('sqlite: the what-if of a fit with its figures reads them, not the fit\'s rows', () => {
+  const tmp = useTempDir()
+
+  it('answers the same with every unlabeled row\'s bounds gone, and reads the labeled tasks\' rows only', async () => {
+    const path = tmp.dbLocation()
+    const store = await openSqliteStore(path)
+    try {
+      const tasks = Array.from({ length: 40 }, (_, i) => makeTask(`t${i}`))
+      await importTasks(store, tasks)
+      const fit = await store.saveFit(FIT, ANA)
+      const rows = tasks.map((t, i) => {
+        const bound = [0.5 + (i % 7) / 20, 0.6 + (i % 5) / 20, 0.7 + (i % 4) / 20]
+        const peak = Math.max(...bound)
+        return decision(t.id, peak >= 0.85 ? 'act' : 'defer', 0.85 - peak, { bound, why: { round: i % 3, k: 128, qhat: peak + 0.01, bias: 0.01, conc: 0.01 } })
+      })
+      await saveDecisions(store, fit.value.id, rows, ANA)
+      for (const i of [2, 9, 16]) await store.recordLabel({ taskId: `t${i}`, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: 0 }, ANA)
+      const queries = [0.7, 0.8, 0.85, 0.9].flatMap((threshold) => [{ threshold, gapAtMost: null }, { threshold, gapAtMost: 0.85 - threshold + 1e-9 }])
+      const scanned = []
+      for (const q of queries) scanned.push(await store.budgetWhatIf(q))
+      expect(scanned.map((r) => r.acted)).not.toEqual(scanned.map(() => 0))
+      await store.saveWhatIfFigures(fit.value.id, (await store.buildWhatIfFigures(fit.value.id))!)
+      const db = rawDb(path)
+      try {
+        // Past the table's immutability triggers, by hand: only a what-if that reads no unlabeled row still sees the bounds.
+        const table = decisionsTable(fit.value.id)
+        for (const t of db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?`).all(table) as { name: string }[]) db.exec(`DROP TRIGGER "${t.name}"`)
+        db.prepare(`UPDATE ${table} SET bound = NULL WHERE task_id NOT IN ('t2', 't9', 't16')`).run()
+      } finally {
+        db.close()
+      }
+      for (const [i, q] of queries.entries()) {
+        const got = await store.budgetWhatIf(q)
+        expect({ ...got, expectedWrong: 0 }).toEqual({ ...scanned[i], expectedWrong: 0 })
+        expect(got.expectedWrong).toBeCloseTo(scanned[i].expectedWrong, 12)
+      }
+    } finally {
+      await store.close()
+    }
+  })
+})

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { FitInput } from '../../../src/main/store'
+import type { BudgetWhatIfInput, BudgetWhatIfResult, FitInput } from '../../../src/main/store'
+import type { DecisionInput } from '../../helpers/decision-rows'
 import { ANA, decision, hasUndefined, importTasks, makeTask, rejection, saveDecisions } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
 
@@ -67,6 +68,92 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
     })
   })
 
+  describe('what-if figures', () => {
+    const store = useStore(makeStore)
+    const ids = Array.from({ length: 90 }, (_, i) => `w${String(i).padStart(2, '0')}`)
+    beforeEach(async () => {
+      await importTasks(store(), ids.map((id) => makeTask(id)))
+    })
+
+    it('answer exactly what the scan of the rows answers, at any threshold, with labels given and undone before and after', async () => {
+      const random = mulberry32(7)
+      const live = new Map<string, { labelId: string; version: number }>()
+      const versions = new Map<string, number>(ids.map((id) => [id, 0]))
+      const label = async (taskId: string) => {
+        const r = await store().recordLabel({ taskId, label: 'true', source: 'escalation', reviewer: 'ana', expectedVersion: versions.get(taskId)! }, ANA)
+        versions.set(taskId, versions.get(taskId)! + 1)
+        live.set(taskId, { labelId: r.value.labelId, version: versions.get(taskId)! })
+      }
+      const undo = async (taskId: string) => {
+        const l = live.get(taskId)!
+        await store().undoLabel({ labelId: l.labelId, expectedVersion: versions.get(taskId)! }, ANA)
+        versions.set(taskId, versions.get(taskId)! + 1)
+        live.delete(taskId)
+      }
+      const someTask = () => ids[Math.floor(random() * ids.length)]
+      for (let round = 0; round < 2; round++) {
+        // The first fit's gaps are the engine's (the figures answer every query); the second's are not always.
+        const rows = ids.map((id) => randomRow(id, random, round === 1))
+        const fit = await store().saveFit(FIT, ANA)
+        await saveDecisions(store(), fit.value.id, rows, ANA)
+        for (let i = 0; i < 6; i++) {
+          const t = someTask()
+          if (!live.has(t)) await label(t)
+        }
+        await undo([...live.keys()][0])
+        const queries = queriesFor(rows, random)
+        const scanned: BudgetWhatIfResult[] = []
+        for (const q of queries) scanned.push(await store().budgetWhatIf(q))
+        const figures = await store().buildWhatIfFigures(fit.value.id)
+        expect(figures).not.toBeNull()
+        expect((await store().saveWhatIfFigures(fit.value.id, figures!)).value).toBe(figures!.entries)
+        for (const [i, q] of queries.entries()) {
+          const got = await store().budgetWhatIf(q)
+          expectSame(got, scanned[i], q)
+          expectSame(got, { ...reference(rows, new Set(live.keys()), q), fitId: fit.value.id, undecided: got.undecided }, q)
+        }
+        // Labels given and undone after the figures were saved: they are subtracted as they come.
+        for (let i = 0; i < 4; i++) {
+          const t = someTask()
+          if (!live.has(t)) await label(t)
+        }
+        await undo([...live.keys()][1])
+        for (const q of queries) expectSame(await store().budgetWhatIf(q), { ...reference(rows, new Set(live.keys()), q), fitId: fit.value.id, undecided: 90 - live.size }, q)
+      }
+    })
+
+    it('are refused when they are not the builder\'s, or the fit has no decisions, and nothing is written', async () => {
+      const undecided = await store().saveFit(FIT, ANA)
+      expect(await store().buildWhatIfFigures(undecided.value.id)).toBeNull()
+      const fit = await store().saveFit(FIT, ANA)
+      const random = mulberry32(3)
+      const rows = ids.map((id) => randomRow(id, random))
+      await saveDecisions(store(), fit.value.id, rows, ANA)
+      const good = (await store().buildWhatIfFigures(fit.value.id))!
+      expect(good.entries).toBeGreaterThan(0)
+      expect((await rejection(store().saveWhatIfFigures(undecided.value.id, good))).code).toBe('conflict')
+      const swapped = Uint8Array.from(good.chunks[0].bytes)
+      swapped.set(good.chunks[0].bytes.subarray(0, 40), 40)
+      swapped.set(good.chunks[0].bytes.subarray(40, 80), 0)
+      const bad = [
+        { ...good, entries: good.entries + 1 },
+        { ...good, chunks: [{ ...good.chunks[0], top: good.chunks[0].top + 1 }, ...good.chunks.slice(1)] },
+        { ...good, chunks: [{ top: new DataView(swapped.buffer).getFloat64(0, true), bytes: swapped }, ...good.chunks.slice(1)] },
+        { ...good, chunks: [{ ...good.chunks[0], bytes: good.chunks[0].bytes.subarray(0, 39) }, ...good.chunks.slice(1)] }
+      ]
+      const q = { threshold: 0.85, gapAtMost: null }
+      const before = await store().budgetWhatIf(q)
+      for (const figures of bad) {
+        const e = await rejection(store().saveWhatIfFigures(fit.value.id, figures))
+        expect(e.code).toBe('bad_input')
+        expect(e.message).toMatch(/what-if figures/)
+      }
+      expect(await store().budgetWhatIf(q)).toEqual(before)
+      await store().saveWhatIfFigures(fit.value.id, good)
+      expectSame(await store().budgetWhatIf(q), before, q)
+    })
+  })
+
   describe('labels since a time', () => {
     const store = useStore(makeStore)
     beforeEach(async () => {
@@ -89,4 +176,78 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
       expect((await rejection(store().countLabelsSince(before, 'tomorrow'))).code).toBe('bad_input')
     })
   })
+}
+
+/** A seeded generator in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Bounds drawn often from a few shared values (ties within and across rows, and at the thresholds asked). */
+const SHARED = [0.3, 0.5, 0.8, 0.82, 0.85, 0.86, 0.9, 0.95, 0.97, 1]
+
+/**
+ * A decision row under the fit threshold 0.85: bounds of 1 to 4 rounds with nulls, or none; a
+ * decomposition whose best round is sometimes a crossing round, sometimes not, or none; the gap
+ * (0.85 − max_t L_t) as the engine gives it or, `odd`, sometimes null or not matching the bounds.
+ */
+function randomRow(taskId: string, random: () => number, odd = false): DecisionInput {
+  const pick = () => (random() < 0.5 ? SHARED[Math.floor(random() * SHARED.length)] : 0.2 + 0.8 * random())
+  const bound = random() < 0.1 ? null : Array.from({ length: 1 + Math.floor(random() * 4) }, () => (random() < 0.1 ? null : pick()))
+  const present = (bound ?? []).filter((x): x is number => x !== null)
+  const peak = present.length === 0 ? null : Math.max(...present)
+  const w = odd ? random() : 1
+  const gap = w < 0.1 || peak === null ? null : w < 0.2 ? random() - 0.5 : 0.85 - peak
+  const act = gap !== null && gap <= 0
+  const qhat = peak === null ? random() : peak + (1 - peak) * random()
+  const why = bound === null || random() < 0.15 ? null : { round: Math.floor(random() * bound.length), k: 128, qhat, bias: 0.01, conc: 0.01 }
+  return decision(taskId, act ? 'act' : 'defer', gap ?? 0, { gap, bound, why, stopRound: act ? 0 : null })
+}
+
+/** Thresholds at every stored bound, just beside them, and beyond all of them; each read whole, narrowed as the service narrows, and narrowed arbitrarily. */
+function queriesFor(rows: DecisionInput[], random: () => number): BudgetWhatIfInput[] {
+  const stored = new Set<number>()
+  for (const r of rows) for (const x of r.bound ?? []) if (x !== null) stored.add(x)
+  const thresholds = [...stored, ...SHARED.map((x) => x + 1e-12), ...SHARED.map((x) => x - 1e-12), -1, 0, 1.5, random()]
+  return thresholds.flatMap((threshold) => [
+    { threshold, gapAtMost: null },
+    { threshold, gapAtMost: 0.85 - threshold + 1e-9 },
+    { threshold, gapAtMost: random() - 0.5 }
+  ])
+}
+
+/** The what-if by its definition, row by row (docs/engine.md §8 Budget). */
+function reference(rows: DecisionInput[], labeled: Set<string>, q: BudgetWhatIfInput): Pick<BudgetWhatIfResult, 'acted' | 'expectedWrong' | 'boundedTerms'> {
+  let acted = 0
+  let boundedTerms = 0
+  let expectedWrong = 0
+  for (const r of rows) {
+    if (r.bound === null || labeled.has(r.taskId)) continue
+    if (q.gapAtMost !== null && (r.gap === null || !(r.gap <= q.gapAtMost))) continue
+    const t = r.bound.findIndex((x) => x !== null && x >= q.threshold)
+    if (t < 0) continue
+    acted++
+    if (r.why != null && r.why.round === t) expectedWrong += 1 - r.why.qhat
+    else {
+      expectedWrong += 1 - (r.bound[t] as number)
+      boundedTerms++
+    }
+  }
+  return { acted, expectedWrong, boundedTerms }
+}
+
+/** The same counts, and the same expected wrong actions to 1e-9 of them (rounding of a compensated sum). */
+function expectSame(got: BudgetWhatIfResult, want: BudgetWhatIfResult, q: BudgetWhatIfInput): void {
+  const where = JSON.stringify(q)
+  expect({ fitId: got.fitId, undecided: got.undecided, acted: got.acted, boundedTerms: got.boundedTerms }, where).toEqual({
+    fitId: want.fitId, undecided: want.undecided, acted: want.acted, boundedTerms: want.boundedTerms
+  })
+  expect(Math.abs(got.expectedWrong - want.expectedWrong), `${where}: ${got.expectedWrong} against ${want.expectedWrong}`).toBeLessThanOrEqual(1e-9 * Math.abs(want.expectedWrong) + 1e-15)
 }

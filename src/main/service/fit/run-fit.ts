@@ -17,10 +17,11 @@ import {
   type ActOrDefer, type Aggregator, type BoundWhy, type CouncilFitConfig, type Method, type TaskTallies
 } from '../../engine'
 import { useWasmSha256 } from '../../engine/hash'
-import { DecisionPageBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
+import { DecisionPageBuilder, WhatIfBuilder, type Actor, type DecisionPage, type DecisionWhy, type EffectiveLabel, type FitRecord, type JsonObject, type Store } from '../../store'
 import { loadCorpus, type Corpus } from './corpus'
 import { DecisionsThread } from './decisions-thread'
 import { inputsDigest, redecideByCopy } from './redecide-copy'
+import { prepareWhatIf, type WhatIfSource } from './what-if'
 import { jsonSafe, labelPairs, outOfFoldScores, readLabelPairs, seatFigures, storedSelection } from './record'
 
 export type FitProgress = (p: { phase: string; done: number; total: number; message: string | null }) => void
@@ -121,7 +122,11 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   const inputs = await inputsDigest(store)
   if (req.redecide !== null && req.copyRows !== false) {
     const copied = await redecideByCopy(store, req.redecide.fit, s, inputs, actor, progress, pause)
-    if (copied !== null) return finishFit(store, copied, req.redecide.fit.decisionCount, actor, progress, pause)
+    if (copied !== null) {
+      const threshold = ((await store.getFit(copied)).certificate?.resolved as JsonObject | null | undefined)?.threshold
+      const source = typeof threshold === 'number' ? { parentId: req.redecide.fit.id, threshold } : null
+      return finishFit(store, copied, req.redecide.fit.decisionCount, actor, progress, pause, () => source)
+    }
   }
   progress({ phase: 'loading', done: 0, total: 1, message: 'reading tallies and labels' })
   const corpus = await loadCorpus(store, actor)
@@ -138,6 +143,7 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
   // Started before the fit, so that the writer thread's start and its connection overlap it.
   const thread = await threadFor(store, req.writer, n)
   let fitId: string
+  const figures = new WhatIfBuilder()
   try {
     progress({ phase: 'fitting', done: 0, total: n, message: `${C.length} calibration labels, ${extra.length} others` })
     // A re-decide fits the same labels with the same settings: the fit's selected hyperparameters
@@ -170,18 +176,24 @@ export async function fitAndDecide(store: Store, req: FitRequest, actor: Actor, 
     // million verdicts with their per-round states would not fit in memory beside the tallies. The
     // pages stay out of sight until the finish makes them current together.
     fitId = fit.value.id
-    const append = (page: DecisionPage) => (thread === null ? store.appendDecisionPage(fitId, page) : thread.append(fitId, page))
+    // Each page feeds the what-if figures before it is handed on (its buffers may move to the thread).
+    const append = (page: DecisionPage) => {
+      figures.addPage(page)
+      return thread === null ? store.appendDecisionPage(fitId, page) : thread.append(fitId, page)
+    }
     await decidePages(corpus, labeled, n, (page) => decisionPage(page, deployed, aod, s), append, progress, pause)
   } finally {
     await thread?.close()
   }
-  return finishFit(store, fitId, n, actor, progress, pause)
+  return finishFit(store, fitId, n, actor, progress, pause, () => ({ figures: figures.finish() }))
 }
 
 const noPause = async (): Promise<void> => {}
 
 /** A fit's rows are all written: its queue indexes, then the finish that makes it current. */
-async function finishFit(store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress, pause: () => Promise<void>): Promise<FitRecord> {
+async function finishFit(
+  store: Store, fitId: string, n: number, actor: Actor, progress: FitProgress, pause: () => Promise<void>, whatIf: () => WhatIfSource
+): Promise<FitRecord> {
   progress({ phase: 'saving', done: n, total: n, message: null })
   // One queue index per transaction: a label waits behind one build, not all four.
   for (let i = 0, left = 1; left > 0; i++) {
@@ -190,6 +202,8 @@ async function finishFit(store: Store, fitId: string, n: number, actor: Actor, p
   }
   await pause()
   await store.finishDecisions(fitId, actor)
+  await pause()
+  await prepareWhatIf(store, fitId, whatIf())
   return store.getFit(fitId)
 }
 

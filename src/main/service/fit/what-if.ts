@@ -6,7 +6,7 @@
  */
 import { engineSettingsSchema, type BudgetWhatIf, type EngineSettings, type FitShare, type RefitChange } from '../../../shared/api'
 import { actionAlpha } from '../../engine/certificate/budget'
-import type { FitRecord, JsonObject, Store } from '../../store'
+import type { FitRecord, JsonObject, Store, WhatIfFigures } from '../../store'
 
 /**
  * A stored gap is (1 − α) − max_t L_t, computed in floating point: the narrowing by gap keeps this
@@ -73,6 +73,29 @@ export async function budgetWhatIf(store: Store, draft: EngineSettings): Promise
     unavailable: null,
     current: { ...currentNow, undecided: r.undecided, acted: current.acted, queue: r.undecided - current.acted },
     proposed: { undecided: r.undecided, acted: r.acted, queue: r.undecided - r.acted, beta, alpha, threshold, expectedWrong: r.expectedWrong, boundedTerms: r.boundedTerms }
+  }
+}
+
+/** Where a fit's what-if figures come from: its decide's pages, its parent's (a re-decide's copy at θ), or its rows. */
+export type WhatIfSource = { figures: WhatIfFigures } | { parentId: string; threshold: number } | null
+
+/**
+ * Gives a fit that just became current its what-if figures (docs/engine.md §8, Budget), each
+ * source in a short write of its own (from the rows: one read, then the write), so a label never
+ * waits long. A failure only leaves the fit's what-if reading its rows, as a fit decided before
+ * the figures does: logged, never the fit's.
+ */
+export async function prepareWhatIf(store: Store, fitId: string, source: WhatIfSource): Promise<void> {
+  try {
+    if (source !== null && 'figures' in source) {
+      await store.saveWhatIfFigures(fitId, source.figures)
+      return
+    }
+    if (source !== null && (await store.copyWhatIfFigures(fitId, source.parentId, source.threshold)).value) return
+    const figures = await store.buildWhatIfFigures(fitId)
+    if (figures !== null) await store.saveWhatIfFigures(fitId, figures)
+  } catch (e) {
+    console.error(`[arbiter] fit ${fitId}: its what-if figures were not saved (the what-if reads its rows):`, e)
   }
 }
 

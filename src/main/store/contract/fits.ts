@@ -107,6 +107,14 @@ export type BudgetWhatIfResult = {
 }
 
 /**
+ * A fit's what-if figures (../what-if-figures.ts): `budgetWhatIf` at any threshold, worked out once
+ * from the fit's stored bounds. `entries` (one per distinct stored bound that is a running maximum
+ * of its row) in chunks: `top` is a chunk's first (largest) bound, `bytes` its entries.
+ */
+export type WhatIfChunk = { top: number; bytes: Uint8Array }
+export type WhatIfFigures = { entries: number; chunks: WhatIfChunk[] }
+
+/**
  * A re-decide's copy of its parent fit's rows (docs/engine.md §8.8 on stored rounds): τ = the first
  * round with L_t ≥ `threshold`, the answer at τ (else the last round's), gap = threshold − peak.
  */
@@ -164,8 +172,20 @@ export interface FitStore {
   getFit(fitId: string): Promise<FitRecord>
   /** The fit whose decisions are current (newest decided), or null. */
   currentFit(): Promise<FitRecord | null>
-  /** One pass over the current fit's stored bounds under another threshold (BudgetWhatIfInput). */
+  /**
+   * The current fit under another threshold (BudgetWhatIfInput): from its what-if figures when it
+   * has them, else one pass over its stored bounds.
+   */
   budgetWhatIf(input: BudgetWhatIfInput): Promise<BudgetWhatIfResult>
+  /** A decided fit's what-if figures, worked out from its rows in one read; null for a fit without decisions. */
+  buildWhatIfFigures(fitId: string): Promise<WhatIfFigures | null>
+  /** Stores them (replacing any): the fit's what-if reads them from then on. Returns the entries stored. */
+  saveWhatIfFigures(fitId: string, figures: WhatIfFigures): Promise<WriteResult<number>>
+  /**
+   * Gives fit `fitId`, whose rows copy `parentId`'s, its figures from the parent's: unchanged
+   * (threshold null: the same rows) or a re-decide's copy at `threshold`. False: the parent has none.
+   */
+  copyWhatIfFigures(fitId: string, parentId: string, threshold: number | null): Promise<WriteResult<boolean>>
   /** Fit `fitId`'s acted and decided counts and its acted tasks' rounds; null for a fit without decisions. */
   fitStopRounds(fitId: string): Promise<FitStopRounds | null>
   /** Makes an earlier fit current again: a new fit copying its content and decisions. */

@@ -10,6 +10,7 @@ import { migration as m0008 } from './0008-flags-reviewer-history'
 import { migration as m0009 } from './0009-decision-rounds'
 import { migration as m0010 } from './0010-labeled-counts'
 import { migration as m0011 } from './0011-draw-lifetime'
+import { migration as m0012 } from './0012-what-if-figures'
 
 /** The SQLite schema history, in order. Append new files; never edit or reorder shipped ones. */
-export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011]
+export const SQLITE_MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012]
