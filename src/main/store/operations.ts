@@ -11,7 +11,8 @@ import type { Store, Topic, WriteResult } from './contract'
 import { auditTail, labelCounts } from './ops/audit'
 import { taskDetail } from './ops/detail'
 import { canRedecideRows, currentFit, finishDecisions, fitStopRounds, indexDecisions, latestFit, listFits, requireFit, rollbackFit, saveFit } from './ops/fits'
-import { budgetWhatIf, buildWhatIfFigures, copyWhatIfFigures, countLabelsSince, saveWhatIfFigures } from './ops/what-if'
+import { budgetWhatIf, buildWhatIfFigures, countLabelsSince, saveWhatIfFigures } from './ops/what-if'
+import { copyWhatIfFigures } from './ops/what-if-rows'
 import { abandonOwnedImport, beginOwnedImport, publishOwnedImport, sweepDeadImports, type Owners } from './ops/import-owners'
 import { findImportBySha, listImports } from './ops/imports'
 import { importLabels } from './ops/label-import'
@@ -125,7 +126,7 @@ export const OPERATIONS: { [K in OperationName]: Operation<K> } = {
   buildWhatIfFigures: read((d, _now, fitId) => buildWhatIfFigures(d, fitId)),
   // No topic: the figures answer exactly what the rows did, so nothing a screen shows changes.
   saveWhatIfFigures: write('write', [], false, (d, _now, fitId, figures) => saveWhatIfFigures(d, fitId, figures)),
-  copyWhatIfFigures: write('write', [], false, (d, _now, fitId, parentId, threshold) => copyWhatIfFigures(d, fitId, parentId, threshold)),
+  copyWhatIfFigures: write('write', [], false, (_d, _now, fitId, parentId, threshold) => copyWhatIfFigures(fitId, parentId, threshold)),
   fitStopRounds: read((d, _now, fitId) => fitStopRounds(d, fitId)),
   rollbackFit: write('write', ['fits', 'decisions', 'audit'], true, (d, now, fitId, actor) => rollbackFit(d, now, fitId, actor)),
 

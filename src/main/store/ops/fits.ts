@@ -15,7 +15,7 @@ import { FIT_COLUMNS, toFit, type FitRow } from '../rows'
 import { checkBound, checkId, checkInt, checkJsonObject } from '../validate'
 import { appendAudit } from './audit'
 import { keepLabeledCounts } from './decided-counts'
-import { copyWhatIfFigures } from './what-if'
+import { copyWhatIfFigures } from './what-if-rows'
 import type { Dialect } from './dialect'
 
 /** `lock`: the row locked for the rest of the transaction (a write about this fit). */
@@ -130,7 +130,7 @@ export function* rollbackFit(d: Dialect, now: string, fitId: string, actor: Acto
   const stored = yield* rowOf<{ deferred: number | null; spot: number | null }>('SELECT deferred_count AS deferred, spot_count AS spot FROM fits WHERE id = ?', fitId)
   yield* run('UPDATE fits SET decided_at = ?, decision_count = ?, deferred_count = ?, spot_count = ? WHERE id = ?', now, copied, stored?.deferred ?? null, stored?.spot ?? null, id)
   // The same rows, so the same what-if figures (the copy reads its rows if the chosen fit has none).
-  yield* copyWhatIfFigures(d, id, fitId, null)
+  yield* copyWhatIfFigures(id, fitId, null)
   yield* appendAudit(now, actor, 'fit.rollback', id, { rollbackOf: fitId, replaced: current, decisions: copied })
   return yield* requireFit(d, id)
 }

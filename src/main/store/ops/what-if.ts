@@ -11,9 +11,10 @@ import { StoreError, type BudgetWhatIfInput, type BudgetWhatIfResult, type WhatI
 import type { StoredNumbers } from '../decision-numbers'
 import { decisionsTable } from '../fit-decisions'
 import { LIVE_LABEL } from '../label-rules'
-import { rowOf, rowsOf, run, type Plan } from '../plan'
+import { rowOf, rowsOf, type Plan } from '../plan'
 import { checkId, checkIsoUtc, checkNullableFinite } from '../validate'
-import { checkWhatIfFigures, CompensatedSum, pointAt, redecidedFigures, rowPart, WhatIfBuilder } from '../what-if-figures'
+import { checkWhatIfFigures, CompensatedSum, pointAt, rowPart, WhatIfBuilder } from '../what-if-figures'
+import { writeFigures } from './what-if-rows'
 import { decidedCounts } from './decided-counts'
 import type { Dialect } from './dialect'
 import { latestDecidedFitId, requireFit } from './fits'
@@ -121,27 +122,6 @@ export function* buildWhatIfFigures(d: Dialect, fitId: string): Plan<WhatIfFigur
   return builder.finish()
 }
 
-/** A fit's stored figures, or null for none. */
-function* storedFigures(fitId: string): Plan<WhatIfFigures | null> {
-  const marked = yield* rowOf<{ entries: number | null }>('SELECT what_if_entries AS entries FROM fits WHERE id = ?', fitId)
-  if (marked === undefined || marked.entries === null) return null
-  const chunks = yield* rowsOf<{ top: number; bytes: Uint8Array }>('SELECT top_bound AS top, entries AS bytes FROM fit_what_if WHERE fit_id = ? ORDER BY top_bound DESC', fitId)
-  return { entries: Number(marked.entries), chunks: chunks.map((c) => ({ top: Number(c.top), bytes: c.bytes })) }
-}
-
-/**
- * Gives fit `fitId`, whose rows are a copy of `parentId`'s, its figures from the parent's: as they
- * are (a rollback's copy: the same rows), or with each row's gap θ − peak (a re-decide's copy at
- * `threshold`, ../what-if-figures.ts). False when the parent has none (the fit reads its rows).
- */
-export function* copyWhatIfFigures(d: Dialect, fitId: string, parentId: string, threshold: number | null): Plan<boolean> {
-  const parent = yield* storedFigures(checkId(parentId, 'parentFitId'))
-  if (parent === null) return false
-  const at = checkNullableFinite(threshold, 'threshold')
-  yield* saveWhatIfFigures(d, fitId, at === null ? parent : redecidedFigures(parent, at))
-  return true
-}
-
 /**
  * Stores a decided fit's what-if figures (buildWhatIfFigures'), replacing any it had; from then on
  * its what-if reads them. Derived from the fit's immutable rows like an index, so no audit row.
@@ -151,9 +131,7 @@ export function* saveWhatIfFigures(d: Dialect, fitId: string, figures: WhatIfFig
   const checked = checkWhatIfFigures(figures)
   const fit = yield* requireFit(d, checkId(fitId, 'fitId'))
   if (fit.decidedAt === null) throw new StoreError('conflict', `fit ${fitId} has no decisions, so it has no what-if figures`, { fitId })
-  yield* run('DELETE FROM fit_what_if WHERE fit_id = ?', fitId)
-  for (const c of checked.chunks) yield* run('INSERT INTO fit_what_if (fit_id, top_bound, entries) VALUES (?, ?, ?)', fitId, c.top, c.bytes)
-  yield* run('UPDATE fits SET what_if_entries = ? WHERE id = ?', checked.entries, fitId)
+  yield* writeFigures(fitId, checked)
   return checked.entries
 }
 
