@@ -3,6 +3,7 @@ import type { BudgetWhatIfInput, BudgetWhatIfResult, FitInput } from '../../../s
 import type { DecisionInput } from '../../helpers/decision-rows'
 import { ANA, decision, hasUndefined, importTasks, makeTask, rejection, saveDecisions } from './fixtures'
 import { useStore, type MakeStore } from './store-suite'
+import { rng } from '../engine/helpers'
 
 const FIT: FitInput = { method: 'per-agent', hyperparameters: {}, reliabilities: {}, certificate: null, metrics: null, parentFitId: null }
 const why = (round: number, qhat: number) => ({ round, k: 128, qhat, bias: 0.01, conc: 0.01 })
@@ -76,7 +77,7 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
     })
 
     it('answer exactly what the scan of the rows answers, at any threshold, with labels given and undone before and after', async () => {
-      const random = mulberry32(7)
+      const random = rng(7)
       const live = new Map<string, { labelId: string; version: number }>()
       const versions = new Map<string, number>(ids.map((id) => [id, 0]))
       const label = async (taskId: string) => {
@@ -126,7 +127,7 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
       const undecided = await store().saveFit(FIT, ANA)
       expect(await store().buildWhatIfFigures(undecided.value.id)).toBeNull()
       const fit = await store().saveFit(FIT, ANA)
-      const random = mulberry32(3)
+      const random = rng(3)
       const rows = ids.map((id) => randomRow(id, random))
       await saveDecisions(store(), fit.value.id, rows, ANA)
       const good = (await store().buildWhatIfFigures(fit.value.id))!
@@ -176,18 +177,6 @@ export function defineWhatIfTests(makeStore: MakeStore): void {
       expect((await rejection(store().countLabelsSince(before, 'tomorrow'))).code).toBe('bad_input')
     })
   })
-}
-
-/** A seeded generator in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Bounds drawn often from a few shared values (ties within and across rows, and at the thresholds asked). */
